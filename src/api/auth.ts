@@ -1,0 +1,70 @@
+import { LRUCache } from 'lru-cache';
+import { DomainError } from '../domain/errors.js';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from '../security/passwords.js';
+import { sha256 } from '../security/tokens.js';
+import { findActiveKey, findUser } from '../store/credentials.js';
+import type { Store } from '../store/database.js';
+
+export interface Caller {
+  tenantId: string;
+  apiKeyId: string;
+  portalDomain: string;
+  userId: string;
+}
+
+export const INVALID_API_KEY = 'The provided API key is not valid';
+export const INVALID_CREDENTIALS = 'Invalid username or password';
+
+/** Splits `Authorization: Basic base64(user:password)`; undefined when it is not that. */
+export function parseBasic(header: string | undefined): { username: string; password: string } | undefined {
+  if (!header) return undefined;
+  const match = /^Basic[ ]+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * api-key first, then Basic credentials; both must belong to one tenant. Keys and users are
+ * read from the database on every request, so revocation and disabling act at once.
+ * Successful password checks are cached (bounded, short TTL) under a key that includes the
+ * stored hash: a reset password misses the cache. Failures are never cached.
+ */
+export class Authenticator {
+  readonly #store: Store;
+  readonly #verified: LRUCache<string, true>;
+
+  constructor(store: Store, options: { cacheTtlMs: number; cacheMax: number }) {
+    this.#store = store;
+    this.#verified = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
+  }
+
+  async authenticate(apiKey: string | undefined, authorization: string | undefined): Promise<Caller> {
+    const key = apiKey ? await findActiveKey(this.#store, sha256(apiKey)) : undefined;
+    if (!key) throw new DomainError('InvalidApiKey', INVALID_API_KEY);
+
+    const basic = parseBasic(authorization);
+    if (!basic) throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
+    const user = await findUser(this.#store, basic.username);
+    const passwordOk = await this.#checkPassword(user?.id, user?.password_hash, basic.password);
+    if (!user || !passwordOk || user.disabled !== 0 || user.tenant_id !== key.tenant_id) {
+      throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
+    }
+    return { tenantId: key.tenant_id, apiKeyId: key.id, portalDomain: key.portal_domain, userId: user.id };
+  }
+
+  async #checkPassword(userId: string | undefined, storedHash: string | undefined, password: string): Promise<boolean> {
+    if (userId === undefined || storedHash === undefined) {
+      // An unknown username costs what a wrong password costs.
+      await verifyPassword(password, DUMMY_PASSWORD_HASH);
+      return false;
+    }
+    const cacheKey = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
+    if (this.#verified.has(cacheKey)) return true;
+    const ok = await verifyPassword(password, storedHash);
+    if (ok) this.#verified.set(cacheKey, true);
+    return ok;
+  }
+}

@@ -1,0 +1,34 @@
+import type { App, Deps } from '../app-types.js';
+import { DomainError } from '../domain/errors.js';
+import { assessmentCreate } from './routes/assessment-create.js';
+import { candidateCreate } from './routes/candidate-create.js';
+
+function isJson(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/** The caller-facing API under /api: JSON only, authenticated on every request. */
+export async function apiPlugin(app: App, deps: Deps): Promise<void> {
+  // Fastify also parses text/plain by default; the API speaks JSON and nothing else.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request) => {
+    request.caller = await deps.authenticator.authenticate(
+      headerValue(request.headers['api-key']),
+      headerValue(request.headers.authorization),
+    );
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.method === 'POST' && !isJson(request.headers['content-type'])) {
+      throw new DomainError('UnsupportedMediaType', 'Content-Type must be application/json');
+    }
+  });
+
+  candidateCreate(app, deps);
+  assessmentCreate(app, deps);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,68 @@
+import type { App, Deps } from '../../app-types.js';
+import { checkAssessmentRequest } from '../../domain/assessments.js';
+import { DomainError } from '../../domain/errors.js';
+import { AssessmentCreateBody, AssessmentCreated } from '../../schemas/assessment.js';
+import { ErrorRef } from '../../schemas/envelopes.js';
+import { newAnalysisId } from '../../security/tokens.js';
+import { insertAssessment } from '../../store/assessments.js';
+import { caseInsensitiveBody } from '../case-insensitive.js';
+
+export function assessmentUrl(portalDomain: string, analysisId: string): string {
+  return `${portalDomain}/anonymous/analyse/start/${analysisId}`;
+}
+
+export function assessmentCreate(app: App, { store, secretBox, config }: Deps): void {
+  app.post(
+    '/api/anonymous/assessment',
+    {
+      schema: {
+        summary: 'Create an assessment for an existing candidate',
+        tags: ['Assessments'],
+        body: AssessmentCreateBody,
+        response: { 201: AssessmentCreated, 400: ErrorRef, 401: ErrorRef, 413: ErrorRef, 415: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+      },
+      preValidation: caseInsensitiveBody(AssessmentCreateBody),
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const caller = request.caller!;
+      const checked = checkAssessmentRequest(
+        {
+          assessmentType: body.AssessmentType,
+          returnUrl: body.ReturnUrl,
+          webhookUrl: body.WebhookUrl,
+          webhookUsername: body.WebhookUsername,
+          webhookPassword: body.WebhookPassword,
+        },
+        config.webhook.allowPrivateNetworks,
+      );
+      const analysisId = newAnalysisId();
+      const webhook = checked.webhook;
+      const outcome = await insertAssessment(store, {
+        analysis_id: analysisId,
+        tenant_id: caller.tenantId,
+        external_id: body.ExternalId,
+        api_key_id: caller.apiKeyId,
+        portal_domain: caller.portalDomain,
+        assessment_type: body.AssessmentType,
+        return_url: checked.returnUrl,
+        webhook_url: webhook?.url ?? null,
+        webhook_username: webhook?.username ?? null,
+        webhook_password_enc: webhook?.password === undefined ? null : secretBox.seal(webhook.password, analysisId),
+        status: 'Created',
+        scores: null,
+        created_at: new Date().toISOString(),
+        started_at: null,
+        completed_at: null,
+      });
+      if (outcome === 'no-candidate') {
+        throw new DomainError('NoCandidateFound', 'No candidate found', { field: 'ExternalId' });
+      }
+      return reply.code(201).send({
+        StatusCode: 201,
+        Message: null,
+        Data: { AnalysisId: analysisId, AssessmentUrl: assessmentUrl(caller.portalDomain, analysisId) },
+      });
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import type { App, Deps } from '../../app-types.js';
+import { DomainError } from '../../domain/errors.js';
+import { CandidateCreateBody, CandidateCreated } from '../../schemas/candidate.js';
+import { ErrorRef } from '../../schemas/envelopes.js';
+import { insertCandidate } from '../../store/candidates.js';
+import { caseInsensitiveBody } from '../case-insensitive.js';
+
+export function candidateCreate(app: App, { store }: Deps): void {
+  app.post(
+    '/api/anonymous/candidate',
+    {
+      schema: {
+        summary: 'Create a candidate',
+        tags: ['Candidates'],
+        body: CandidateCreateBody,
+        response: { 201: CandidateCreated, 400: ErrorRef, 401: ErrorRef, 413: ErrorRef, 415: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+      },
+      preValidation: caseInsensitiveBody(CandidateCreateBody),
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const now = new Date().toISOString();
+      const inserted = await insertCandidate(store, {
+        external_id: body.ExternalId,
+        tenant_id: request.caller!.tenantId,
+        email: body.Email,
+        first_name: body.FirstName,
+        last_name: body.LastName,
+        preposition: body.Preposition,
+        gender: body.Gender ?? 0,
+        needs_to_update_data: body.NeedsToUpdateData ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      });
+      if (!inserted) {
+        throw new DomainError('ExternalIdAlreadyExists', 'The provided ID already exists', { field: 'ExternalId' });
+      }
+      return reply.code(201).send({ StatusCode: 201, Message: null, Data: { ExternalId: body.ExternalId } });
+    },
+  );
+}

@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Authenticator, Caller } from './api/auth.js';
+import type { Config } from './config.js';
+import type { Instruments } from './domain/instruments/load.js';
+import type { SecretBox } from './security/secret-box.js';
+import type { Store } from './store/database.js';
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** Everything the routes need, built once at start and passed down; no module-level state. */
+export interface Deps {
+  config: Config;
+  store: Store;
+  secretBox: SecretBox;
+  instruments: Instruments;
+  authenticator: Authenticator;
+  /** Called after a completion committed, to wake the webhook dispatcher at once. */
+  onCompletion: () => void;
+  readiness: { shuttingDown: boolean };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}

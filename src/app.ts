@@ -1,0 +1,78 @@
+import type { AddressInfo } from 'node:net';
+import { Authenticator } from './api/auth.js';
+import type { App, Deps } from './app-types.js';
+import type { Config } from './config.js';
+import { loadInstruments } from './domain/instruments/load.js';
+import { BUILT_IN_CONTENT_DIR } from './paths.js';
+import { demoBanner, ensureDemoTenant } from './provision.js';
+import { loadServerKey, SecretBox } from './security/secret-box.js';
+import { buildServer } from './server.js';
+import { openStore } from './store/database.js';
+import { migrateToLatest } from './store/migrate.js';
+import { Dispatcher } from './webhooks/dispatcher.js';
+
+export interface RunningApp {
+  app: App;
+  url: string;
+  deps: Deps;
+  /** Graceful stop: unready, drain for `drainMs`, finish in-flight requests and webhook attempts, close the store. */
+  stop(drainMs?: number): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Where the one-time demo credentials go; the CLI prints them to stdout. */
+  print?: (text: string) => void;
+}
+
+/** Opens the store, migrates, loads content, builds the server and the dispatcher, and listens. */
+export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  const instruments = loadInstruments(config.contentDir ?? BUILT_IN_CONTENT_DIR);
+  const secretBox = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
+  let app: App | undefined;
+  const store = openStore(config.database, (err) => app?.log.warn({ err }, 'database connection lost'));
+  await migrateToLatest(store);
+
+  const readiness = { shuttingDown: false };
+  let dispatcher: Dispatcher | undefined;
+  const deps: Deps = {
+    config,
+    store,
+    secretBox,
+    instruments,
+    authenticator: new Authenticator(store, config.auth),
+    onCompletion: () => dispatcher?.wake(),
+    readiness,
+  };
+  app = await buildServer(deps);
+  dispatcher = new Dispatcher(store, secretBox, config, app.log);
+
+  if (config.demoTenant) {
+    const demo = await ensureDemoTenant(store, config.publicBaseUrl);
+    if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, config.publicBaseUrl));
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  await dispatcher.start();
+
+  let stopping: Promise<void> | undefined;
+  const running: RunningApp = {
+    app,
+    url: `http://${host}:${address.port}`,
+    deps,
+    stop(drainMs = config.shutdownDrainMs) {
+      stopping ??= (async () => {
+        readiness.shuttingDown = true;
+        app.log.info({ drainMs }, 'shutting down: unready, draining');
+        if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
+        await app.close();
+        await dispatcher.stop();
+        await store.close();
+        app.log.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+  return running;
+}

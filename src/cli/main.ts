@@ -1,0 +1,24 @@
+import { Command } from 'commander';
+import { keyCommands } from './key.js';
+import { serveCommands } from './serve.js';
+import { isUserError } from './shared.js';
+import { tenantCommands } from './tenant.js';
+import { userCommands } from './user.js';
+
+const program = new Command('assay')
+  .description('Assay operator CLI. Reads the same environment variables as the server (see README).')
+  .showHelpAfterError();
+serveCommands(program);
+tenantCommands(program);
+keyCommands(program);
+userCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (isUserError(error)) {
+    process.stderr.write(`assay: ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { startApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openStore } from '../store/database.js';
+import { migrateToLatest } from '../store/migrate.js';
+
+export function serveCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the API and the candidate portal (what npm start runs)')
+    .action(async () => {
+      const running = await startApp(loadConfig());
+      running.app.log.info({ url: running.url }, 'Assay is serving');
+      const onSignal = (signal: NodeJS.Signals) => {
+        // Ctrl-C in a terminal needs no drain; SIGTERM from an orchestrator gets one.
+        running
+          .stop(signal === 'SIGINT' ? 0 : undefined)
+          .then(() => process.exit(0))
+          .catch((err: unknown) => {
+            running.app.log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          });
+      };
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations (serve does this too)')
+    .action(async () => {
+      const store = openStore(loadConfig().database);
+      try {
+        const results = await migrateToLatest(store);
+        process.stdout.write(results.length ? results.map((r) => `${r.status}: ${r.migrationName}`).join('\n') + '\n' : 'Already up to date\n');
+      } finally {
+        await store.close();
+      }
+    });
+}

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { provisionTenant } from '../provision.js';
+import { listTenants } from '../store/credentials.js';
+import { print, table, withStore } from './shared.js';
+
+export function tenantCommands(program: Command): void {
+  const tenant = program.command('tenant').description('tenants: a customer with its API users and keys');
+
+  tenant
+    .command('create')
+    .description('create a tenant with one API user and one API key; prints the secrets once')
+    .requiredOption('--name <name>', 'tenant name, unique')
+    .requiredOption('--portal-domain <url>', 'origin the AssessmentUrls of this key use, e.g. https://assess.example.com')
+    .option('--username <username>', 'API username (default: derived from the name)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { name: string; portalDomain: string; username?: string; json?: boolean }) => {
+      const c = await withStore((store) => provisionTenant(store, opts.name, opts.portalDomain, opts.username));
+      print(
+        !!opts.json,
+        c,
+        [
+          `Created tenant "${c.tenant}" (${c.tenantId}). The password and API key are shown once:`,
+          `  username:      ${c.username}`,
+          `  password:      ${c.password}`,
+          `  api key:       ${c.apiKey}`,
+          `  portal domain: ${c.portalDomain}`,
+        ].join('\n'),
+      );
+    });
+
+  tenant
+    .command('list')
+    .description('list tenants')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await withStore((store) => listTenants(store));
+      print(!!opts.json, rows, table(rows));
+    });
+}

@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+
+/** Every setting Assay reads, validated once at start. See README "Configuration". */
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  dataDir: string;
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  encryptionKey: string | undefined;
+  demoTenant: boolean;
+  contentDir: string | undefined;
+  trustProxy: boolean;
+  webhook: {
+    allowPrivateNetworks: boolean;
+    timeoutMs: number;
+    maxResponseBytes: number;
+    pollIntervalMs: number;
+  };
+  auth: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number };
+  rateLimit: { perKeyPerMinute: number; portalUnknownTokenPerMinute: number };
+  http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; headersTimeoutMs: number; maxHeaderBytes: number };
+  shutdownDrainMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Accepts an absolute http(s) origin, optionally with a trailing slash; returns it without one. */
+export function parseOrigin(value: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${what} must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${what} must use http or https, got "${value}"`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`${what} must be a bare origin such as https://assess.example.com, got "${value}"`);
+  }
+  return url.origin;
+}
+
+function parseDatabase(env: Env, dataDir: string): Config['database'] {
+  const raw = env.DATABASE_URL?.trim() || `sqlite:${resolve(dataDir, 'assay.db')}`;
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new ConfigError('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/assay.db');
+    return { kind: 'sqlite', path: resolve(path) };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: raw, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
+  }
+  throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const dataDir = resolve(env.DATA_DIR?.trim() || './data');
+  const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const publicBaseUrl = parseOrigin(env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`, 'PUBLIC_BASE_URL');
+
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+
+  const encryptionKey = env.ENCRYPTION_KEY?.trim() || undefined;
+  if (encryptionKey !== undefined && Buffer.from(encryptionKey, 'base64').length !== 32) {
+    throw new ConfigError('ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  }
+
+  return {
+    port,
+    host,
+    publicBaseUrl,
+    dataDir,
+    database: parseDatabase(env, dataDir),
+    logLevel,
+    encryptionKey,
+    demoTenant: bool(env, 'DEMO_TENANT', true),
+    contentDir: env.ASSESSMENT_CONTENT_DIR?.trim() ? resolve(env.ASSESSMENT_CONTENT_DIR.trim()) : undefined,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    webhook: {
+      allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 16_384, 0, 1_048_576),
+      pollIntervalMs: int(env, 'WEBHOOK_POLL_INTERVAL_MS', 1_000, 50, 60_000),
+    },
+    auth: {
+      cacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),
+      cacheMax: int(env, 'AUTH_CACHE_MAX', 10_000, 1, 1_000_000),
+      failuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 10, 1, 100_000),
+    },
+    rateLimit: {
+      perKeyPerMinute: int(env, 'RATE_LIMIT_PER_KEY_PER_MINUTE', 600_000, 1, 100_000_000),
+      portalUnknownTokenPerMinute: int(env, 'PORTAL_UNKNOWN_TOKEN_PER_MINUTE', 30, 1, 100_000),
+    },
+    http: {
+      requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
+      keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 600_000),
+      headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000),
+      maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 16_384, 1_024, 65_536),
+    },
+    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 3_000, 0, 300_000),
+  };
+}

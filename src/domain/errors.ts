@@ -1,0 +1,29 @@
+/** Machine-readable error codes. The spec's own codes come first; the rest are Assay's. */
+export type ErrorCode =
+  | 'ExternalIdAlreadyExists'
+  | 'NoCandidateFound'
+  | 'InvalidAssessmentType'
+  | 'ValidationError'
+  | 'WebhookUrlNotAllowed'
+  | 'InvalidJson'
+  | 'UnsupportedMediaType'
+  | 'PayloadTooLarge'
+  | 'InvalidApiKey'
+  | 'InvalidCredentials'
+  | 'NotFound'
+  | 'TooManyRequests'
+  | 'ServiceUnavailable'
+  | 'InternalError';
+
+/** A rule said no. Carries what the caller needs to fix the request, never internals. */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+}

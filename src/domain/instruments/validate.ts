@@ -1,0 +1,82 @@
+import { LANGUAGES, type Instrument } from './types.js';
+
+/** Item counts the assessment types promise (TMA170 asks 170 items, TMA312 asks 312). */
+export const EXPECTED = {
+  TMA170: { assessmentType: 0, items: 170 },
+  TMA312: { assessmentType: 1, items: 312 },
+} as const;
+
+function localizedProblems(value: unknown, where: string): string[] {
+  if (typeof value !== 'object' || value === null) return [`${where} must be an object with nl and en texts`];
+  return LANGUAGES.filter((lang) => {
+    const text = (value as Record<string, unknown>)[lang];
+    return typeof text !== 'string' || text.trim() === '';
+  }).map((lang) => `${where} has no ${lang} text`);
+}
+
+/** Every problem with an instrument file, in words an operator can act on; [] when sound. */
+export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXPECTED): string[] {
+  if (typeof data !== 'object' || data === null) return ['the file does not hold a JSON object'];
+  const inst = data as Partial<Instrument>;
+  const problems: string[] = [];
+  const expected = EXPECTED[expectedCode];
+
+  if (inst.format !== 'assay-instrument/1') problems.push('format must be "assay-instrument/1"');
+  if (inst.code !== expectedCode) problems.push(`code must be "${expectedCode}"`);
+  if (inst.assessmentType !== expected.assessmentType) problems.push(`assessmentType must be ${expected.assessmentType}`);
+  if (typeof inst.version !== 'string' || !inst.version) problems.push('version is missing');
+  problems.push(...localizedProblems(inst.name, 'name'), ...localizedProblems(inst.description, 'description'));
+  if (!Number.isInteger(inst.estimatedMinutes) || (inst.estimatedMinutes ?? 0) < 1) problems.push('estimatedMinutes must be a positive integer');
+  if (!Number.isInteger(inst.itemsPerPage) || (inst.itemsPerPage ?? 0) < 1 || (inst.itemsPerPage ?? 0) > 50) {
+    problems.push('itemsPerPage must be an integer from 1 to 50');
+  }
+
+  const rs = inst.responseScale;
+  if (!rs || !Number.isInteger(rs.min) || !Number.isInteger(rs.max) || rs.min >= rs.max) {
+    problems.push('responseScale needs integer min < max');
+  } else {
+    for (const lang of LANGUAGES) {
+      const labels = rs.labels?.[lang];
+      if (!Array.isArray(labels) || labels.length !== rs.max - rs.min + 1 || labels.some((l) => typeof l !== 'string' || !l.trim())) {
+        problems.push(`responseScale.labels.${lang} must hold ${rs.max - rs.min + 1} labels`);
+      }
+    }
+  }
+
+  if (inst.scoring?.method !== 'mean' || inst.scoring.reverseKeyed !== 'min+max-response') {
+    problems.push('scoring must be { "method": "mean", "reverseKeyed": "min+max-response" }');
+  }
+
+  const scaleIds = new Set<string>();
+  if (!Array.isArray(inst.scales) || inst.scales.length === 0) {
+    problems.push('scales must be a non-empty list');
+  } else {
+    inst.scales.forEach((scale, i) => {
+      if (typeof scale?.id !== 'string' || !scale.id) problems.push(`scales[${i}] has no id`);
+      else if (scaleIds.has(scale.id)) problems.push(`scale "${scale.id}" appears twice`);
+      else scaleIds.add(scale.id);
+      problems.push(...localizedProblems(scale?.name, `scale "${scale?.id}" name`));
+      problems.push(...localizedProblems(scale?.description, `scale "${scale?.id}" description`));
+    });
+  }
+
+  if (!Array.isArray(inst.items)) {
+    problems.push('items must be a list');
+    return problems;
+  }
+  if (inst.items.length !== expected.items) problems.push(`${expectedCode} must have ${expected.items} items, found ${inst.items.length}`);
+  const itemIds = new Set<string>();
+  const used = new Set<string>();
+  inst.items.forEach((item, i) => {
+    const label = typeof item?.id === 'string' && item.id ? `item "${item.id}"` : `items[${i}]`;
+    if (typeof item?.id !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(item.id)) problems.push(`${label} needs an id of letters, digits, _ or -`);
+    else if (itemIds.has(item.id)) problems.push(`${label} appears twice`);
+    else itemIds.add(item.id);
+    if (!scaleIds.has(item?.scale)) problems.push(`${label} is on unknown scale "${item?.scale}"`);
+    else used.add(item.scale);
+    if (item?.keying !== 'positive' && item?.keying !== 'negative') problems.push(`${label} keying must be "positive" or "negative"`);
+    problems.push(...localizedProblems(item?.text, `${label} text`));
+  });
+  for (const id of scaleIds) if (!used.has(id)) problems.push(`scale "${id}" has no items`);
+  return problems;
+}

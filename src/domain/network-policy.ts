@@ -1,0 +1,25 @@
+import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
+
+/**
+ * Only globally routable unicast addresses are fair game for webhooks. ipaddr.js names every
+ * special-purpose range (loopback, RFC 1918, link-local and cloud metadata, CGNAT, multicast,
+ * reserved, ULA, IPv4-mapped, NAT64, 6to4, Teredo, ...); anything it does not call "unicast"
+ * is refused, including the IPv6 forms that embed an IPv4 address.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.parse(address).range() === 'unicast';
+}
+
+/** The IP address a URL host names literally, without brackets; undefined for a DNS name. */
+export function literalAddress(hostname: string): string | undefined {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return isIP(bare) ? bare : undefined;
+}
+
+/** Names that resolve to this machine by definition (RFC 6761), whatever DNS says. */
+export function isLocalName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}

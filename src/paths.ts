@@ -1,0 +1,7 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+/** The repository root, whether running from src via a loader or from the compiled dist/src. */
+export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
+
+export const BUILT_IN_CONTENT_DIR = join(ROOT, 'content', 'instruments');

@@ -1,0 +1,35 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import type { Config } from '../config.js';
+
+/** The OpenAPI 3.1 document is generated from the route schemas; this adds what routes cannot say. */
+export function openApiOptions(config: Config): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Assay candidate assessment API',
+        version: '1.0.0',
+        description:
+          'Creates candidates and TMA170/TMA312 assessments. Every request carries HTTP Basic credentials and an api-key header. ' +
+          'Every error body is the ErrorEnvelope: {"error":{"code","message","innererror"}}. Error codes: ExternalIdAlreadyExists, ' +
+          'NoCandidateFound, InvalidAssessmentType, ValidationError, WebhookUrlNotAllowed, InvalidJson, UnsupportedMediaType, ' +
+          'PayloadTooLarge, InvalidApiKey, InvalidCredentials, NotFound, TooManyRequests, ServiceUnavailable, InternalError.',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          basicAuth: { type: 'http', scheme: 'basic' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
+        },
+      },
+      security: [{ basicAuth: [], apiKey: [] }],
+      tags: [
+        { name: 'Candidates' },
+        { name: 'Assessments' },
+        { name: 'Extensions', description: 'Beyond the original specification.' },
+        { name: 'Operations' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  };
+}

@@ -1,0 +1,100 @@
+import { parseOrigin } from './config.js';
+import { hashPassword } from './security/passwords.js';
+import { newApiKey, newPassword } from './security/tokens.js';
+import { countTenants, createKey, createTenant, createUser } from './store/credentials.js';
+import type { Store } from './store/database.js';
+import { isUniqueViolation } from './store/errors.js';
+
+export class ProvisionError extends Error {}
+
+const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
+
+export function checkUsername(username: string): string {
+  if (!USERNAME.test(username)) {
+    throw new ProvisionError(`Username "${username}" must be 3 to 64 letters, digits or . _ @ - (no colon: Basic authentication forbids it)`);
+  }
+  return username;
+}
+
+export function usernameFor(tenantName: string): string {
+  const slug = tenantName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 50);
+  return slug.length >= 3 ? slug : `${slug}-api`.replace(/^-/, '');
+}
+
+export interface IssuedCredentials {
+  tenantId: string;
+  tenant: string;
+  username: string;
+  password: string;
+  apiKey: string;
+  apiKeyId: string;
+  apiKeyPrefix: string;
+  portalDomain: string;
+}
+
+async function issueUser(username: string) {
+  const password = newPassword();
+  return { password, user: { username: checkUsername(username), passwordHash: await hashPassword(password) } };
+}
+
+/** Creates a tenant with one API user and one API key. Secrets are returned once and stored hashed. */
+export async function provisionTenant(store: Store, name: string, portalDomain: string, username = usernameFor(name)): Promise<IssuedCredentials> {
+  if (!name.trim() || name.length > 100) throw new ProvisionError('Tenant name must be 1 to 100 characters');
+  const domain = parseOrigin(portalDomain, '--portal-domain');
+  const { password, user } = await issueUser(username);
+  const key = newApiKey();
+  try {
+    const ids = await createTenant(store, name, user, { prefix: key.prefix, hash: key.hash, portalDomain: domain });
+    return { tenantId: ids.tenantId, tenant: name, username, password, apiKey: key.key, apiKeyId: ids.keyId, apiKeyPrefix: key.prefix, portalDomain: domain };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ProvisionError(`A tenant named "${name}" or a user named "${username}" already exists`);
+    throw error;
+  }
+}
+
+export async function provisionKey(store: Store, tenantId: string, portalDomain: string) {
+  const domain = parseOrigin(portalDomain, '--portal-domain');
+  const key = newApiKey();
+  const id = await createKey(store, tenantId, { prefix: key.prefix, hash: key.hash, portalDomain: domain });
+  return { apiKeyId: id, apiKey: key.key, apiKeyPrefix: key.prefix, portalDomain: domain };
+}
+
+export async function provisionUser(store: Store, tenantId: string, username: string) {
+  const { password, user } = await issueUser(username);
+  try {
+    const id = await createUser(store, tenantId, user);
+    return { userId: id, username, password };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ProvisionError(`A user named "${username}" already exists`);
+    throw error;
+  }
+}
+
+/** On an empty database, a demo tenant on the server's own URL, so the README works at once. */
+export async function ensureDemoTenant(store: Store, publicBaseUrl: string): Promise<IssuedCredentials | undefined> {
+  if ((await countTenants(store)) > 0) return undefined;
+  try {
+    return await provisionTenant(store, 'demo', publicBaseUrl, 'demo');
+  } catch (error) {
+    // Another process started at the same moment and created it.
+    if (error instanceof ProvisionError) return undefined;
+    throw error;
+  }
+}
+
+export function demoBanner(c: IssuedCredentials, baseUrl: string): string {
+  const body = JSON.stringify({ ExternalId: 'demo-candidate-1', Email: 'ada@example.com', FirstName: 'Ada', LastName: 'Lovelace', Preposition: '' });
+  return [
+    '',
+    'Assay created a demo tenant. Its secrets are shown this once (set DEMO_TENANT=false to skip this):',
+    `  username:      ${c.username}`,
+    `  password:      ${c.password}`,
+    `  api key:       ${c.apiKey}`,
+    `  portal domain: ${c.portalDomain}`,
+    '',
+    'Create a candidate:',
+    `  curl -sS -u '${c.username}:${c.password}' -H 'api-key: ${c.apiKey}' -H 'Content-Type: application/json' \\`,
+    `    -d '${body}' ${baseUrl}/api/anonymous/candidate`,
+    '',
+  ].join('\n');
+}

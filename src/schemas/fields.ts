@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+
+/**
+ * Field rules shared by the API and the portal forms. Single-line text refuses control
+ * characters and unpaired surrogates: neither survives a round trip through every store.
+ */
+const SINGLE_LINE = '^[^\\u0000-\\u001F\\u007F\\uD800-\\uDFFF]*$';
+
+export const LIMITS = {
+  externalId: 255,
+  name: 100,
+  preposition: 50,
+  email: 254,
+  url: 2048,
+  webhookUsername: 255,
+  webhookPassword: 1024,
+} as const;
+
+export const Text = (minLength: number, maxLength: number, description?: string) =>
+  Type.String({ minLength, maxLength, pattern: SINGLE_LINE, ...(description ? { description } : {}) });
+
+export const ExternalId = Text(1, LIMITS.externalId, 'Caller-supplied candidate id, unique across the system.');
+export const Email = Type.String({ minLength: 5, maxLength: LIMITS.email, format: 'email', pattern: SINGLE_LINE });
+export const FirstName = Text(2, LIMITS.name);
+export const LastName = Text(2, LIMITS.name);
+export const Preposition = Text(0, LIMITS.preposition, 'Name preposition such as "van der"; "" when none.');
+export const Gender = Type.Integer({ minimum: 0, maximum: 3, default: 0, description: '0 unknown, 1 male, 2 female, 3 neutral.' });
+export const AbsoluteUrl = (description: string) => Text(1, LIMITS.url, description);

@@ -1,0 +1,18 @@
+import { Migrator, type Migration, type MigrationResult } from 'kysely';
+import type { Store } from './database.js';
+import * as initial from './migrations/0001-initial.js';
+
+/** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+export async function migrateToLatest(store: Store): Promise<MigrationResult[]> {
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return results ?? [];
+}

@@ -1,0 +1,92 @@
+import type { Generated } from 'kysely';
+
+/** Row shapes of every table. Timestamps are ISO-8601 UTC strings so both dialects store them alike. */
+export interface TenantTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiUserTable {
+  id: string;
+  tenant_id: string;
+  username: string;
+  password_hash: string;
+  disabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  tenant_id: string;
+  prefix: string;
+  key_hash: string;
+  portal_domain: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CandidateTable {
+  external_id: string;
+  tenant_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  preposition: string;
+  gender: number;
+  needs_to_update_data: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AssessmentTable {
+  analysis_id: string;
+  tenant_id: string;
+  external_id: string;
+  api_key_id: string;
+  portal_domain: string;
+  assessment_type: number;
+  return_url: string | null;
+  webhook_url: string | null;
+  webhook_username: string | null;
+  webhook_password_enc: string | null;
+  status: 'Created' | 'Started' | 'Completed';
+  scores: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface AnswerTable {
+  analysis_id: string;
+  item_id: string;
+  value: number;
+  answered_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'unknown';
+
+export interface WebhookDeliveryTable {
+  analysis_id: string;
+  status: DeliveryStatus;
+  created_at: string;
+  claimed_at: string | null;
+  claimed_by: string | null;
+  attempted_at: string | null;
+  duration_ms: number | null;
+  response_status: number | null;
+  error: string | null;
+}
+
+export interface DB {
+  tenants: TenantTable;
+  api_users: ApiUserTable;
+  api_keys: ApiKeyTable;
+  candidates: CandidateTable;
+  assessments: AssessmentTable;
+  assessment_answers: AnswerTable;
+  webhook_deliveries: WebhookDeliveryTable;
+}
+
+export type { Generated };
