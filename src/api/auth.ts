@@ -35,6 +35,8 @@ export function parseBasic(header: string | undefined): { username: string; pass
 export class Authenticator {
   readonly #store: Store;
   readonly #verified: LRUCache<string, true>;
+  /** How many times the KDF ran: observable so tests can prove the cache works. */
+  kdfRuns = 0;
 
   constructor(store: Store, options: { cacheTtlMs: number; cacheMax: number }) {
     this.#store = store;
@@ -58,11 +60,13 @@ export class Authenticator {
   async #checkPassword(userId: string | undefined, storedHash: string | undefined, password: string): Promise<boolean> {
     if (userId === undefined || storedHash === undefined) {
       // An unknown username costs what a wrong password costs.
+      this.kdfRuns++;
       await verifyPassword(password, DUMMY_PASSWORD_HASH);
       return false;
     }
     const cacheKey = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
     if (this.#verified.has(cacheKey)) return true;
+    this.kdfRuns++;
     const ok = await verifyPassword(password, storedHash);
     if (ok) this.#verified.set(cacheKey, true);
     return ok;

@@ -8,7 +8,8 @@ import { isIP } from 'node:net';
  * is refused, including the IPv6 forms that embed an IPv4 address.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
+  // net.isIP accepts only canonical dotted-quad and IPv6 forms; ipaddr.js would also take "1.2.3".
+  if (isIP(address) === 0) return false;
   return ipaddr.parse(address).range() === 'unicast';
 }
 

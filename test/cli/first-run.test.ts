@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { rmSync } from 'node:fs';
+import { apiClient, candidate, request } from '../helpers/http.js';
+import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { tempDir } from '../helpers/server.js';
+
+/** Reads the one-time demo banner the way a new user does: by eye, here by pattern. */
+function banner(output: string) {
+  const field = (name: string) => new RegExp(`${name}: +(\\S+)`).exec(output)?.[1];
+  return { username: field('username'), password: field('password'), apiKey: field('api key'), portal: field('portal domain') };
+}
+
+describe('first start on an empty database (bin/assay serve, the README path)', () => {
+  const dirs: string[] = [];
+  const servers: ServerProcess[] = [];
+  after(async () => {
+    for (const s of servers) await s.stop('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  test('prints demo credentials once, with a curl that works; the README flow gives two 201s', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    const first = await spawnServer({ DATA_DIR: dataDir });
+    servers.push(first);
+    const b = banner(first.output());
+    assert.equal(b.username, 'demo');
+    assert.ok(b.password && b.apiKey, first.output());
+    assert.equal(b.portal, first.url);
+    assert.match(first.output(), /curl -sS -u 'demo:[^']+' -H 'api-key: ak_[^']+' .*\/api\/anonymous\/candidate/s);
+
+    const api = apiClient(first.url, { username: b.username!, password: b.password!, apiKey: b.apiKey! });
+    const body = candidate();
+    assert.equal((await api.createCandidate(body)).status, 201);
+    const a = await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0 });
+    assert.equal(a.status, 201);
+    assert.ok(a.body.Data.AssessmentUrl.startsWith(`${first.url}/anonymous/analyse/start/`), 'portal domain is the server itself');
+    assert.equal((await request(`${first.url}/healthz`)).status, 200);
+    assert.equal((await request(`${first.url}/readyz`)).status, 200);
+
+    assert.equal(await first.stop('SIGTERM'), 0, 'SIGTERM exits 0');
+    assert.doesNotMatch(first.output(), new RegExp(`"[^"]*${b.password}`), 'the password is in no JSON log line');
+
+    const second = await spawnServer({ DATA_DIR: dataDir });
+    servers.push(second);
+    assert.doesNotMatch(second.output(), /password:/, 'shown once only');
+    const again = apiClient(second.url, { username: b.username!, password: b.password!, apiKey: b.apiKey! });
+    assert.equal((await again.createCandidate(candidate())).status, 201, 'the demo credentials persist');
+    assert.equal(await second.stop('SIGTERM'), 0);
+  });
+
+  test('DEMO_TENANT=false creates no tenant and prints nothing secret', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    const s = await spawnServer({ DATA_DIR: dataDir, DEMO_TENANT: 'false' });
+    servers.push(s);
+    assert.doesNotMatch(s.output(), /password:|api key:/);
+    assert.equal(await s.stop('SIGTERM'), 0);
+  });
+
+  test('a bad setting stops the start with a clear message', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    await assert.rejects(spawnServer({ DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'maybe' }), /WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false/);
+  });
+});

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { assessmentCode, checkAssessmentRequest } from '../../src/domain/assessments.js';
+import { DomainError } from '../../src/domain/errors.js';
+
+const base = { assessmentType: 0, returnUrl: undefined, webhookUrl: undefined, webhookUsername: undefined, webhookPassword: undefined };
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof DomainError);
+    return e.code;
+  }
+  return 'no error';
+}
+
+describe('assessment rules', () => {
+  test('types 0 and 1 map to TMA170 and TMA312; nothing else', () => {
+    assert.equal(assessmentCode(0), 'TMA170');
+    assert.equal(assessmentCode(1), 'TMA312');
+    for (const t of [2, -1, 0.5, NaN]) assert.equal(code(() => assessmentCode(t)), 'InvalidAssessmentType');
+  });
+
+  test('private webhook addresses depend on the setting', () => {
+    const req = { ...base, webhookUrl: 'http://10.0.0.5/hook' };
+    assert.equal(code(() => checkAssessmentRequest(req, false)), 'WebhookUrlNotAllowed');
+    assert.equal(checkAssessmentRequest(req, true).webhook?.url, 'http://10.0.0.5/hook');
+  });
+
+  test('DNS names pass here: they are vetted when the webhook is sent', () => {
+    assert.equal(checkAssessmentRequest({ ...base, webhookUrl: 'https://hooks.example.com/x' }, false).webhook?.url, 'https://hooks.example.com/x');
+  });
+
+  test('credentials need their companions', () => {
+    assert.equal(code(() => checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookPassword: 'p' }, false)), 'ValidationError');
+    assert.equal(code(() => checkAssessmentRequest({ ...base, webhookUsername: 'u' }, false)), 'ValidationError');
+    const ok = checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookUsername: 'u', webhookPassword: '' }, false);
+    assert.deepEqual(ok.webhook, { url: 'https://h.example/', username: 'u', password: '' });
+  });
+
+  test('ReturnUrl must be absolute http(s)', () => {
+    for (const u of ['/x', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+      assert.equal(code(() => checkAssessmentRequest({ ...base, returnUrl: u }, false)), 'ValidationError', u);
+    }
+    assert.equal(checkAssessmentRequest({ ...base, returnUrl: 'https://ats.example/r?a=1' }, false).returnUrl, 'https://ats.example/r?a=1');
+  });
+});

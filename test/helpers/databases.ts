@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/**
+ * The databases every parameterised suite runs on. test/run.ts starts an embedded PostgreSQL
+ * and sets TEST_PG_URL; ASSAY_TEST_DATABASES=sqlite narrows a local run on purpose. A run
+ * that should include PostgreSQL but has no URL fails loudly instead of skipping.
+ */
+export function testDatabases(): DatabaseKind[] {
+  const wanted = (process.env.ASSAY_TEST_DATABASES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+  for (const kind of wanted) {
+    if (kind !== 'sqlite' && kind !== 'postgres') throw new Error(`ASSAY_TEST_DATABASES: unknown database "${kind}"`);
+  }
+  if (wanted.includes('postgres') && !process.env.TEST_PG_URL) {
+    throw new Error('TEST_PG_URL is not set: run the tests with `npm test` (it starts PostgreSQL), or set ASSAY_TEST_DATABASES=sqlite');
+  }
+  return wanted as DatabaseKind[];
+}
+
+/** A DATABASE_URL for a database nobody else uses: a file in `dataDir`, or a new PostgreSQL database. */
+export async function freshDatabaseUrl(kind: DatabaseKind, dataDir: string): Promise<string> {
+  if (kind === 'sqlite') return `sqlite:${join(dataDir, 'assay.db')}`;
+  const admin = new URL(process.env.TEST_PG_URL!);
+  const name = `assay_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin.href });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin.href);
+  url.pathname = `/${name}`;
+  return url.href;
+}
