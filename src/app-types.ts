@@ -18,6 +18,8 @@ export interface Deps {
   /** Called after a completion committed, to wake the webhook dispatcher at once. */
   onCompletion: () => void;
   readiness: { shuttingDown: boolean };
+  /** Counts a portal lookup of an unknown token, for rate limiting token guessing. */
+  onUnknownToken?: (request: import('fastify').FastifyRequest) => Promise<void> | void;
 }
 
 declare module 'fastify' {

@@ -9,6 +9,7 @@ import { loadServerKey, SecretBox } from './security/secret-box.js';
 import { buildServer } from './server.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
+import type { Resolver } from './webhooks/client.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 
 export interface RunningApp {
@@ -22,6 +23,8 @@ export interface RunningApp {
 export interface StartOptions {
   /** Where the one-time demo credentials go; the CLI prints them to stdout. */
   print?: (text: string) => void;
+  /** DNS for webhooks; tests substitute one to exercise the address checks. */
+  resolver?: Resolver;
 }
 
 /** Opens the store, migrates, loads content, builds the server and the dispatcher, and listens. */
@@ -44,7 +47,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     readiness,
   };
   app = await buildServer(deps);
-  dispatcher = new Dispatcher(store, secretBox, config, app.log);
+  dispatcher = new Dispatcher(store, secretBox, config, app.log, options.resolver);
 
   if (config.demoTenant) {
     const demo = await ensureDemoTenant(store, config.publicBaseUrl);

@@ -10,8 +10,8 @@ import { healthRoutes } from './api/health.js';
 import { ErrorEnvelope } from './schemas/envelopes.js';
 import { genReqId, loggerOptions, OneLinePerRequest } from './plugins/logging.js';
 import { openApiOptions } from './plugins/openapi.js';
-
-export const BODY_LIMIT = 64 * 1024;
+import { BODY_LIMIT } from './limits.js';
+import { portalAssets, portalPlugin } from './portal/index.js';
 
 /** Builds the whole HTTP application from its dependencies; listening is the caller's business. */
 export async function buildServer(deps: Deps): Promise<App> {
@@ -68,5 +68,7 @@ export async function buildServer(deps: Deps): Promise<App> {
 
   await app.register(healthRoutes, deps);
   await app.register(apiPlugin, deps);
+  await app.register((scope: App) => portalPlugin(scope, deps), { prefix: '/anonymous/analyse' });
+  await app.register(portalAssets);
   return app;
 }

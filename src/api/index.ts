@@ -1,6 +1,7 @@
 import type { App, Deps } from '../app-types.js';
 import { DomainError } from '../domain/errors.js';
 import { assessmentCreate } from './routes/assessment-create.js';
+import { assessmentGet } from './routes/assessment-get.js';
 import { candidateCreate } from './routes/candidate-create.js';
 
 function isJson(contentType: string | undefined): boolean {
@@ -27,6 +28,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
 
   candidateCreate(app, deps);
   assessmentCreate(app, deps);
+  assessmentGet(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -22,3 +22,47 @@ export const AssessmentCreated = Envelope(
   }),
   201,
 );
+
+const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const AssessmentParams = Type.Object({ AnalysisId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const AssessmentStatus = Envelope(
+  Type.Object({
+    AnalysisId: Type.String(),
+    ExternalId: Type.String(),
+    AssessmentType: Type.Integer(),
+    AssessmentUrl: Type.String(),
+    Status: Type.Union([Type.Literal('Created'), Type.Literal('Started'), Type.Literal('Completed')]),
+    CreatedAt: Type.String({ format: 'date-time' }),
+    StartedAt: Timestamp,
+    CompletedAt: Timestamp,
+    Webhook: Type.Union([
+      Type.Null(),
+      Type.Object(
+        {
+          Status: Type.Union(['NotSent', 'Pending', 'Sending', 'Delivered', 'Failed', 'Unknown'].map((s) => Type.Literal(s))),
+          AttemptedAt: Timestamp,
+          DurationMs: Type.Union([Type.Integer(), Type.Null()]),
+          ResponseStatus: Type.Union([Type.Integer(), Type.Null()]),
+          Error: Type.Union([Type.String(), Type.Null()]),
+        },
+        { description: 'The one delivery attempt. Null when the assessment has no WebhookUrl.' },
+      ),
+    ]),
+    Scores: Type.Union([
+      Type.Null(),
+      Type.Array(
+        Type.Object({
+          Scale: Type.String(),
+          Name: Type.String(),
+          Raw: Type.Number(),
+          Mean: Type.Number(),
+          Items: Type.Integer(),
+        }),
+        { description: 'Per scale, once completed: mean of the item responses (1-5), negatively keyed items reversed.' },
+      ),
+    ]),
+  }),
+  200,
+);

@@ -1,11 +1,152 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
+import { claimDeliveries, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedDelivery } from '../store/outbox.js';
+import { WebhookClient, type Resolver } from './client.js';
 
+const MAX_IN_FLIGHT = 32;
+// A claim older than the timeout plus this margin belongs to a process that is gone.
+const ABANDON_MARGIN_MS = 60_000;
+
+/**
+ * Sends each completion's webhook once. Woken at once after a completion commits (in this
+ * process directly; across PostgreSQL instances by LISTEN/NOTIFY) and by a poll as a fallback.
+ */
 export class Dispatcher {
-  constructor(_store: Store, _box: SecretBox, _config: Config, _log: FastifyBaseLogger) {}
-  async start(): Promise<void> {}
-  wake(): void {}
-  async stop(): Promise<void> {}
+  readonly #id = randomUUID();
+  readonly #store: Store;
+  readonly #box: SecretBox;
+  readonly #config: Config;
+  readonly #log: FastifyBaseLogger;
+  readonly #client: WebhookClient;
+  readonly #inFlight = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #listener: pg.PoolClient | undefined;
+  #running = false;
+  #again = false;
+  #stopped = false;
+
+  constructor(store: Store, box: SecretBox, config: Config, log: FastifyBaseLogger, resolver?: Resolver) {
+    this.#store = store;
+    this.#box = box;
+    this.#config = config;
+    this.#log = log.child({ component: 'webhooks' });
+    this.#client = new WebhookClient({ ...config.webhook, ...(resolver ? { resolver } : {}) });
+  }
+
+  async start(): Promise<void> {
+    // On SQLite one server owns the file, so anything still 'sending' at start was cut off.
+    const cutoff = this.#store.dialect === 'sqlite' ? new Date().toISOString() : this.#staleCutoff();
+    await this.#abandon(cutoff);
+    this.#timer = setInterval(() => {
+      void this.#abandon(this.#staleCutoff());
+      this.wake();
+    }, this.#config.webhook.pollIntervalMs);
+    this.#timer.unref();
+    if (this.#store.pgPool) await this.#listen(this.#store.pgPool);
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = true;
+    void this.#drain();
+  }
+
+  /** Stops claiming, then waits for attempts in flight: each ends within the webhook timeout. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    this.#listener?.release(true);
+    this.#listener = undefined;
+    await Promise.allSettled([...this.#inFlight]);
+    await this.#client.close();
+  }
+
+  #staleCutoff(): string {
+    return new Date(Date.now() - this.#config.webhook.timeoutMs - ABANDON_MARGIN_MS).toISOString();
+  }
+
+  async #abandon(cutoff: string): Promise<void> {
+    try {
+      const n = await markAbandoned(this.#store, cutoff);
+      if (n > 0) this.#log.warn({ count: n }, 'webhook deliveries abandoned mid-attempt marked unknown');
+    } catch (err) {
+      this.#log.warn({ err }, 'could not sweep abandoned webhook deliveries');
+    }
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      do {
+        this.#again = false;
+        const rows = await claimDeliveries(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size);
+        for (const row of rows) {
+          const attempt = this.#deliver(row).finally(() => {
+            this.#inFlight.delete(attempt);
+            if (!this.#stopped) this.wake();
+          });
+          this.#inFlight.add(attempt);
+        }
+        if (rows.length > 0 && this.#inFlight.size < MAX_IN_FLIGHT) this.#again = true;
+      } while (this.#again && !this.#stopped);
+    } catch (err) {
+      this.#log.warn({ err }, 'webhook dispatch paused; the poll will retry claiming');
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #deliver(row: ClaimedDelivery): Promise<void> {
+    const attemptedAt = new Date().toISOString();
+    let authorization: string | undefined;
+    if (row.webhook_username !== null) {
+      const password = row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '';
+      authorization = `Basic ${Buffer.from(`${row.webhook_username}:${password}`).toString('base64')}`;
+    }
+    const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
+    const attempt = await this.#client.post(row.webhook_url, body, authorization);
+    this.#log.info(
+      { analysis: row.analysis_id.slice(0, 6), status: attempt.status, error: attempt.error, ms: attempt.durationMs },
+      'webhook attempt',
+    );
+    try {
+      await recordAttempt(this.#store, row.analysis_id, this.#id, { attemptedAt, ...attempt });
+    } catch (err) {
+      this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook attempt made but not recorded');
+    }
+  }
+
+  /** A dedicated connection LISTENs, so a completion on any instance wakes every dispatcher. */
+  async #listen(pool: pg.Pool): Promise<void> {
+    try {
+      const client = await pool.connect();
+      client.on('notification', () => this.wake());
+      client.on('error', (err) => {
+        this.#log.warn({ err }, 'webhook LISTEN connection lost; polling until it is back');
+        this.#listener?.release(true);
+        this.#listener = undefined;
+        this.#retryListen(pool);
+      });
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.#listener = client;
+    } catch (err) {
+      this.#log.warn({ err }, 'webhook LISTEN unavailable; polling until it is back');
+      this.#retryListen(pool);
+    }
+  }
+
+  #retryListen(pool: pg.Pool): void {
+    if (this.#stopped) return;
+    setTimeout(() => {
+      if (!this.#stopped && !this.#listener) void this.#listen(pool);
+    }, this.#config.webhook.pollIntervalMs).unref();
+  }
 }

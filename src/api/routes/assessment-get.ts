@@ -1,0 +1,63 @@
+import type { App, Deps } from '../../app-types.js';
+import { DomainError } from '../../domain/errors.js';
+import type { ScaleScore } from '../../domain/instruments/types.js';
+import { AssessmentParams, AssessmentStatus } from '../../schemas/assessment.js';
+import { ErrorRef } from '../../schemas/envelopes.js';
+import { findAssessment } from '../../store/assessments.js';
+import { findDelivery } from '../../store/outbox.js';
+import { assessmentUrl } from './assessment-create.js';
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Beyond the spec: a caller whose webhook got lost can look up the outcome. */
+export function assessmentGet(app: App, { store, instruments }: Deps): void {
+  app.get(
+    '/api/anonymous/assessment/:AnalysisId',
+    {
+      schema: {
+        summary: 'Look up an assessment (extension)',
+        description: 'Not in the original specification. Status, timestamps, the webhook attempt and, once completed, the scale scores. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
+        tags: ['Extensions'],
+        params: AssessmentParams,
+        response: { 200: AssessmentStatus, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        'x-assay-extension': true,
+      } as Record<string, unknown>,
+    },
+    async (request, reply) => {
+      const { AnalysisId } = request.params as { AnalysisId: string };
+      const row = await findAssessment(store, AnalysisId);
+      if (!row || row.tenant_id !== request.caller!.tenantId) {
+        throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
+      }
+      const delivery = row.webhook_url ? await findDelivery(store, AnalysisId) : undefined;
+      const instrument = instruments.get(row.assessment_type);
+      const names = new Map(instrument?.scales.map((s) => [s.id, s.name.en]));
+      const scores = row.scores ? (JSON.parse(row.scores) as ScaleScore[]) : null;
+      reply.header('cache-control', 'no-store');
+      return {
+        StatusCode: 200,
+        Message: null,
+        Data: {
+          AnalysisId: row.analysis_id,
+          ExternalId: row.external_id,
+          AssessmentType: row.assessment_type,
+          AssessmentUrl: assessmentUrl(row.portal_domain, row.analysis_id),
+          Status: row.status,
+          CreatedAt: row.created_at,
+          StartedAt: row.started_at,
+          CompletedAt: row.completed_at,
+          Webhook: row.webhook_url
+            ? {
+                Status: delivery ? capitalize(delivery.status) : 'NotSent',
+                AttemptedAt: delivery?.attempted_at ?? null,
+                DurationMs: delivery?.duration_ms ?? null,
+                ResponseStatus: delivery?.response_status ?? null,
+                Error: delivery?.error ?? null,
+              }
+            : null,
+          Scores: scores?.map((s) => ({ Scale: s.scale, Name: names.get(s.scale) ?? s.scale, Raw: s.raw, Mean: s.mean, Items: s.items })) ?? null,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { App, Deps } from '../app-types.js';
+import { toErrorResponse } from '../api/errors.js';
+import { ROOT } from '../paths.js';
+import { BODY_LIMIT } from '../limits.js';
+import { pageContext, sendPage } from './render.js';
+import { detailsRoutes } from './routes/details.js';
+import { questionRoutes } from './routes/questions.js';
+import { startRoutes } from './routes/start.js';
+import { TEXTS } from './texts.js';
+import { messagePage, notFoundPage } from './views/pages.js';
+
+const CSRF_ERRORS = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
+
+/** The candidate's pages under /anonymous/analyse: plain HTML forms, server-side state. */
+export async function portalPlugin(app: App, deps: Deps): Promise<void> {
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  await app.register(csrf, {
+    cookieKey: 'assay_csrf',
+    cookieOpts: { path: '/anonymous', sameSite: 'strict', httpOnly: true, secure: 'auto' },
+    // Tokens are bound to the assessment in the URL, so one cannot be replayed on another.
+    getUserInfo: (request) => (request.params as { id?: string }).id ?? '',
+    csrfOpts: { hmacKey: deps.secretBox.derive('csrf') },
+    getToken: (request) => {
+      const token = (request.body as Record<string, unknown> | undefined)?._csrf;
+      return typeof token === 'string' ? token : undefined;
+    },
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const ctx = pageContext(request, reply);
+    const t = TEXTS[ctx.lang];
+    const code = (err as { code?: string }).code;
+    if (code && CSRF_ERRORS.has(code)) {
+      const id = (request.params as { id?: string }).id ?? '';
+      return sendPage(reply, messagePage(ctx, t.expiredTitle, t.expiredText, { href: `/anonymous/analyse/start/${id}`, label: t.continueButton }), { status: 403 });
+    }
+    const { status } = toErrorResponse(err);
+    if (status >= 500) request.log.error({ err }, 'portal request failed');
+    const page = status === 429 ? messagePage(ctx, t.tooManyTitle, t.tooManyText) : messagePage(ctx, t.errorTitle, t.errorText);
+    return sendPage(reply, page, { status });
+  });
+  app.setNotFoundHandler((request, reply) => sendPage(reply, notFoundPage(pageContext(request, reply)), { status: 404 }));
+
+  startRoutes(app, deps);
+  detailsRoutes(app, deps);
+  questionRoutes(app, deps);
+}
+
+/** CSS and the progressive-enhancement script; the pages work without the latter. */
+export async function portalAssets(app: App): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: join(ROOT, 'src', 'portal', 'static'),
+    prefix: '/assets/',
+    maxAge: 3_600_000,
+    index: false,
+    list: false,
+  });
+}

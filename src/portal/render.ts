@@ -1,0 +1,56 @@
+import type {} from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LANGUAGES, type Language } from '../domain/instruments/types.js';
+import type { Html } from './html.js';
+import { negotiateLanguage } from './texts.js';
+import type { PageContext } from './views/layout.js';
+
+const LANG_COOKIE = 'assay_lang';
+
+/**
+ * The portal's own CSP: scripts and styles from this origin only, no inline script, no framing.
+ * Chrome applies form-action to the redirect after a form post, so the page whose form
+ * finishes the assessment also allows the ReturnUrl's origin.
+ */
+export function portalCsp(formTarget?: string | null): string {
+  const formAction = ["'self'"];
+  if (formTarget) formAction.push(new URL(formTarget).origin);
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    `form-action ${formAction.join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** ?lang= (remembered in a cookie), then the cookie, then Accept-Language. */
+export function pageContext(request: FastifyRequest, reply: FastifyReply): PageContext {
+  const query = (request.query as Record<string, unknown> | undefined)?.lang;
+  let lang: Language;
+  if (typeof query === 'string' && (LANGUAGES as readonly string[]).includes(query)) {
+    lang = query as Language;
+    reply.setCookie(LANG_COOKIE, lang, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'lax', httpOnly: true, secure: 'auto' });
+  } else {
+    const cookie = request.cookies[LANG_COOKIE];
+    lang = cookie === 'nl' || cookie === 'en' ? cookie : negotiateLanguage(request.headers['accept-language']);
+  }
+  return { lang, path: request.url.split('?')[0]! };
+}
+
+export function sendPage(reply: FastifyReply, page: Html, opts: { status?: number; formTarget?: string | null } = {}): FastifyReply {
+  return reply
+    .code(opts.status ?? 200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', portalCsp(opts.formTarget))
+    .header('vary', 'Accept-Language, Cookie')
+    .send(page.value);
+}
+
+export function redirect(reply: FastifyReply, location: string): FastifyReply {
+  return reply.header('cache-control', 'no-store').redirect(location, 303);
+}

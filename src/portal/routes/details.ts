@@ -1,0 +1,72 @@
+import { Compile } from 'typebox/compile';
+import type { App, Deps } from '../../app-types.js';
+import { CandidateDetails } from '../../schemas/candidate.js';
+import { setGender, updateCandidateDetails } from '../../store/portal.js';
+import { currentStep } from '../../domain/flow.js';
+import { redirect, sendPage } from '../render.js';
+import { load, stepUrl, toCurrentStep } from '../session.js';
+import { TEXTS } from '../texts.js';
+import { detailsPage, genderPage, type DetailsValues } from '../views/details.js';
+import type { FieldError } from '../views/pages.js';
+
+// The API's own field rules, compiled once, checking every field so all errors show at once.
+const checkDetails = Compile(CandidateDetails);
+const FIELDS = ['FirstName', 'Preposition', 'LastName', 'Email'] as const;
+
+type Form = Record<string, unknown>;
+
+function formValues(body: Form): DetailsValues {
+  const values: DetailsValues = {};
+  for (const f of FIELDS) values[f] = typeof body[f] === 'string' ? body[f].trim() : '';
+  return values;
+}
+
+export function detailsRoutes(app: App, deps: Deps): void {
+  app.get('/:id/details', async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind !== 'details') return toCurrentStep(reply, l);
+    return sendPage(reply, detailsPage(l.ctx, `/anonymous/analyse/${l.id}/details`, reply.generateCsrf({ userInfo: l.id })));
+  });
+
+  app.post('/:id/details', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind !== 'details') return toCurrentStep(reply, l);
+    const values = formValues((request.body ?? {}) as Form);
+    const t = TEXTS[l.ctx.lang];
+    const failed = new Set([...checkDetails.Errors(values)].map((e) => e.instancePath.slice(1)));
+    const errors: FieldError[] = FIELDS.filter((f) => failed.has(f)).map((field) => ({ field, message: t.fieldErrors[field]! }));
+    if (errors.length > 0) {
+      const page = detailsPage(l.ctx, `/anonymous/analyse/${l.id}/details`, reply.generateCsrf({ userInfo: l.id }), values, errors);
+      return sendPage(reply, page, { status: 400 });
+    }
+    await updateCandidateDetails(deps.store, l.session.candidate.external_id, {
+      first_name: values.FirstName!,
+      preposition: values.Preposition!,
+      last_name: values.LastName!,
+      email: values.Email!,
+    });
+    return redirect(reply, stepUrl(l.id, currentStep(l.instrument, { ...l.progress, needsToUpdateData: false })));
+  });
+
+  app.get('/:id/gender', async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind !== 'gender') return toCurrentStep(reply, l);
+    return sendPage(reply, genderPage(l.ctx, `/anonymous/analyse/${l.id}/gender`, reply.generateCsrf({ userInfo: l.id })));
+  });
+
+  app.post('/:id/gender', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind !== 'gender') return toCurrentStep(reply, l);
+    const raw = ((request.body ?? {}) as Form).Gender;
+    const gender = raw === '1' || raw === '2' || raw === '3' ? Number(raw) : 0;
+    if (gender === 0) {
+      return sendPage(reply, genderPage(l.ctx, `/anonymous/analyse/${l.id}/gender`, reply.generateCsrf({ userInfo: l.id }), true), { status: 400 });
+    }
+    await setGender(deps.store, l.session.candidate.external_id, gender);
+    return redirect(reply, stepUrl(l.id, currentStep(l.instrument, { ...l.progress, gender })));
+  });
+}

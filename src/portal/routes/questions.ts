@@ -1,0 +1,89 @@
+import type { FastifyReply } from 'fastify';
+import type { App, Deps } from '../../app-types.js';
+import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
+import { scoreAnswers } from '../../domain/instruments/scoring.js';
+import { completeAssessment, saveAnswers } from '../../store/portal.js';
+import { redirect, sendPage } from '../render.js';
+import { load, toCurrentStep, type Loaded } from '../session.js';
+import { closeTabPage, completedPage } from '../views/pages.js';
+import { questionsPage } from '../views/questions.js';
+
+type Form = Record<string, unknown>;
+
+function pageUrl(id: string, page: number): string {
+  return `/anonymous/analyse/${id}/questions/${page}`;
+}
+
+function pageNumber(raw: unknown): number {
+  return typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+}
+
+function renderPage(reply: FastifyReply, l: Loaded, page: number, csrf: string, answers: ReadonlyMap<string, number>, missing: ReadonlySet<string> = new Set()) {
+  const items = pageItems(l.instrument, page);
+  const view = questionsPage(l.ctx, {
+    instrument: l.instrument,
+    page,
+    pages: pageCount(l.instrument),
+    items,
+    firstNumber: (page - 1) * l.instrument.itemsPerPage + 1,
+    answers,
+    answeredTotal: answers.size,
+    missing,
+    action: pageUrl(l.id, page),
+    csrf,
+  });
+  return sendPage(reply, view, { status: missing.size ? 400 : 200, formTarget: l.session.assessment.return_url });
+}
+
+export function questionRoutes(app: App, deps: Deps): void {
+  app.get('/:id/questions/:page', async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    const page = pageNumber((request.params as { page: string }).page);
+    if (!mayVisitPage(l.instrument, l.progress, page)) return toCurrentStep(reply, l);
+    return renderPage(reply, l, page, reply.generateCsrf({ userInfo: l.id }), l.session.answers);
+  });
+
+  app.post('/:id/questions/:page', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    const page = pageNumber((request.params as { page: string }).page);
+    if (!mayVisitPage(l.instrument, l.progress, page)) return toCurrentStep(reply, l);
+    const form = (request.body ?? {}) as Form;
+    const { answers, missing } = readPageAnswers(l.instrument, page, form);
+    const last = page === pageCount(l.instrument);
+
+    if (form.nav === 'back') {
+      await saveAnswers(deps.store, l.id, answers);
+      return redirect(reply, pageUrl(l.id, Math.max(1, page - 1)));
+    }
+    if (missing.length > 0) {
+      await saveAnswers(deps.store, l.id, answers);
+      const merged = new Map([...l.session.answers, ...answers]);
+      return renderPage(reply, l, page, reply.generateCsrf({ userInfo: l.id }), merged, new Set(missing));
+    }
+    if (!last) {
+      const saved = await saveAnswers(deps.store, l.id, answers);
+      return redirect(reply, saved === 'completed' ? `/anonymous/analyse/start/${l.id}` : pageUrl(l.id, page + 1));
+    }
+
+    const done = await completeAssessment(deps.store, l.id, answers, (all) =>
+      isComplete(l.instrument, all) ? scoreAnswers(l.instrument, all) : undefined,
+    );
+    if (done.outcome === 'incomplete') {
+      const merged = new Map([...l.session.answers, ...answers]);
+      return redirect(reply, pageUrl(l.id, resumePage(l.instrument, merged)));
+    }
+    if (done.outcome === 'completed' && done.webhook) deps.onCompletion();
+    const returnUrl = l.session.assessment.return_url;
+    return redirect(reply, returnUrl ?? `/anonymous/analyse/${l.id}/done`);
+  });
+
+  app.get('/:id/done', async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind !== 'completed') return toCurrentStep(reply, l);
+    const returnUrl = l.session.assessment.return_url;
+    return sendPage(reply, returnUrl ? completedPage(l.ctx, returnUrl) : closeTabPage(l.ctx));
+  });
+}

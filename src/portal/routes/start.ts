@@ -1,0 +1,26 @@
+import type { App, Deps } from '../../app-types.js';
+import { markStarted } from '../../store/portal.js';
+import { redirect, sendPage } from '../render.js';
+import { load, stepUrl } from '../session.js';
+import { completedPage, startPage } from '../views/pages.js';
+import { currentStep } from '../../domain/flow.js';
+
+export function startRoutes(app: App, deps: Deps): void {
+  app.get('/start/:id', async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind === 'completed') return sendPage(reply, completedPage(l.ctx, l.session.assessment.return_url));
+    const csrf = reply.generateCsrf({ userInfo: l.id });
+    return sendPage(reply, startPage(l.ctx, l.instrument, `/anonymous/analyse/start/${l.id}`, csrf, l.step.kind !== 'start'));
+  });
+
+  app.post('/start/:id', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind === 'start') {
+      await markStarted(deps.store, l.id);
+      return redirect(reply, stepUrl(l.id, currentStep(l.instrument, { ...l.progress, status: 'Started' })));
+    }
+    return redirect(reply, stepUrl(l.id, l.step));
+  });
+}

@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../app-types.js';
+import { currentStep, type Progress, type Step } from '../domain/flow.js';
+import type { Instrument } from '../domain/instruments/types.js';
+import { loadSession, type Session } from '../store/portal.js';
+import { pageContext, redirect, sendPage } from './render.js';
+import type { PageContext } from './views/layout.js';
+import { notFoundPage } from './views/pages.js';
+
+/** AnalysisIds are 24 URL-safe characters; anything far from that is not worth a query. */
+const ANALYSIS_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+export interface Loaded {
+  id: string;
+  ctx: PageContext;
+  session: Session;
+  instrument: Instrument;
+  progress: Progress;
+  step: Step;
+}
+
+export function stepUrl(id: string, step: Step): string {
+  switch (step.kind) {
+    case 'details':
+      return `/anonymous/analyse/${id}/details`;
+    case 'gender':
+      return `/anonymous/analyse/${id}/gender`;
+    case 'questions':
+      return `/anonymous/analyse/${id}/questions/${step.page}`;
+    default:
+      return `/anonymous/analyse/start/${id}`;
+  }
+}
+
+/**
+ * Reads the assessment behind the URL's token and where its candidate stands. Sends the
+ * friendly 404 page itself and returns undefined when there is no such assessment.
+ */
+export async function load(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<Loaded | undefined> {
+  const id = (request.params as { id: string }).id;
+  const ctx = pageContext(request, reply);
+  const session = ANALYSIS_ID.test(id) ? await loadSession(deps.store, id) : undefined;
+  if (!session) {
+    await deps.onUnknownToken?.(request);
+    sendPage(reply, notFoundPage(ctx), { status: 404 });
+    return undefined;
+  }
+  const instrument = deps.instruments.get(session.assessment.assessment_type)!;
+  const progress: Progress = {
+    status: session.assessment.status,
+    needsToUpdateData: session.candidate.needs_to_update_data === 1,
+    gender: session.candidate.gender,
+    answers: session.answers,
+  };
+  return { id, ctx, session, instrument, progress, step: currentStep(instrument, progress) };
+}
+
+/** Sends the candidate to the step they belong on; used when a URL is visited out of order. */
+export function toCurrentStep(reply: FastifyReply, l: Loaded): FastifyReply {
+  return redirect(reply, stepUrl(l.id, l.step));
+}

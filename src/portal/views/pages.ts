@@ -1,0 +1,67 @@
+import type { Instrument } from '../../domain/instruments/types.js';
+import { html, type Html } from '../html.js';
+import { TEXTS } from '../texts.js';
+import { layout, type PageContext } from './layout.js';
+
+const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
+
+export function startPage(ctx: PageContext, instrument: Instrument, action: string, csrf: string, resuming: boolean): Html {
+  const t = TEXTS[ctx.lang];
+  const title = resuming ? t.continueTitle : t.startTitle;
+  return layout(
+    ctx,
+    title,
+    html`<h1>${title}</h1>
+<p class="lead">${resuming ? t.continueIntro : t.startIntro}</p>
+<section class="card" aria-labelledby="instrument-name">
+<h2 id="instrument-name">${instrument.name[ctx.lang]}</h2>
+<p>${instrument.description[ctx.lang]}</p>
+<p>${t.aboutDuration(instrument.estimatedMinutes, instrument.items.length)}</p>
+<p>${t.startSaved}</p>
+</section>
+<form method="post" action="${action}">
+${csrfField(csrf)}
+<button type="submit" class="primary">${resuming ? t.continueButton : t.startButton}</button>
+</form>`,
+  );
+}
+
+export function messagePage(ctx: PageContext, title: string, text: string, link?: { href: string; label: string }): Html {
+  return layout(
+    ctx,
+    title,
+    html`<h1>${title}</h1>
+<p class="lead">${text}</p>
+${link ? html`<p><a class="button-link" href="${link.href}" rel="noreferrer">${link.label}</a></p>` : ''}`,
+  );
+}
+
+export function completedPage(ctx: PageContext, returnUrl: string | null): Html {
+  const t = TEXTS[ctx.lang];
+  return messagePage(ctx, t.completedTitle, t.completedText, returnUrl ? { href: returnUrl, label: t.returnLink } : undefined);
+}
+
+export function closeTabPage(ctx: PageContext): Html {
+  const t = TEXTS[ctx.lang];
+  return messagePage(ctx, t.closeTitle, t.closeText);
+}
+
+export function notFoundPage(ctx: PageContext): Html {
+  const t = TEXTS[ctx.lang];
+  return messagePage(ctx, t.notFoundTitle, t.notFoundText);
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The GOV.UK-style error summary: a heading and links to each field, focused by portal.js. */
+export function errorSummary(ctx: PageContext, intro: string | undefined, errors: Array<{ href: string; message: string }>): Html {
+  const t = TEXTS[ctx.lang];
+  return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1">
+<h2 id="error-summary-title">${t.errorSummary}</h2>
+${intro ? html`<p>${intro}</p>` : ''}
+<ul>${errors.map((e) => html`<li><a href="${e.href}">${e.message}</a></li>`)}</ul>
+</div>`;
+}

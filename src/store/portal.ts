@@ -1,0 +1,120 @@
+import { sql, type Kysely } from 'kysely';
+import type { ScaleScore } from '../domain/instruments/types.js';
+import type { Store } from './database.js';
+import type { AssessmentRow } from './assessments.js';
+import type { CandidateRow } from './candidates.js';
+import type { DB } from './schema.js';
+import { NOTIFY_CHANNEL } from './outbox.js';
+
+export interface Session {
+  assessment: AssessmentRow;
+  candidate: CandidateRow;
+  answers: Map<string, number>;
+}
+
+const now = () => new Date().toISOString();
+
+async function readAnswers(db: Kysely<DB>, analysisId: string): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('assessment_answers').select(['item_id', 'value']).where('analysis_id', '=', analysisId).execute();
+  return new Map(rows.map((r) => [r.item_id, r.value]));
+}
+
+/** Everything the portal needs to render a step, read fresh on every request. */
+export async function loadSession(store: Store, analysisId: string): Promise<Session | undefined> {
+  const assessment = await store.db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId).executeTakeFirst();
+  if (!assessment) return undefined;
+  const candidate = await store.db.selectFrom('candidates').selectAll().where('external_id', '=', assessment.external_id).executeTakeFirstOrThrow();
+  return { assessment, candidate, answers: await readAnswers(store.db, analysisId) };
+}
+
+export async function markStarted(store: Store, analysisId: string): Promise<void> {
+  await store.write((trx) =>
+    trx.updateTable('assessments').set({ status: 'Started', started_at: now() }).where('analysis_id', '=', analysisId).where('status', '=', 'Created').execute(),
+  );
+}
+
+export async function updateCandidateDetails(
+  store: Store,
+  externalId: string,
+  d: { email: string; first_name: string; last_name: string; preposition: string },
+): Promise<void> {
+  await store.write((trx) =>
+    trx.updateTable('candidates').set({ ...d, needs_to_update_data: 0, updated_at: now() }).where('external_id', '=', externalId).execute(),
+  );
+}
+
+export async function setGender(store: Store, externalId: string, gender: number): Promise<void> {
+  await store.write((trx) => trx.updateTable('candidates').set({ gender, updated_at: now() }).where('external_id', '=', externalId).execute());
+}
+
+async function upsertAnswers(trx: Kysely<DB>, analysisId: string, answers: ReadonlyMap<string, number>): Promise<void> {
+  if (answers.size === 0) return;
+  const at = now();
+  await trx
+    .insertInto('assessment_answers')
+    .values([...answers].map(([item_id, value]) => ({ analysis_id: analysisId, item_id, value, answered_at: at })))
+    .onConflict((oc) =>
+      oc.columns(['analysis_id', 'item_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), answered_at: eb.ref('excluded.answered_at') })),
+    )
+    .execute();
+}
+
+async function isCompleted(trx: Kysely<DB>, analysisId: string): Promise<boolean> {
+  const row = await trx.selectFrom('assessments').select('status').where('analysis_id', '=', analysisId).executeTakeFirst();
+  return row?.status === 'Completed';
+}
+
+/** Saves one page. Answers to a completed assessment are refused: there is no second completion. */
+export async function saveAnswers(store: Store, analysisId: string, answers: ReadonlyMap<string, number>): Promise<'saved' | 'completed'> {
+  return store.write(async (trx) => {
+    if (await isCompleted(trx, analysisId)) return 'completed';
+    await upsertAnswers(trx, analysisId, answers);
+    return 'saved';
+  });
+}
+
+export type Completion = { outcome: 'completed'; webhook: boolean } | { outcome: 'already-completed' } | { outcome: 'incomplete' };
+
+/**
+ * The last page, the scores, the Completed status and the webhook outbox row, in one
+ * transaction. `score` is the domain's: it returns undefined while items are unanswered.
+ * The status guard makes a racing second finish a no-op.
+ */
+export async function completeAssessment(
+  store: Store,
+  analysisId: string,
+  lastPage: ReadonlyMap<string, number>,
+  score: (answers: ReadonlyMap<string, number>) => ScaleScore[] | undefined,
+): Promise<Completion> {
+  return store.write(async (trx): Promise<Completion> => {
+    if (await isCompleted(trx, analysisId)) return { outcome: 'already-completed' };
+    await upsertAnswers(trx, analysisId, lastPage);
+    const scores = score(await readAnswers(trx, analysisId));
+    if (!scores) return { outcome: 'incomplete' };
+    const at = now();
+    const updated = await trx
+      .updateTable('assessments')
+      .set({ status: 'Completed', completed_at: at, scores: JSON.stringify(scores) })
+      .where('analysis_id', '=', analysisId)
+      .where('status', '<>', 'Completed')
+      .returning(['webhook_url'])
+      .executeTakeFirst();
+    if (!updated) return { outcome: 'already-completed' };
+    if (updated.webhook_url) {
+      await trx.insertInto('webhook_deliveries').values({
+        analysis_id: analysisId,
+        status: 'pending',
+        created_at: at,
+        claimed_at: null,
+        claimed_by: null,
+        attempted_at: null,
+        duration_ms: null,
+        response_status: null,
+        error: null,
+      }).execute();
+      // Delivered by PostgreSQL at commit, to every instance's dispatcher.
+      if (store.dialect === 'postgres') await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
+    }
+    return { outcome: 'completed', webhook: updated.webhook_url !== null };
+  });
+}

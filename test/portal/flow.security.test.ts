@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { findAssessment } from '../../src/store/assessments.js';
+import { testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
+import type { Credentials } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+for (const db of testDatabases()) {
+  describe(`candidate portal: headers, CSRF, completed links [${db}]`, () => {
+    let server: TestServer;
+    let creds: Credentials;
+    before(async () => {
+      server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+      creds = await server.tenant();
+    });
+    after(() => server.stop());
+
+    test('every page carries a strict CSP, no-referrer, no framing and no-store', async () => {
+      const a = await newAssessment(server.url, creds, { ReturnUrl: 'https://ats.example.com/r' });
+      const client = new FormClient(server.url);
+      const pages = [await client.get(startPath(a.id)), await client.get(startPath('unknown-token-aaaaaaaaaaaa'))];
+      await client.submit(startPath(a.id), {});
+      pages.push(await client.get(`/anonymous/analyse/${a.id}/questions/1`));
+      for (const page of pages) {
+        const csp = page.headers.get('content-security-policy') ?? '';
+        assert.match(csp, /frame-ancestors 'none'/);
+        assert.match(csp, /script-src 'self'(;|$)/);
+        assert.match(csp, /default-src 'none'/);
+        assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+        assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+        assert.equal(page.headers.get('x-frame-options'), 'DENY');
+        assert.equal(page.headers.get('cache-control'), 'no-store');
+        assert.doesNotMatch(page.html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+        assert.doesNotMatch(page.html, /\son[a-z]+=/i, 'no inline event handlers');
+      }
+      assert.match(pages[2]!.headers.get('content-security-policy') ?? '', /form-action 'self' https:\/\/ats\.example\.com/);
+    });
+
+    test('an unknown token gets the friendly 404 page', async () => {
+      const client = new FormClient(server.url);
+      for (const path of [startPath('AAAAAAAAAAAAAAAAAAAAAAAA'), startPath('x'), '/anonymous/analyse/AAAAAAAAAAAAAAAAAAAAAAAA/questions/1', '/anonymous/analyse/nothing/here']) {
+        const res = await client.get(path);
+        assert.equal(res.status, 404, path);
+        assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+        assert.match(res.html, /Link not found/);
+      }
+    });
+
+    test('form posts without a valid CSRF token are refused and change nothing', async () => {
+      const a = await newAssessment(server.url, creds);
+      const b = await newAssessment(server.url, creds);
+      const client = new FormClient(server.url);
+      await client.get(startPath(a.id));
+      assert.equal((await client.post(startPath(a.id), {})).status, 403, 'missing token');
+      assert.equal((await client.post(startPath(a.id), { _csrf: 'forged' })).status, 403, 'forged token');
+      const tokenForB = csrfToken((await client.get(startPath(b.id))).html);
+      const replay = await client.post(startPath(a.id), { _csrf: tokenForB });
+      assert.equal(replay.status, 403, "another assessment's token");
+      const cookieless = new FormClient(server.url);
+      assert.equal((await cookieless.post(startPath(a.id), { _csrf: tokenForB })).status, 403, 'no cookie');
+      assert.equal((await findAssessment(server.running.deps.store, a.id))?.status, 'Created');
+      assert.match(replay.html, /Please try again/);
+    });
+
+    test('a completed link shows that it is done, links to the ReturnUrl, and never completes twice', async () => {
+      const a = await newAssessment(server.url, creds, { ReturnUrl: 'https://ats.example.com/r' });
+      const client = new FormClient(server.url);
+      const token = csrfToken((await client.get(startPath(a.id))).html);
+      await completeViaForms(client, a.id);
+      const first = await findAssessment(server.running.deps.store, a.id);
+
+      const again = await new FormClient(server.url).get(startPath(a.id));
+      assert.equal(again.status, 200);
+      assert.match(again.html, /has been completed/);
+      assert.match(again.html, /<a class="button-link" href="https:\/\/ats\.example\.com\/r" rel="noreferrer">/);
+
+      const lastPage = `/anonymous/analyse/${a.id}/questions/17`;
+      const replay = await client.post(lastPage, { _csrf: token, nav: 'finish' });
+      assert.equal((await client.post(startPath(a.id), { _csrf: token })).status, 303);
+      assert.equal(replay.status, 303);
+      const after = await findAssessment(server.running.deps.store, a.id);
+      assert.equal(after?.completed_at, first?.completed_at, 'completion time unchanged');
+      assert.equal(after?.scores, first?.scores);
+    });
+
+    test('racing finishes complete once and queue one webhook', async () => {
+      const a = await newAssessment(server.url, creds, { WebhookUrl: 'http://127.0.0.1:9/never' });
+      const client = new FormClient(server.url);
+      await client.submit(startPath(a.id), {});
+      for (let page = 1; page < 17; page++) {
+        const path = `/anonymous/analyse/${a.id}/questions/${page}`;
+        const html = (await client.get(path)).html;
+        const fields: Record<string, string> = { _csrf: csrfToken(html), nav: 'next' };
+        for (const n of itemNames(html)) fields[n] = '3';
+        assert.equal((await client.post(path, fields)).status, 303);
+      }
+      const last = `/anonymous/analyse/${a.id}/questions/17`;
+      const html = (await client.get(last)).html;
+      const fields: Record<string, string> = { _csrf: csrfToken(html), nav: 'finish' };
+      for (const n of itemNames(html)) fields[n] = '3';
+      const replies = await Promise.all(Array.from({ length: 8 }, () => client.post(last, fields)));
+      assert.ok(replies.every((r) => r.status === 303));
+      const deliveries = await server.running.deps.store.db.selectFrom('webhook_deliveries').selectAll().where('analysis_id', '=', a.id).execute();
+      assert.equal(deliveries.length, 1);
+    });
+
+    test('language: Accept-Language picks Dutch, the switcher changes it and is remembered', async () => {
+      const a = await newAssessment(server.url, creds);
+      const client = new FormClient(server.url, { 'accept-language': 'nl-BE,nl;q=0.9' });
+      const nl = await client.get(startPath(a.id));
+      assert.match(nl.html, /<html lang="nl">/);
+      assert.match(nl.html, /Start de vragenlijst/);
+      assert.match(nl.html, new RegExp(`href="${startPath(a.id)}\\?lang=en"`));
+      const en = await client.get(`${startPath(a.id)}?lang=en`);
+      assert.match(en.html, /<html lang="en">/);
+      assert.match(en.html, /Start the questionnaire/);
+      const still = await client.get(startPath(a.id));
+      assert.match(still.html, /<html lang="en">/, 'the choice is remembered');
+      const fr = await new FormClient(server.url, { 'accept-language': 'fr-FR' }).get(startPath(a.id));
+      assert.match(fr.html, /<html lang="en">/);
+    });
+
+    test('static assets are served from this origin', async () => {
+      const client = new FormClient(server.url);
+      const css = await client.get('/assets/portal.css');
+      assert.equal(css.status, 200);
+      assert.match(css.headers.get('content-type') ?? '', /text\/css/);
+      const js = await client.get('/assets/portal.js');
+      assert.equal(js.status, 200);
+      assert.match(js.headers.get('content-type') ?? '', /javascript/);
+    });
+  });
+}
