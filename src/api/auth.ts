@@ -35,6 +35,8 @@ export function parseBasic(header: string | undefined): { username: string; pass
 export class Authenticator {
   readonly #store: Store;
   readonly #verified: LRUCache<string, true>;
+  // Concurrent first requests with the same credentials share one KDF run instead of each paying.
+  readonly #inFlight = new Map<string, Promise<boolean>>();
   /** How many times the KDF ran: observable so tests can prove the cache works. */
   kdfRuns = 0;
 
@@ -66,8 +68,13 @@ export class Authenticator {
     }
     const cacheKey = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
     if (this.#verified.has(cacheKey)) return true;
-    this.kdfRuns++;
-    const ok = await verifyPassword(password, storedHash);
+    let pending = this.#inFlight.get(cacheKey);
+    if (!pending) {
+      this.kdfRuns++;
+      pending = verifyPassword(password, storedHash).finally(() => this.#inFlight.delete(cacheKey));
+      this.#inFlight.set(cacheKey, pending);
+    }
+    const ok = await pending;
     if (ok) this.#verified.set(cacheKey, true);
     return ok;
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { provisionTenant, type IssuedCredentials } from '../../src/provision.js';
+import type { Resolver } from '../../src/webhooks/client.js';
 import { freshDatabaseUrl, type DatabaseKind } from './databases.js';
 
 export interface TestServer {
@@ -13,7 +14,8 @@ export interface TestServer {
   running: RunningApp;
   /** A tenant with one user and one key, provisioned on `portalDomain`. */
   tenant(name?: string, portalDomain?: string): Promise<IssuedCredentials>;
-  stop(): Promise<void>;
+  /** Stops gracefully; removes the data directory unless `keepData`. */
+  stop(keepData?: boolean): Promise<void>;
 }
 
 export function tempDir(prefix = 'assay-test-'): string {
@@ -22,10 +24,16 @@ export function tempDir(prefix = 'assay-test-'): string {
 
 let tenantCounter = 0;
 
+export interface ServerOptions {
+  /** Reopen an earlier server's data directory and database instead of fresh ones. */
+  reuse?: { dataDir: string; databaseUrl: string };
+  resolver?: Resolver;
+}
+
 /** A real Assay server, in this process, listening on a free loopback port, on a fresh database. */
-export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = tempDir();
-  const databaseUrl = await freshDatabaseUrl(kind, dataDir);
+export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.reuse?.dataDir ?? tempDir();
+  const databaseUrl = options.reuse?.databaseUrl ?? (await freshDatabaseUrl(kind, dataDir));
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -36,7 +44,7 @@ export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<str
     SHUTDOWN_DRAIN_MS: '0',
     ...env,
   });
-  const running = await startApp(config);
+  const running = await startApp(config, options.resolver ? { resolver: options.resolver } : {});
   return {
     url: running.url,
     dataDir,
@@ -44,9 +52,9 @@ export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<str
     running,
     tenant: (name = `tenant-${process.pid}-${++tenantCounter}`, portalDomain = 'https://portal.example.test') =>
       provisionTenant(running.deps.store, name, portalDomain),
-    async stop() {
+    async stop(keepData = false) {
       await running.stop(0);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

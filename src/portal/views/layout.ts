@@ -20,6 +20,7 @@ export function layout(ctx: PageContext, title: string, body: Html, opts: { hasE
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>${opts.hasError ? `${t.errorSummary}: ` : ''}${title} – ${t.siteName}</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/portal.css">
 <script src="/assets/portal.js" defer></script>
 </head>

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { WebhookClient, type Resolver } from '../../src/webhooks/client.js';
+import { testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { eventually, Receiver } from '../helpers/receiver.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.1', '127.8.9.10', '::1'],
+  'RFC 1918': ['10.0.0.1', '172.16.0.1', '192.168.1.1'],
+  'link-local and cloud metadata': ['169.254.169.254', '169.254.0.1', 'fe80::1'],
+  CGNAT: ['100.64.0.1'],
+  multicast: ['224.0.0.251', 'ff02::fb'],
+  reserved: ['0.0.0.0', '240.0.0.1', '255.255.255.255', '192.0.2.10', '2001:db8::1'],
+  'IPv6 ULA': ['fd00::1', 'fc00::1'],
+  'IPv4-mapped IPv6': ['::ffff:127.0.0.1', '::ffff:10.0.0.1'],
+  NAT64: ['64:ff9b::7f00:1', '64:ff9b::a00:1'],
+};
+
+const fixed = (addresses: string[]): Resolver => async () => addresses.map((address): LookupAddress => ({ address, family: isIP(address) }));
+
+describe('the guarded webhook client', () => {
+  let receiver: Receiver;
+  before(async () => {
+    receiver = await Receiver.start();
+  });
+  after(() => receiver.close());
+
+  const client = (resolver: Resolver, allowPrivateNetworks = false) =>
+    new WebhookClient({ allowPrivateNetworks, timeoutMs: 2_000, maxResponseBytes: 1024, resolver });
+
+  test('refuses a name that resolves into any special-purpose range, without connecting', async () => {
+    for (const [range, addresses] of Object.entries(RANGES)) {
+      for (const address of addresses) {
+        const c = client(fixed([address]));
+        const attempt = await c.post(`http://victim.test:${receiver.port}/hook`, '{}', undefined);
+        await c.close();
+        assert.equal(attempt.status, null, `${range} ${address}`);
+        assert.match(attempt.error ?? '', /^refused: victim\.test resolves to a non-public address/, `${range} ${address}`);
+      }
+    }
+    assert.equal(receiver.received.length, 0);
+  });
+
+  test('refuses when any one of several resolved addresses is private', async () => {
+    const c = client(fixed(['93.184.215.14', '127.0.0.1']));
+    const attempt = await c.post(`http://mixed.test:${receiver.port}/hook`, '{}', undefined);
+    await c.close();
+    assert.match(attempt.error ?? '', /^refused/);
+    assert.equal(receiver.received.length, 0);
+  });
+
+  test('refuses literal addresses in every range', async () => {
+    const c = client(fixed([]));
+    for (const addresses of Object.values(RANGES)) {
+      for (const address of addresses) {
+        const host = address.includes(':') ? `[${address}]` : address;
+        const attempt = await c.post(`http://${host}:${receiver.port}/hook`, '{}', undefined);
+        assert.match(attempt.error ?? '', /^refused/, address);
+      }
+    }
+    await c.close();
+    assert.equal(receiver.received.length, 0);
+  });
+
+  test('connects to the address it vetted: one resolution, pinned, whatever the system DNS says', async () => {
+    let lookups = 0;
+    const c = client(async () => {
+      lookups++;
+      return [{ address: '127.0.0.1', family: 4 }];
+    }, true);
+    const attempt = await c.post(`http://pinned.test:${receiver.port}/pinned`, '{"a":1}', undefined);
+    await c.close();
+    assert.equal(attempt.status, 204, attempt.error ?? '');
+    assert.equal(lookups, 1);
+    const hit = receiver.received.find((r) => r.url === '/pinned');
+    assert.equal(hit?.headers.host, `pinned.test:${receiver.port}`);
+  });
+
+  test('an unresolvable name is one failed attempt', async () => {
+    const c = client(async () => {
+      throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
+    });
+    const attempt = await c.post('http://nowhere.test/hook', '{}', undefined);
+    await c.close();
+    assert.equal(attempt.error, 'host not found (ENOTFOUND)');
+  });
+});
+
+for (const db of testDatabases()) {
+  describe(`SSRF through the whole flow [${db}]`, () => {
+    let server: TestServer;
+    let receiver: Receiver;
+    before(async () => {
+      receiver = await Receiver.start();
+      const dns: Record<string, string> = { 'internal.test': '10.1.2.3', 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
+      server = await startServer(db, { WEBHOOK_POLL_INTERVAL_MS: '100' }, {
+        resolver: async (host) => (dns[host] ? [{ address: dns[host]!, family: 4 }] : []),
+      });
+    });
+    after(async () => {
+      await server.stop();
+      await receiver.close();
+    });
+
+    test('a webhook name resolving to a private address is refused at delivery and recorded', async () => {
+      const creds = await server.tenant();
+      for (const host of ['internal.test', 'loopback.test', 'metadata.test']) {
+        const a = await newAssessment(server.url, creds, { WebhookUrl: `http://${host}:${receiver.port}/hook` });
+        await completeViaForms(new FormClient(server.url), a.id);
+        const w = await eventually(async () => {
+          const hook = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
+          return hook.Status === 'Failed' ? hook : undefined;
+        });
+        assert.match(w.Error, new RegExp(`^refused: ${host.replace('.', '\\.')} resolves to a non-public address`));
+      }
+      assert.equal(receiver.received.length, 0);
+    });
+  });
+}
