@@ -4,6 +4,7 @@ import type { Authenticator, Caller } from './api/auth.js';
 import type { Config } from './config.js';
 import type { Instruments } from './domain/instruments/load.js';
 import type { SecretBox } from './security/secret-box.js';
+import type { FailureLimiter } from './security/failure-limiter.js';
 import type { Store } from './store/database.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -18,8 +19,8 @@ export interface Deps {
   /** Called after a completion committed, to wake the webhook dispatcher at once. */
   onCompletion: () => void;
   readiness: { shuttingDown: boolean };
-  /** Counts a portal lookup of an unknown token, for rate limiting token guessing. */
-  onUnknownToken?: (request: import('fastify').FastifyRequest) => Promise<void> | void;
+  /** Portal lookups of unknown tokens, per client IP: token guessing is rate-limited. */
+  tokenGuesses: FailureLimiter;
 }
 
 declare module 'fastify' {

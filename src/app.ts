@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { loadInstruments } from './domain/instruments/load.js';
 import { BUILT_IN_CONTENT_DIR } from './paths.js';
 import { demoBanner, ensureDemoTenant } from './provision.js';
+import { FailureLimiter } from './security/failure-limiter.js';
 import { loadServerKey, SecretBox } from './security/secret-box.js';
 import { buildServer } from './server.js';
 import { openStore } from './store/database.js';
@@ -45,6 +46,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     authenticator: new Authenticator(store, config.auth),
     onCompletion: () => dispatcher?.wake(),
     readiness,
+    tokenGuesses: new FailureLimiter(config.rateLimit.portalUnknownTokenPerMinute),
   };
   app = await buildServer(deps);
   dispatcher = new Dispatcher(store, secretBox, config, app.log, options.resolver);

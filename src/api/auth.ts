@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../domain/errors.js';
+import { FailureLimiter } from '../security/failure-limiter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../security/passwords.js';
 import { sha256 } from '../security/tokens.js';
 import { findActiveKey, findUser } from '../store/credentials.js';
@@ -40,16 +41,39 @@ export class Authenticator {
   /** How many times the KDF ran: observable so tests can prove the cache works. */
   kdfRuns = 0;
 
-  constructor(store: Store, options: { cacheTtlMs: number; cacheMax: number }) {
+  readonly #failures: FailureLimiter;
+
+  constructor(store: Store, options: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number }) {
     this.#store = store;
     this.#verified = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
+    this.#failures = new FailureLimiter(options.failuresPerMinute);
   }
 
-  async authenticate(apiKey: string | undefined, authorization: string | undefined): Promise<Caller> {
+  /**
+   * Too many failures from one client IP, or against one username, within a minute and
+   * every further attempt from there gets 429 without touching the database or the KDF.
+   */
+  async authenticate(apiKey: string | undefined, authorization: string | undefined, clientIp: string): Promise<Caller> {
+    const basic = parseBasic(authorization);
+    const limited = Math.max(this.#failures.retryAfter(`ip:${clientIp}`), basic ? this.#failures.retryAfter(`user:${basic.username}`) : 0);
+    if (limited > 0) {
+      throw new DomainError('TooManyRequests', 'Too many failed authentication attempts; try again later', { retryAfterSeconds: limited });
+    }
+    try {
+      return await this.#verify(apiKey, basic);
+    } catch (error) {
+      if (error instanceof DomainError) {
+        this.#failures.fail(`ip:${clientIp}`);
+        // A bad key says nothing about the username that came with it.
+        if (basic && error.code === 'InvalidCredentials') this.#failures.fail(`user:${basic.username}`);
+      }
+      throw error;
+    }
+  }
+
+  async #verify(apiKey: string | undefined, basic: { username: string; password: string } | undefined): Promise<Caller> {
     const key = apiKey ? await findActiveKey(this.#store, sha256(apiKey)) : undefined;
     if (!key) throw new DomainError('InvalidApiKey', INVALID_API_KEY);
-
-    const basic = parseBasic(authorization);
     if (!basic) throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
     const user = await findUser(this.#store, basic.username);
     const passwordOk = await this.#checkPassword(user?.id, user?.password_hash, basic.password);

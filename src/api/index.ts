@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import type { App, Deps } from '../app-types.js';
 import { DomainError } from '../domain/errors.js';
 import { assessmentCreate } from './routes/assessment-create.js';
@@ -17,6 +18,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
     request.caller = await deps.authenticator.authenticate(
       headerValue(request.headers['api-key']),
       headerValue(request.headers.authorization),
+      request.ip,
     );
   });
 
@@ -24,6 +26,19 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
     if (request.method === 'POST' && !isJson(request.headers['content-type'])) {
       throw new DomainError('UnsupportedMediaType', 'Content-Type must be application/json');
     }
+  });
+
+  // Per-key limits run after authentication, so only real keys are counted.
+  await app.register(rateLimit, {
+    hook: 'preHandler',
+    max: deps.config.rateLimit.perKeyPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.caller?.apiKeyId ?? request.ip,
+    enableDraftSpec: true,
+    errorResponseBuilder: (_request, context) =>
+      new DomainError('TooManyRequests', `Rate limit of ${context.max} requests a minute for this API key exceeded; retry in ${context.after}`, {
+        retryAfterSeconds: Math.ceil(context.ttl / 1000),
+      }),
   });
 
   candidateCreate(app, deps);

@@ -15,7 +15,6 @@ export function openApiOptions(config: Config): SwaggerOptions {
           'NoCandidateFound, InvalidAssessmentType, ValidationError, WebhookUrlNotAllowed, InvalidJson, UnsupportedMediaType, ' +
           'PayloadTooLarge, InvalidApiKey, InvalidCredentials, NotFound, TooManyRequests, ServiceUnavailable, InternalError.',
       },
-      servers: [{ url: config.publicBaseUrl }],
       components: {
         securitySchemes: {
           basicAuth: { type: 'http', scheme: 'basic' },

@@ -5,7 +5,8 @@ import type { Instrument } from '../domain/instruments/types.js';
 import { loadSession, type Session } from '../store/portal.js';
 import { pageContext, redirect, sendPage } from './render.js';
 import type { PageContext } from './views/layout.js';
-import { notFoundPage } from './views/pages.js';
+import { TEXTS } from './texts.js';
+import { messagePage, notFoundPage } from './views/pages.js';
 
 /** AnalysisIds are 24 URL-safe characters; anything far from that is not worth a query. */
 const ANALYSIS_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -39,9 +40,15 @@ export function stepUrl(id: string, step: Step): string {
 export async function load(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<Loaded | undefined> {
   const id = (request.params as { id: string }).id;
   const ctx = pageContext(request, reply);
+  const wait = deps.tokenGuesses.retryAfter(request.ip);
+  if (wait > 0) {
+    const t = TEXTS[ctx.lang];
+    sendPage(reply.header('retry-after', String(wait)), messagePage(ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
+    return undefined;
+  }
   const session = ANALYSIS_ID.test(id) ? await loadSession(deps.store, id) : undefined;
   if (!session) {
-    await deps.onUnknownToken?.(request);
+    deps.tokenGuesses.fail(request.ip);
     sendPage(reply, notFoundPage(ctx), { status: 404 });
     return undefined;
   }

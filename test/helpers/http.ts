@@ -1,3 +1,13 @@
+import { Agent, fetch as undiciFetch } from 'undici';
+
+const agents = new Map<string, Agent>();
+/** Requests from another loopback address (127.0.0.x), to look like a different client. */
+function fromAddress(localAddress: string): Agent {
+  let agent = agents.get(localAddress);
+  if (!agent) agents.set(localAddress, (agent = new Agent({ localAddress })));
+  return agent;
+}
+
 export interface Credentials {
   username: string;
   password: string;
@@ -22,7 +32,7 @@ export function authHeaders(c: Credentials): Record<string, string> {
 /** One HTTP request; `body` objects are sent as JSON, strings as they are. */
 export async function request(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; from?: string } = {},
 ): Promise<Reply> {
   const headers: Record<string, string> = { ...init.headers };
   let body: string | undefined;
@@ -31,7 +41,8 @@ export async function request(
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+  const options = { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' as const };
+  const res = init.from ? await undiciFetch(url, { ...options, dispatcher: fromAddress(init.from) }) : await fetch(url, options);
   const text = await res.text();
   let parsed: unknown = undefined;
   try {
@@ -43,13 +54,14 @@ export async function request(
 }
 
 /** A caller of the API with one tenant's credentials. */
-export function apiClient(baseUrl: string, creds: Credentials) {
+export function apiClient(baseUrl: string, creds: Credentials, from?: string) {
+  const at = from ? { from } : {};
   return {
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      request(baseUrl + path, { method: 'POST', body, headers: { ...authHeaders(creds), ...headers } }),
-    get: (path: string, headers: Record<string, string> = {}) => request(baseUrl + path, { headers: { ...authHeaders(creds), ...headers } }),
-    createCandidate: (body: Record<string, unknown>) => request(baseUrl + '/api/anonymous/candidate', { body, headers: authHeaders(creds) }),
-    createAssessment: (body: Record<string, unknown>) => request(baseUrl + '/api/anonymous/assessment', { body, headers: authHeaders(creds) }),
+      request(baseUrl + path, { method: 'POST', body, headers: { ...authHeaders(creds), ...headers }, ...at }),
+    get: (path: string, headers: Record<string, string> = {}) => request(baseUrl + path, { headers: { ...authHeaders(creds), ...headers }, ...at }),
+    createCandidate: (body: Record<string, unknown>) => request(baseUrl + '/api/anonymous/candidate', { body, headers: authHeaders(creds), ...at }),
+    createAssessment: (body: Record<string, unknown>) => request(baseUrl + '/api/anonymous/assessment', { body, headers: authHeaders(creds), ...at }),
   };
 }
 
