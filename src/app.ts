@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { Authenticator } from './api/auth.js';
 import type { App, Deps } from './app-types.js';
 import type { Config } from './config.js';
@@ -70,7 +70,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       stopping ??= (async () => {
         readiness.shuttingDown = true;
         app.log.info({ drainMs }, 'shutting down: unready, draining');
-        if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
+        if (drainMs > 0) {
+          await new Promise((r) => setTimeout(r, drainMs));
+          await stopAccepting(app.server, Math.min(drainMs, 1_000));
+        }
         await app.close();
         await dispatcher.stop();
         await store.close();
@@ -80,4 +83,19 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     },
   };
   return running;
+}
+
+/**
+ * Stops accepting connections but, unlike http.Server.close, leaves open ones alone for up to
+ * `graceMs`: a client may be writing its next request on one right now. Each such request is
+ * answered (with Connection: close) instead of meeting a reset.
+ */
+async function stopAccepting(server: NetServer, graceMs: number): Promise<void> {
+  NetServer.prototype.close.call(server);
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<number>((resolve) => server.getConnections((err, n) => resolve(err ? 0 : n)));
+    if (open === 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

@@ -23,7 +23,8 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
   child.stderr!.on('data', (d: Buffer) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
-  while (!out.includes('"Assay is serving"') && !out.includes('Assay is serving')) {
+  const url = `http://127.0.0.1:${port}`;
+  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
     if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -34,7 +35,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
   return {
     child,
     port,
-    url: `http://127.0.0.1:${port}`,
+    url,
     output: () => out,
     exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
