@@ -1,4 +1,5 @@
-import Fastify from 'fastify';
+import type { Duplex } from 'node:stream';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -13,6 +14,22 @@ import { openApiOptions } from './plugins/openapi.js';
 import { BODY_LIMIT } from './limits.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
 
+function badUrl(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(400).send(errorBody('ValidationError', 'The request URL is not valid', { rule: String(err.code) }));
+}
+
+/** Requests too broken for Fastify to see (bad request line, oversized headers) still get the envelope. */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return;
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const [status, text] = tooLarge ? [431, 'Request Header Fields Too Large'] : timedOut ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  const body = JSON.stringify(
+    errorBody(tooLarge ? 'PayloadTooLarge' : 'ValidationError', tooLarge ? 'The request headers are too large' : timedOut ? 'The request took too long to arrive' : 'The request could not be read'),
+  );
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 /** Builds the whole HTTP application from its dependencies; listening is the caller's business. */
 export async function buildServer(deps: Deps): Promise<App> {
   const { config } = deps;
@@ -24,8 +41,11 @@ export async function buildServer(deps: Deps): Promise<App> {
     trustProxy: config.trustProxy,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
-    http: { maxHeaderSize: config.http.maxHeaderBytes },
+    // Node checks header and request timeouts only every connectionsCheckingInterval (30 s by default).
+    http: { maxHeaderSize: config.http.maxHeaderBytes, connectionsCheckingInterval: 1_000 },
     return503OnClosing: false,
+    frameworkErrors: badUrl,
+    clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs);

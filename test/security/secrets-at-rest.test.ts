@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { provisionUser } from '../../src/provision.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { startServer } from '../helpers/server.js';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+/** Every place a secret could hide in the bytes: UTF-8, UTF-16 and base64. */
+function encodings(secret: string): Buffer[] {
+  return [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le'), Buffer.from(Buffer.from(secret).toString('base64'))];
+}
+
+describe('secrets at rest', () => {
+  test('no tenant password, API key or webhook password in the data directory, WAL included', async () => {
+    const server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'silent' });
+    const creds = await server.tenant();
+    const extra = await provisionUser(server.running.deps.store, creds.tenantId, 'second-user');
+    const webhookPassword = 'wh-P4ssw0rd-' + 'Zx9q'.repeat(4);
+    const a = await newAssessment(server.url, creds, { WebhookUrl: 'http://127.0.0.1:9/x', WebhookUsername: 'ats', WebhookPassword: webhookPassword });
+    await completeViaForms(new FormClient(server.url), a.id);
+    const secrets = { password: creds.password, apiKey: creds.apiKey, secondPassword: extra.password, webhookPassword };
+
+    const scan = (when: string) => {
+      const files = filesUnder(server.dataDir).filter((f) => !f.endsWith('secret.key'));
+      assert.ok(files.some((f) => f.endsWith('.db-wal')) || when === 'after stop', `${when}: the WAL is among the scanned files`);
+      for (const file of files) {
+        const bytes = readFileSync(file);
+        for (const [name, secret] of Object.entries(secrets)) {
+          for (const form of encodings(secret)) assert.equal(bytes.indexOf(form), -1, `${when}: ${name} found in ${file}`);
+        }
+      }
+      return files.length;
+    };
+    assert.ok(scan('while running') >= 2);
+    await server.stop(true);
+    scan('after stop');
+  });
+});
