@@ -37,8 +37,18 @@ export interface Store {
 // Kysely's SQLite driver starts transactions DEFERRED; a deferred writer can fail with
 // SQLITE_BUSY when the CLI writes from another process. IMMEDIATE waits on busy_timeout instead.
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #raw: BetterSqlite3.Database;
+  constructor(config: SqliteDialectConfig, raw: BetterSqlite3.Database) {
+    super(config);
+    this.#raw = raw;
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  // After SQLITE_FULL or an I/O error SQLite has already rolled back; a second ROLLBACK would
+  // fail and hide the error that says what happened.
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#raw.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 
@@ -52,12 +62,15 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 class AssaySqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  readonly #raw: BetterSqlite3.Database;
+  constructor(raw: BetterSqlite3.Database) {
+    const config = { database: withStatementCache(raw) };
     super(config);
     this.#config = config;
+    this.#raw = raw;
   }
   override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#raw);
   }
   override createAdapter(): SqliteAdapter {
     return new TransactionalDdlSqliteAdapter();
@@ -94,7 +107,7 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
 
 function openSqlite(path: string): Store {
   const raw = openSqliteFile(path);
-  const db = new Kysely<DB>({ dialect: new AssaySqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
   const committer = new GroupCommitter<Kysely<DB>>((fn) => db.transaction().execute(fn));
   return {
     dialect: 'sqlite',

@@ -7,17 +7,25 @@ export interface Page {
   headers: Headers;
 }
 
-/** A browser without JavaScript: keeps cookies, reads hidden fields, posts forms. */
+/**
+ * A browser without JavaScript: keeps cookies, reads hidden fields, posts forms. Given several
+ * base URLs (instances behind a load balancer), it sends each request to the next one.
+ */
 export class FormClient {
   readonly #cookies = new Map<string, string>();
+  readonly #bases: string[];
+  #next = 0;
   constructor(
-    readonly base: string,
+    base: string | string[],
     readonly headers: Record<string, string> = {},
-  ) {}
+  ) {
+    this.#bases = Array.isArray(base) ? base : [base];
+  }
 
   async #send(path: string, init: RequestInit): Promise<Page> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(new URL(path, this.base), {
+    const base = this.#bases[this.#next++ % this.#bases.length]!;
+    const res = await fetch(new URL(path, base), {
       ...init,
       redirect: 'manual',
       headers: { ...this.headers, ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) },

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.js';
+import { testDatabases } from '../helpers/databases.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { apiClient, candidate, errorCode, request, uniqueId, type Credentials } from '../helpers/http.js';
+import { ownPostgres } from '../helpers/postgres.js';
+import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { eventually, Receiver } from '../helpers/receiver.js';
+import { tempDir } from '../helpers/server.js';
+
+// Several instances only exist on PostgreSQL; an explicit ASSAY_TEST_DATABASES=sqlite leaves this out.
+for (const db of testDatabases().filter((d) => d === 'postgres')) {
+  describe(`three instances on one PostgreSQL [${db}]`, () => {
+    let pg: Awaited<ReturnType<typeof ownPostgres>>;
+    let receiver: Receiver;
+    const instances: ServerProcess[] = [];
+    const dirs: string[] = [];
+    let env: Record<string, string>;
+    let creds: Credentials & { tenantId: string };
+    const urls = () => instances.map((i) => i.url);
+
+    before(async () => {
+      pg = await ownPostgres();
+      receiver = await Receiver.start();
+      env = {
+        DATABASE_URL: pg.url,
+        ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        DEMO_TENANT: 'false',
+        LOG_LEVEL: 'warn',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_POLL_INTERVAL_MS: '60000',
+        SHUTDOWN_DRAIN_MS: '0',
+      };
+      // All three start, and so migrate, at the same moment on an empty database.
+      const started = await Promise.all(
+        [0, 1, 2].map(() => {
+          const dataDir = tempDir();
+          dirs.push(dataDir);
+          return spawnServer({ ...env, DATA_DIR: dataDir });
+        }),
+      );
+      instances.push(...started);
+      const out = await runCli(['tenant', 'create', '--name', 'multi', '--portal-domain', 'https://p.test', '--json'], { ...env, DATA_DIR: dirs[0]! });
+      assert.equal(out.code, 0, out.stderr);
+      creds = JSON.parse(out.stdout);
+    });
+
+    after(async () => {
+      for (const i of instances) await i.stop('SIGKILL');
+      await receiver?.close();
+      await pg?.destroy();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    });
+
+    test('racing creates of one ExternalId across the instances give exactly one 201', async () => {
+      for (let round = 0; round < 3; round++) {
+        const id = uniqueId('multi-race');
+        const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => apiClient(urls()[i % 3]!, creds).createCandidate(candidate({ ExternalId: id }))));
+        assert.equal(replies.filter((r) => r.status === 201).length, 1);
+        for (const r of replies.filter((x) => x.status !== 201)) assert.equal(errorCode(r), 'ExternalIdAlreadyExists');
+      }
+    });
+
+    test('the CLI works against the running instances, and a revoked key stops on every one at once', async () => {
+      const k = await runCli(['key', 'create', '--tenant', creds.tenantId, '--portal-domain', 'https://two.test', '--json'], { ...env, DATA_DIR: dirs[0]! });
+      const key = JSON.parse(k.stdout);
+      for (const url of urls()) assert.equal((await apiClient(url, { ...creds, apiKey: key.apiKey }).createCandidate(candidate())).status, 201);
+      assert.equal((await runCli(['key', 'revoke', key.apiKeyId], { ...env, DATA_DIR: dirs[0]! })).code, 0);
+      for (const url of urls()) {
+        const res = await apiClient(url, { ...creds, apiKey: key.apiKey }).createCandidate(candidate());
+        assert.equal(res.status, 401, url);
+      }
+    });
+
+    test('200 completions through alternating instances: exactly one webhook POST each', async () => {
+      const ids: string[] = [];
+      const flows = Array.from({ length: 200 }, (_, n) => n);
+      const worker = async () => {
+        for (let n = flows.shift(); n !== undefined; n = flows.shift()) {
+          const api = apiClient(urls()[n % 3]!, creds);
+          const body = candidate();
+          assert.equal((await api.createCandidate(body)).status, 201);
+          const a = await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0, WebhookUrl: receiver.url('/multi'), WebhookUsername: 'u', WebhookPassword: 'p' });
+          assert.equal(a.status, 201, a.text);
+          ids.push(a.body.Data.AnalysisId);
+          // Every request of this candidate goes to the next instance: the portal keeps no state in a process.
+          await completeViaForms(new FormClient([...urls().slice(n % 3), ...urls().slice(0, n % 3)]), a.body.Data.AnalysisId);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      const hits = await receiver.waitFor(200, 60_000);
+      await new Promise((r) => setTimeout(r, 500));
+      const counts = new Map<string, number>();
+      for (const h of receiver.received.filter((r) => r.url === '/multi')) {
+        const id = JSON.parse(h.body).Analysis_Id as string;
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+      assert.equal(hits.length, 200);
+      assert.deepEqual([...counts.keys()].sort(), ids.sort());
+      assert.ok([...counts.values()].every((c) => c === 1), 'one POST per completion');
+    });
+
+    test('PostgreSQL stopping gives 503s and unready; its return brings recovery without restarts', async () => {
+      await pg.stop();
+      try {
+        for (const url of urls()) {
+          const res = await apiClient(url, creds).createCandidate(candidate());
+          assert.equal(res.status, 503, `${url}: ${res.text}`);
+          assert.equal(errorCode(res), 'ServiceUnavailable');
+          const ready = await request(`${url}/readyz`);
+          assert.equal(ready.status, 503);
+          assert.equal(errorCode(ready), 'ServiceUnavailable');
+          const portal = await request(`${url}/anonymous/analyse/start/AAAAAAAAAAAAAAAAAAAAAAAA`);
+          assert.equal(portal.status, 503);
+          assert.match(portal.text, /Something went wrong/);
+        }
+      } finally {
+        await pg.start();
+      }
+      for (const url of urls()) {
+        await eventually(async () => ((await request(`${url}/readyz`)).status === 200 ? true : undefined), 30_000, `${url} ready again`);
+        assert.equal((await apiClient(url, creds).createCandidate(candidate())).status, 201);
+      }
+      for (const i of instances) assert.equal(i.child.exitCode, null, 'no instance exited');
+    });
+  });
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openSqliteFile } from '../../src/store/database.js';
+import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+describe('SQLite that cannot write: a clear 503, then recovery, never a corrupted store', () => {
+  let server: TestServer;
+  let creds: Credentials;
+  before(async () => {
+    server = await startServer('sqlite');
+    creds = await server.tenant();
+  });
+  after(() => server.stop());
+
+  async function expect503s(api: ReturnType<typeof apiClient>) {
+    const replies = await Promise.all(Array.from({ length: 20 }, () => api.createCandidate(candidate({ FirstName: 'x'.repeat(100) }))));
+    for (const r of replies) {
+      assert.equal(r.status, 503, r.text);
+      assert.equal(errorCode(r), 'ServiceUnavailable');
+    }
+  }
+
+  test('a full disk (SQLITE_FULL) gives 503s; room again gives 201s', async () => {
+    const api = apiClient(server.url, creds);
+    assert.equal((await api.createCandidate(candidate())).status, 201);
+    const db = server.running.deps.store.db;
+    const pages = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(db)).rows[0]!.page_count;
+    await sql.raw(`PRAGMA max_page_count = ${pages}`).execute(db);
+    try {
+      // Rows fill the free space left in the last pages first; then the file cannot grow.
+      let filled = false;
+      for (let i = 0; i < 2_000 && !filled; i++) {
+        const r = await api.createCandidate(candidate({ FirstName: 'x'.repeat(100), LastName: 'y'.repeat(100) }));
+        if (r.status !== 201) {
+          assert.equal(r.status, 503, r.text);
+          filled = true;
+        }
+      }
+      assert.ok(filled, 'the page limit was reached');
+      await expect503s(api);
+    } finally {
+      await sql.raw('PRAGMA max_page_count = 1073741823').execute(db);
+    }
+    assert.equal((await api.createCandidate(candidate())).status, 201);
+  });
+
+  test('a read-only store gives 503s; writable again gives 201s', async () => {
+    const api = apiClient(server.url, creds);
+    const db = server.running.deps.store.db;
+    await sql`PRAGMA query_only = ON`.execute(db);
+    try {
+      await expect503s(api);
+    } finally {
+      await sql`PRAGMA query_only = OFF`.execute(db);
+    }
+    assert.equal((await api.createCandidate(candidate())).status, 201);
+    assert.equal((await request(`${server.url}/readyz`)).status, 200);
+  });
+
+  test('the file is intact afterwards', async () => {
+    const raw = openSqliteFile(server.databaseUrl.slice('sqlite:'.length));
+    try {
+      assert.equal(raw.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      raw.close();
+    }
+  });
+});
