@@ -1,6 +1,5 @@
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -9,8 +8,9 @@ import { apiPlugin } from './api/index.js';
 import { errorBody, sendError } from './api/errors.js';
 import { healthRoutes } from './api/health.js';
 import { ErrorEnvelope } from './schemas/envelopes.js';
-import { genReqId, loggerOptions, OneLinePerRequest } from './plugins/logging.js';
+import { genReqId, logDestination, loggerOptions, OneLinePerRequest } from './plugins/logging.js';
 import { openApiOptions } from './plugins/openapi.js';
+import { API_SECURITY_HEADERS, DEFAULT_SECURITY_HEADERS } from './plugins/security-headers.js';
 import { BODY_LIMIT } from './limits.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
 
@@ -33,8 +33,9 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
 /** Builds the whole HTTP application from its dependencies; listening is the caller's business. */
 export async function buildServer(deps: Deps): Promise<App> {
   const { config } = deps;
+  const logs = logDestination();
   const app: App = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, logs),
     logController: new OneLinePerRequest(),
     genReqId,
     bodyLimit: BODY_LIMIT,
@@ -50,28 +51,17 @@ export async function buildServer(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs);
 
+  app.addHook('onClose', async () => logs.flushSync());
   app.decorateRequest('caller', null);
   app.addSchema(ErrorEnvelope);
 
   app.addHook('onRequest', async (request, reply) => {
+    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : DEFAULT_SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
     // During the shutdown drain, answer what is open but ask clients to reconnect elsewhere.
     if (deps.readiness.shuttingDown) reply.header('connection', 'close');
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    frameguard: { action: 'deny' },
-  });
   await app.register(swagger, openApiOptions(config));
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -3,7 +3,7 @@ import { DomainError } from '../domain/errors.js';
 import { FailureLimiter } from '../security/failure-limiter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../security/passwords.js';
 import { sha256 } from '../security/tokens.js';
-import { findActiveKey, findUser } from '../store/credentials.js';
+import { findCaller } from '../store/credentials.js';
 import type { Store } from '../store/database.js';
 
 export interface Caller {
@@ -28,24 +28,27 @@ export function parseBasic(header: string | undefined): { username: string; pass
 }
 
 /**
- * api-key first, then Basic credentials; both must belong to one tenant. Keys and users are
- * read from the database on every request, so revocation and disabling act at once.
- * Successful password checks are cached (bounded, short TTL) under a key that includes the
- * stored hash: a reset password misses the cache. Failures are never cached.
+ * api-key first, then Basic credentials; both must belong to one tenant.
+ *
+ * A successful authentication is cached, bounded and for a short TTL, under the SHA-256 of
+ * the api-key and Authorization headers together, so no KDF runs per request. The whole cache
+ * is dropped whenever the store's credentials version moves: any revoke, password reset or
+ * disable, from this process or another (the CLI, other instances), takes effect on the next
+ * request. Failures are never cached.
  */
 export class Authenticator {
   readonly #store: Store;
-  readonly #verified: LRUCache<string, true>;
+  readonly #callers: LRUCache<string, Caller>;
+  #version = -1;
   // Concurrent first requests with the same credentials share one KDF run instead of each paying.
   readonly #inFlight = new Map<string, Promise<boolean>>();
+  readonly #failures: FailureLimiter;
   /** How many times the KDF ran: observable so tests can prove the cache works. */
   kdfRuns = 0;
 
-  readonly #failures: FailureLimiter;
-
   constructor(store: Store, options: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number }) {
     this.#store = store;
-    this.#verified = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
+    this.#callers = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
     this.#failures = new FailureLimiter(options.failuresPerMinute);
   }
 
@@ -59,8 +62,21 @@ export class Authenticator {
     if (limited > 0) {
       throw new DomainError('TooManyRequests', 'Too many failed authentication attempts; try again later', { retryAfterSeconds: limited });
     }
+
+    const version = this.#store.credentialsVersion();
+    if (version !== this.#version) {
+      this.#callers.clear();
+      this.#version = version;
+    }
+    const cacheKey = apiKey && basic ? sha256(`${apiKey}\n${authorization}`) : undefined;
+    const cached = cacheKey ? this.#callers.get(cacheKey) : undefined;
+    if (cached) return cached;
+
     try {
-      return await this.#verify(apiKey, basic);
+      const caller = await this.#verify(apiKey, basic);
+      // A credential change that landed meanwhile may not be in what #verify read: do not keep that.
+      if (cacheKey && this.#store.credentialsVersion() === version) this.#callers.set(cacheKey, caller);
+      return caller;
     } catch (error) {
       if (error instanceof DomainError) {
         this.#failures.fail(`ip:${clientIp}`);
@@ -72,15 +88,14 @@ export class Authenticator {
   }
 
   async #verify(apiKey: string | undefined, basic: { username: string; password: string } | undefined): Promise<Caller> {
-    const key = apiKey ? await findActiveKey(this.#store, sha256(apiKey)) : undefined;
-    if (!key) throw new DomainError('InvalidApiKey', INVALID_API_KEY);
+    const row = apiKey ? await findCaller(this.#store, sha256(apiKey), basic?.username ?? '') : undefined;
+    if (!row) throw new DomainError('InvalidApiKey', INVALID_API_KEY);
     if (!basic) throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
-    const user = await findUser(this.#store, basic.username);
-    const passwordOk = await this.#checkPassword(user?.id, user?.password_hash, basic.password);
-    if (!user || !passwordOk || user.disabled !== 0 || user.tenant_id !== key.tenant_id) {
+    const passwordOk = await this.#checkPassword(row.user_id ?? undefined, row.password_hash ?? undefined, basic.password);
+    if (!row.user_id || !passwordOk || row.disabled !== 0 || row.user_tenant_id !== row.key_tenant_id) {
       throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
     }
-    return { tenantId: key.tenant_id, apiKeyId: key.id, portalDomain: key.portal_domain, userId: user.id };
+    return { tenantId: row.key_tenant_id, apiKeyId: row.key_id, portalDomain: row.portal_domain, userId: row.user_id };
   }
 
   async #checkPassword(userId: string | undefined, storedHash: string | undefined, password: string): Promise<boolean> {
@@ -90,16 +105,13 @@ export class Authenticator {
       await verifyPassword(password, DUMMY_PASSWORD_HASH);
       return false;
     }
-    const cacheKey = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
-    if (this.#verified.has(cacheKey)) return true;
-    let pending = this.#inFlight.get(cacheKey);
+    const key = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
+    let pending = this.#inFlight.get(key);
     if (!pending) {
       this.kdfRuns++;
-      pending = verifyPassword(password, storedHash).finally(() => this.#inFlight.delete(cacheKey));
-      this.#inFlight.set(cacheKey, pending);
+      pending = verifyPassword(password, storedHash).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
     }
-    const ok = await pending;
-    if (ok) this.#verified.set(cacheKey, true);
-    return ok;
+    return pending;
   }
 }

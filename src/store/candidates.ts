@@ -1,17 +1,23 @@
 import type { Store } from './database.js';
+import { prepared, run } from './prepared.js';
 import type { CandidateTable } from './schema.js';
 
 export type CandidateRow = CandidateTable;
 
+const COLUMNS = ['external_id', 'tenant_id', 'email', 'first_name', 'last_name', 'preposition', 'gender', 'needs_to_update_data', 'created_at', 'updated_at'] as const;
+
+const insertQuery = prepared((db, ...values: unknown[]) =>
+  db
+    .insertInto('candidates')
+    .values(Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]])) as unknown as CandidateRow)
+    .onConflict((oc) => oc.column('external_id').doNothing()),
+);
+
 /** Inserts unless the ExternalId exists anywhere; false means it did. Racing inserts: one wins. */
 export async function insertCandidate(store: Store, row: CandidateRow): Promise<boolean> {
   return store.write(async (trx) => {
-    const result = await trx
-      .insertInto('candidates')
-      .values(row)
-      .onConflict((oc) => oc.column('external_id').doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    const { changes } = await run(trx, insertQuery(trx, store.dialect, ...COLUMNS.map((c) => row[c])));
+    return changes === 1;
   });
 }
 

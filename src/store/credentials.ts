@@ -1,42 +1,51 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Store } from './database.js';
+import { sql, type Kysely } from 'kysely';
+import { CREDENTIALS_CHANNEL, type Store } from './database.js';
+import { prepared, run } from './prepared.js';
 import type { DB } from './schema.js';
 
 type Trx = Kysely<DB>;
 
 const now = () => new Date().toISOString();
 
-export interface ActiveKey {
-  id: string;
-  tenant_id: string;
+/** An active API key and, when the username exists, that user: what authentication decides on. */
+export interface CallerRecord {
+  key_id: string;
+  key_tenant_id: string;
   portal_domain: string;
+  user_id: string | null;
+  user_tenant_id: string | null;
+  password_hash: string | null;
+  disabled: number | null;
 }
 
-export interface UserRecord {
-  id: string;
-  tenant_id: string;
-  password_hash: string;
-  disabled: number;
+const callerQuery = prepared((db, keyHash: string, username: string) =>
+  db
+    .selectFrom('api_keys as k')
+    .leftJoin('api_users as u', (join) => join.on('u.username', '=', username))
+    .select(['k.id as key_id', 'k.tenant_id as key_tenant_id', 'k.portal_domain', 'u.id as user_id', 'u.tenant_id as user_tenant_id', 'u.password_hash', 'u.disabled'])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null),
+);
+
+/** Hot path: one indexed lookup for the key and the user together; undefined when the key is not active. */
+export async function findCaller(store: Store, keyHash: string, username: string): Promise<CallerRecord | undefined> {
+  const { rows } = await run(store.db, callerQuery(store.db, store.dialect, keyHash, username));
+  return rows[0] as CallerRecord | undefined;
 }
 
-/** Hot path: one indexed lookup per API request, so a revoked key stops working at once. */
-export async function findActiveKey(store: Store, keyHash: string): Promise<ActiveKey | undefined> {
-  return store.db
-    .selectFrom('api_keys')
-    .select(['id', 'tenant_id', 'portal_domain'])
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-}
-
-/** Hot path: the stored hash is part of the verification cache key, so a reset takes effect at once. */
-export async function findUser(store: Store, username: string): Promise<UserRecord | undefined> {
-  return store.db
-    .selectFrom('api_users')
-    .select(['id', 'tenant_id', 'password_hash', 'disabled'])
-    .where('username', '=', username)
-    .executeTakeFirst();
+/**
+ * A write that takes credentials away (revoke, reset, disable). Every process's caches hear
+ * of it: on SQLite through the file's data_version, on PostgreSQL through NOTIFY at commit.
+ */
+async function changeCredentials<T>(store: Store, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  const result = await store.write(async (trx) => {
+    const out = await fn(trx);
+    if (store.dialect === 'postgres') await sql`select pg_notify(${CREDENTIALS_CHANNEL}, '')`.execute(trx);
+    return out;
+  });
+  store.credentialsChanged();
+  return result;
 }
 
 export async function findTenant(store: Store, idOrName: string) {
@@ -117,7 +126,7 @@ export async function listKeys(store: Store, tenantId?: string) {
 
 /** Revokes by id or visible prefix; returns how many keys it revoked (a prefix may be ambiguous: then none). */
 export async function revokeKey(store: Store, idOrPrefix: string): Promise<'revoked' | 'not-found' | 'ambiguous'> {
-  return store.write(async (trx) => {
+  return changeCredentials(store, async (trx) => {
     const matches = await trx
       .selectFrom('api_keys')
       .select('id')
@@ -132,7 +141,7 @@ export async function revokeKey(store: Store, idOrPrefix: string): Promise<'revo
 }
 
 export async function setPassword(store: Store, username: string, passwordHash: string): Promise<boolean> {
-  return store.write(async (trx) => {
+  return changeCredentials(store, async (trx) => {
     const r = await trx
       .updateTable('api_users')
       .set({ password_hash: passwordHash, disabled: 0, updated_at: now() })
@@ -143,7 +152,7 @@ export async function setPassword(store: Store, username: string, passwordHash: 
 }
 
 export async function disableUser(store: Store, username: string): Promise<boolean> {
-  return store.write(async (trx) => {
+  return changeCredentials(store, async (trx) => {
     const r = await trx.updateTable('api_users').set({ disabled: 1, updated_at: now() }).where('username', '=', username).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   });

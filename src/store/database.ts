@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -17,6 +18,7 @@ import {
 import type { Config } from '../config.js';
 import type { DB } from './schema.js';
 import { GroupCommitter } from './group-commit.js';
+import { PgListener } from './pg-listener.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -30,9 +32,21 @@ export interface Store {
   write<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** PostgreSQL only: the pool, for LISTEN connections. */
-  readonly pgPool?: pg.Pool;
+  /**
+   * A number that changes whenever API keys or users may have changed, in this process or any
+   * other. Cheap enough to call on every request; caches of credentials compare it.
+   */
+  credentialsVersion(): number;
+  /** Called after this process changed credentials. */
+  credentialsChanged(): void;
+  /** Runs `handler` on every PostgreSQL NOTIFY on `channel`; nothing happens on SQLite. */
+  listen(channel: string, handler: () => void): void;
 }
+
+/** PostgreSQL NOTIFY channel for credential changes (CLI, other instances). */
+export const CREDENTIALS_CHANNEL = 'assay_credentials';
+/** On PostgreSQL, credential caches are dropped at least this often, whatever NOTIFY does. */
+export const CREDENTIALS_BOUND_MS = 2_000;
 
 // Kysely's SQLite driver starts transactions DEFERRED; a deferred writer can fail with
 // SQLITE_BUSY when the CLI writes from another process. IMMEDIATE waits on busy_timeout instead.
@@ -105,10 +119,37 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
   return raw;
 }
 
+/**
+ * Makes what is committed to the WAL durable: fdatasync on the libuv thread pool, so the
+ * event loop keeps serving while the disk works. Opened per call: if SQLite ever recreated
+ * the WAL file, an old descriptor would sync the wrong file.
+ */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
 function openSqlite(path: string): Store {
   const raw = openSqliteFile(path);
+  // Durability without blocking: COMMIT writes the WAL (synchronous=NORMAL), then the group
+  // committer syncs the WAL off the main thread and only then acknowledges the batch. A 201
+  // still means the row is on disk, as with synchronous=FULL, but the fsync no longer holds
+  // the event loop.
+  raw.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
-  const committer = new GroupCommitter<Kysely<DB>>((fn) => db.transaction().execute(fn));
+  const wal = `${path}-wal`;
+  const committer = new GroupCommitter<Kysely<DB>>(
+    (fn) => db.transaction().execute(fn),
+    () => syncFile(wal),
+  );
+  let local = 0;
+  const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+  // Read once per turn of the event loop: requests handled in the same turn share the answer.
+  let version: number | undefined;
   return {
     dialect: 'sqlite',
     db,
@@ -117,6 +158,19 @@ function openSqlite(path: string): Store {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
     close: () => db.destroy(),
+    // data_version changes when another connection (the CLI, say) commits to the file.
+    credentialsVersion() {
+      if (version === undefined) {
+        version = (dataVersion.get() as number) + local;
+        setImmediate(() => (version = undefined));
+      }
+      return version;
+    },
+    credentialsChanged() {
+      local++;
+      version = undefined;
+    },
+    listen: () => {},
   };
 }
 
@@ -128,15 +182,28 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', onPoolError);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const listener = new PgListener(pool);
+  let version = 0;
+  const bump = () => void version++;
+  listener.on(CREDENTIALS_CHANNEL, bump);
+  // NOTIFY is fast but not guaranteed (the LISTEN connection may be down): a floor on staleness.
+  const floor = setInterval(bump, CREDENTIALS_BOUND_MS);
+  floor.unref();
   return {
     dialect: 'postgres',
     db,
-    pgPool: pool,
     write: (fn) => db.transaction().execute(fn),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
-    close: () => db.destroy(),
+    async close() {
+      clearInterval(floor);
+      await listener.close();
+      await db.destroy();
+    },
+    credentialsVersion: () => version,
+    credentialsChanged: bump,
+    listen: (channel, handler) => listener.on(channel, handler),
   };
 }
 

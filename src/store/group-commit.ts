@@ -1,7 +1,12 @@
 /**
- * Group commit for the embedded SQLite store: every write that arrives while a commit is
- * being prepared joins one transaction, so one fsync acknowledges many requests. A caller's
- * promise resolves only after COMMIT returned, so a 201 still means durable.
+ * Group commit for the embedded SQLite store. Writes queue up; the queue is committed in as
+ * few transactions as possible, then one sync of the log makes them all durable, and only
+ * then are the callers answered. So a 201 still means the row is on disk.
+ *
+ * The sync runs off the event loop, and while it runs the next writes only queue: the
+ * server keeps parsing, authenticating and validating requests, and they are committed
+ * together as soon as the sync is done. One commit and one sync per cycle, however many
+ * writes arrived.
  */
 export type Transact<C> = <R>(fn: (ctx: C) => Promise<R>) => Promise<R>;
 
@@ -11,52 +16,71 @@ interface Pending<C> {
   reject: (error: unknown) => void;
 }
 
+interface Ack {
+  ok(): void;
+  fail(error: unknown): void;
+}
+
 export class GroupCommitter<C> {
   #queue: Array<Pending<C>> = [];
-  #running = false;
+  #busy = false;
   readonly #transact: Transact<C>;
+  readonly #sync: () => Promise<void>;
   readonly #maxBatch: number;
 
-  constructor(transact: Transact<C>, maxBatch = 256) {
+  constructor(transact: Transact<C>, sync: () => Promise<void> = async () => {}, maxBatch = 256) {
     this.#transact = transact;
+    this.#sync = sync;
     this.#maxBatch = maxBatch;
   }
 
   submit<T>(op: (ctx: C) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ op, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.#running) {
-        this.#running = true;
-        setImmediate(() => void this.#drain());
-      }
+      this.#schedule();
     });
   }
 
-  async #drain(): Promise<void> {
+  #schedule(): void {
+    if (this.#busy || this.#queue.length === 0) return;
+    this.#busy = true;
+    // Let this turn's other requests reach the queue first.
+    setImmediate(() => void this.#cycle());
+  }
+
+  async #cycle(): Promise<void> {
+    const acks: Ack[] = [];
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, this.#maxBatch);
+      await this.#commit(batch, acks);
+    }
+    if (acks.length > 0) {
       try {
-        const results = await this.#transact(async (ctx) => {
-          const out: unknown[] = [];
-          for (const p of batch) out.push(await p.op(ctx));
-          return out;
-        });
-        batch.forEach((p, i) => p.resolve(results[i]));
-      } catch (batchError) {
-        if (batch.length === 1) {
-          batch[0]!.reject(batchError);
-          continue;
-        }
-        // One failing operation must not fail its neighbours: retry each in its own transaction.
-        for (const p of batch) {
-          try {
-            p.resolve(await this.#transact(p.op));
-          } catch (error) {
-            p.reject(error);
-          }
-        }
+        await this.#sync();
+        for (const a of acks) a.ok();
+      } catch (error) {
+        for (const a of acks) a.fail(error);
       }
     }
-    this.#running = false;
+    this.#busy = false;
+    this.#schedule();
+  }
+
+  async #commit(batch: Array<Pending<C>>, acks: Ack[]): Promise<void> {
+    try {
+      const results = await this.#transact(async (ctx) => {
+        const out: unknown[] = [];
+        for (const p of batch) out.push(await p.op(ctx));
+        return out;
+      });
+      acks.push({ ok: () => batch.forEach((p, i) => p.resolve(results[i])), fail: (error) => batch.forEach((p) => p.reject(error)) });
+    } catch (batchError) {
+      if (batch.length === 1) {
+        batch[0]!.reject(batchError);
+        return;
+      }
+      // One failing operation must not fail its neighbours: retry each in its own transaction.
+      for (const p of batch) await this.#commit([p], acks);
+    }
   }
 }

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type pg from 'pg';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
 import { claimDeliveries, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedDelivery } from '../store/outbox.js';
-import { WebhookClient, type Resolver } from './client.js';
+import { WebhookClient, type Attempt, type Resolver } from './client.js';
 
 const MAX_IN_FLIGHT = 32;
 // A claim older than the timeout plus this margin belongs to a process that is gone.
@@ -14,6 +13,7 @@ const ABANDON_MARGIN_MS = 60_000;
 /**
  * Sends each completion's webhook once. Woken at once after a completion commits (in this
  * process directly; across PostgreSQL instances by LISTEN/NOTIFY) and by a poll as a fallback.
+ * The poll also marks deliveries abandoned by crashed processes as unknown.
  */
 export class Dispatcher {
   readonly #id = randomUUID();
@@ -24,7 +24,6 @@ export class Dispatcher {
   readonly #client: WebhookClient;
   readonly #inFlight = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
-  #listener: pg.PoolClient | undefined;
   #running = false;
   #again = false;
   #stopped = false;
@@ -46,7 +45,8 @@ export class Dispatcher {
       this.wake();
     }, this.#config.webhook.pollIntervalMs);
     this.#timer.unref();
-    if (this.#store.pgPool) await this.#listen(this.#store.pgPool);
+    // On PostgreSQL a completion on any instance wakes every dispatcher.
+    this.#store.listen(NOTIFY_CHANNEL, () => this.wake());
     this.wake();
   }
 
@@ -64,8 +64,6 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    this.#listener?.release(true);
-    this.#listener = undefined;
     await Promise.allSettled([...this.#inFlight]);
     await this.#client.close();
   }
@@ -107,12 +105,18 @@ export class Dispatcher {
   async #deliver(row: ClaimedDelivery): Promise<void> {
     const attemptedAt = new Date().toISOString();
     let authorization: string | undefined;
-    if (row.webhook_username !== null) {
-      const password = row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '';
-      authorization = `Basic ${Buffer.from(`${row.webhook_username}:${password}`).toString('base64')}`;
+    let attempt: Attempt;
+    try {
+      if (row.webhook_username !== null) {
+        const password = row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '';
+        authorization = `Basic ${Buffer.from(`${row.webhook_username}:${password}`).toString('base64')}`;
+      }
+      const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
+      attempt = await this.#client.post(row.webhook_url, body, authorization);
+    } catch {
+      // Only decryption can throw here: instances sharing a database need one ENCRYPTION_KEY.
+      attempt = { status: null, error: 'the webhook password could not be decrypted with this server key', durationMs: 0 };
     }
-    const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
-    const attempt = await this.#client.post(row.webhook_url, body, authorization);
     this.#log.info(
       { analysis: row.analysis_id.slice(0, 6), status: attempt.status, error: attempt.error, ms: attempt.durationMs },
       'webhook attempt',
@@ -122,31 +126,5 @@ export class Dispatcher {
     } catch (err) {
       this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook attempt made but not recorded');
     }
-  }
-
-  /** A dedicated connection LISTENs, so a completion on any instance wakes every dispatcher. */
-  async #listen(pool: pg.Pool): Promise<void> {
-    try {
-      const client = await pool.connect();
-      client.on('notification', () => this.wake());
-      client.on('error', (err) => {
-        this.#log.warn({ err }, 'webhook LISTEN connection lost; polling until it is back');
-        this.#listener?.release(true);
-        this.#listener = undefined;
-        this.#retryListen(pool);
-      });
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      this.#listener = client;
-    } catch (err) {
-      this.#log.warn({ err }, 'webhook LISTEN unavailable; polling until it is back');
-      this.#retryListen(pool);
-    }
-  }
-
-  #retryListen(pool: pg.Pool): void {
-    if (this.#stopped) return;
-    setTimeout(() => {
-      if (!this.#stopped && !this.#listener) void this.#listen(pool);
-    }, this.#config.webhook.pollIntervalMs).unref();
   }
 }

@@ -27,7 +27,7 @@ describe('GroupCommitter', () => {
 
   test('batches are capped', async () => {
     const r = recorder();
-    const gc = new GroupCommitter(r.transact, 16);
+    const gc = new GroupCommitter(r.transact, undefined, 16);
     await Promise.all(Array.from({ length: 40 }, () => gc.submit(async (ctx) => ctx.note())));
     assert.deepEqual(r.batches, [16, 16, 8]);
   });
@@ -45,6 +45,37 @@ describe('GroupCommitter', () => {
       ),
     );
     assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+  });
+
+  test('no write is acknowledged before a sync that started after its commit has finished', async () => {
+    const events: string[] = [];
+    let syncs = 0;
+    const gc = new GroupCommitter(
+      async <R>(fn: (ctx: null) => Promise<R>) => {
+        const out = await fn(null);
+        events.push('commit');
+        return out;
+      },
+      async () => {
+        const n = ++syncs;
+        events.push(`sync ${n} start`);
+        await new Promise((r) => setTimeout(r, 20));
+        events.push(`sync ${n} end`);
+      },
+    );
+    const first = gc.submit(async () => 'a').then((v) => events.push(`ack ${v}`));
+    await new Promise((r) => setTimeout(r, 5));
+    // Submitted while sync 1 runs: it waits, is committed after it, and sync 2 covers it.
+    const second = gc.submit(async () => 'b').then((v) => events.push(`ack ${v}`));
+    await Promise.all([first, second]);
+    assert.deepEqual(events, ['commit', 'sync 1 start', 'sync 1 end', 'ack a', 'commit', 'sync 2 start', 'sync 2 end', 'ack b']);
+  });
+
+  test('a failed sync rejects the writes it was to make durable', async () => {
+    const gc = new GroupCommitter(async <R>(fn: (ctx: null) => Promise<R>) => fn(null), async () => {
+      throw Object.assign(new Error('EIO'), { code: 'EIO' });
+    });
+    await assert.rejects(gc.submit(async () => 1), /EIO/);
   });
 
   test('a failed commit rejects every write in it', async () => {

@@ -1,0 +1,82 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from '../src/paths.js';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Child {
+  child: ChildProcess;
+  url: string;
+  /** Peak resident set size so far (VmHWM), in MB. */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+async function waitHealthy(url: string, child: ChildProcess, path: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode}`);
+    const ok = await fetch(url + path, { method: path === '/' ? 'POST' : 'GET', body: path === '/' ? '{"ExternalId":"warm"}' : undefined }).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function wrap(child: ChildProcess, url: string): Child {
+  return {
+    child,
+    url,
+    peakRssMb() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+      return Math.round(kb / 1024);
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** `bin/assay serve` with its log lines going to /dev/null, as to a log shipper that keeps up. */
+export async function startAssay(env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  const devNull = openSync('/dev/null', 'w');
+  const child = spawn(join(ROOT, 'bin', 'assay'), ['serve'], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
+    stdio: ['ignore', devNull, 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(url, child, '/healthz');
+  return wrap(child, url);
+}
+
+export async function startBare(): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bench', 'bare-server.js'), String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(url, child, '/');
+  return wrap(child, url);
+}
+
+/** Provisioning goes through the operator CLI, as it would for a real deployment. */
+export function runCliJson(args: string[], env: Record<string, string>): Record<string, string> {
+  const out = execFileSync(join(ROOT, 'bin', 'assay'), args, { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  return JSON.parse(out) as Record<string, string>;
+}

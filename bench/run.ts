@@ -1,0 +1,156 @@
+/**
+ * npm run bench [-- --pg] [--preload N] [--duration S] [--rounds R] [--connections C] [--smoke]
+ *
+ * Starts Assay (SQLite, or an embedded PostgreSQL with --pg), provisions a tenant with the CLI,
+ * and measures with autocannon against a bare node:http ceiling measured in the same run,
+ * alternating ceiling and Assay each round. Appends a row to bench/README.md unless --smoke.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ROOT } from '../src/paths.js';
+import { ownPostgres } from '../test/helpers/postgres.js';
+import { apiClient } from '../test/helpers/http.js';
+import { preloadCandidates } from './preload.js';
+import { runCliJson, startAssay, startBare } from './processes.js';
+import { webhookLatency } from './webhook-latency.js';
+
+function flag(name: string): boolean {
+  return process.argv.includes(`--${name}`);
+}
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const smoke = flag('smoke');
+const pgMode = flag('pg');
+const preload = option('preload', 0);
+const duration = option('duration', smoke ? 1 : 10);
+const rounds = option('rounds', smoke ? 1 : 2);
+const connections = option('connections', 50);
+const latencyCount = option('latency-count', smoke ? 5 : 200);
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+}
+
+async function measure(opts: autocannon.Options): Promise<Measured> {
+  const r = await autocannon({ connections, duration, ...opts });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
+  const pg = pgMode ? await ownPostgres() : undefined;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: pg?.url ?? `sqlite:${join(dataDir, 'assay.db')}`,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    DEMO_TENANT: 'false',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: 'info',
+  };
+  const creds = runCliJson(['tenant', 'create', '--name', 'bench', '--portal-domain', 'http://127.0.0.1', '--json'], env);
+  if (preload > 0) {
+    process.stderr.write(`preloading ${preload} candidates... `);
+    process.stderr.write(`${await preloadCandidates(env, creds.tenantId!, preload)} ms\n`);
+  }
+
+  const assay = await startAssay(env);
+  const bare = await startBare();
+  const auth = `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`;
+  const headers = { 'content-type': 'application/json', authorization: auth, 'api-key': creds.apiKey! };
+  const api = apiClient(assay.url, { username: creds.username!, password: creds.password!, apiKey: creds.apiKey! });
+  await api.createCandidate({ ExternalId: 'bench-anchor', Email: 'ada@example.com', FirstName: 'Ada', LastName: 'Lovelace', Preposition: '', Gender: 1 });
+  const portalId = (await api.createAssessment({ ExternalId: 'bench-anchor', AssessmentType: 1 })).body.Data.AnalysisId as string;
+
+  const candidateBody = (tag: string) =>
+    `{"ExternalId":"bench-${tag}-[<id>]","Email":"ada@example.com","FirstName":"Ada","LastName":"Lovelace","Preposition":"","Gender":2}`;
+  const scenarios = {
+    ceiling: (tag: string) => measure({ url: `${bare.url}/`, method: 'POST', body: candidateBody(tag), headers: { 'content-type': 'application/json' }, idReplacement: true }),
+    'create-candidate': (tag: string) =>
+      measure({ url: `${assay.url}/api/anonymous/candidate`, method: 'POST', headers, body: candidateBody(tag), idReplacement: true }),
+    'create-assessment': () =>
+      measure({ url: `${assay.url}/api/anonymous/assessment`, method: 'POST', headers, body: '{"ExternalId":"bench-anchor","AssessmentType":1}' }),
+    'portal-start': () => measure({ url: `${assay.url}/anonymous/analyse/start/${portalId}`, method: 'GET' }),
+  };
+
+  // Warm-up: JIT, caches, connection pools.
+  const warm = duration;
+  await autocannon({ connections, duration: Math.min(2, warm), url: `${bare.url}/`, method: 'POST', body: candidateBody('warm-b'), idReplacement: true });
+  await autocannon({ connections, duration: Math.min(2, warm), url: `${assay.url}/api/anonymous/candidate`, method: 'POST', headers, body: candidateBody('warm'), idReplacement: true });
+
+  const results: Record<string, Measured[]> = { ceiling: [], 'create-candidate': [], 'create-assessment': [], 'portal-start': [] };
+  for (let round = 1; round <= rounds; round++) {
+    for (const name of ['ceiling', 'create-candidate', 'ceiling', 'create-assessment', 'ceiling', 'portal-start'] as const) {
+      const m = await scenarios[name](`r${round}-${results[name]!.length}`);
+      results[name]!.push(m);
+      process.stderr.write(`round ${round} ${name}: ${Math.round(m.rps)} req/s, p99 ${m.p99} ms, bad ${m.bad}\n`);
+    }
+  }
+  const latency = await webhookLatency(assay.url, api, latencyCount);
+  const rss = assay.peakRssMb();
+  await assay.stop();
+  await bare.stop();
+  await pg?.destroy();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  // Each Assay run is compared with the ceiling run just before it (A B A B ...).
+  const ceilings = results.ceiling!;
+  const ratio = (name: 'create-candidate' | 'create-assessment' | 'portal-start', offset: number) =>
+    results[name]!.map((m, i) => m.rps / ceilings[i * 3 + offset]!.rps);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const summary = {
+    ceiling: Math.round(mean(ceilings.map((m) => m.rps))),
+    candidate: { rps: Math.round(mean(results['create-candidate']!.map((m) => m.rps))), ratio: mean(ratio('create-candidate', 0)), p99: Math.max(...results['create-candidate']!.map((m) => m.p99)) },
+    assessment: { rps: Math.round(mean(results['create-assessment']!.map((m) => m.rps))), ratio: mean(ratio('create-assessment', 1)), p99: Math.max(...results['create-assessment']!.map((m) => m.p99)) },
+    portal: { rps: Math.round(mean(results['portal-start']!.map((m) => m.rps))), ratio: mean(ratio('portal-start', 2)) },
+    bad: [...results['create-candidate']!, ...results['create-assessment']!, ...results['portal-start']!].reduce((a, m) => a + m.bad, 0),
+    latency,
+    rss,
+  };
+  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  if (summary.bad > 0) process.exitCode = 1;
+  if (!smoke) writeRow(summary);
+}
+
+function writeRow(s: {
+  ceiling: number;
+  candidate: { rps: number; ratio: number; p99: number };
+  assessment: { rps: number; ratio: number; p99: number };
+  portal: { rps: number; ratio: number };
+  bad: number;
+  latency: { p50: number; p99: number };
+  rss: number;
+}): void {
+  const file = join(ROOT, 'bench', 'README.md');
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+  const machine = `${cpus().length} cores, Node ${process.versions.node}`;
+  const f = (r: number) => `${r.toFixed(2)}x`;
+  const row = [
+    new Date().toISOString().slice(0, 10),
+    machine,
+    `\`${command}\``,
+    pgMode ? 'PostgreSQL' : 'SQLite',
+    preload.toLocaleString('en'),
+    s.ceiling,
+    `${s.candidate.rps} (${f(s.candidate.ratio)})`,
+    `${s.assessment.rps} (${f(s.assessment.ratio)})`,
+    `${s.portal.rps} (${f(s.portal.ratio)})`,
+    `${s.candidate.p99} / ${s.assessment.p99}`,
+    s.bad,
+    `${s.latency.p50} / ${s.latency.p99}`,
+    s.rss,
+  ];
+  const text = readFileSync(file, 'utf8');
+  if (!text.includes('<!-- results -->')) throw new Error('bench/README.md has no <!-- results --> marker');
+  appendFileSync(file, `| ${row.join(' | ')} |\n`);
+}
+
+await main();

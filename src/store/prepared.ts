@@ -1,0 +1,36 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Dialect, Store } from './database.js';
+import type { DB } from './schema.js';
+
+const SLOT = '\u0000assay-slot-';
+
+/**
+ * A Kysely query compiled once per dialect and re-used with new parameter values: the hot
+ * paths skip building and compiling the query tree on every request. `build` must pass its
+ * arguments straight into the query (no branching on them); they become bound parameters.
+ */
+export function prepared<Args extends unknown[], R>(
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<R>,
+): (db: Kysely<DB>, dialect: Dialect, ...args: Args) => CompiledQuery<R> {
+  const templates = new Map<Dialect, { compiled: CompiledQuery<R>; slots: Array<number | undefined> }>();
+  return (db, dialect, ...args) => {
+    let t = templates.get(dialect);
+    if (!t) {
+      const compiled = build(db, ...(args.map((_, i) => `${SLOT}${i}`) as Args)).compile();
+      const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? Number(p.slice(SLOT.length)) : undefined));
+      if (slots.filter((s) => s !== undefined).length !== args.length) throw new Error('prepared(): every argument must become one parameter');
+      t = { compiled, slots };
+      templates.set(dialect, t);
+    }
+    const { compiled, slots } = t;
+    return { ...compiled, parameters: compiled.parameters.map((p, i) => (slots[i] === undefined ? p : args[slots[i]!])) };
+  };
+}
+
+/** Runs a prepared query on the store's shared handle (reads) or inside a write transaction. */
+export async function run<R>(db: Kysely<DB>, query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
+  const result = await db.executeQuery(query);
+  return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
+}
+
+export type { Store };
