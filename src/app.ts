@@ -33,7 +33,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const instruments = loadInstruments(config.contentDir ?? BUILT_IN_CONTENT_DIR);
   const secretBox = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
   let app: App | undefined;
-  const store = openStore(config.database, (err) => app?.log.warn({ err }, 'database connection lost'));
+  const store = openStore(config.database, { serving: true, onPoolError: (err) => app?.log.warn({ err }, 'database connection lost') });
   await migrateToLatest(store);
 
   const readiness = { shuttingDown: false };

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -133,8 +134,46 @@ async function syncFile(path: string): Promise<void> {
   }
 }
 
-function openSqlite(path: string): Store {
+/** The checkpoint worker for a served SQLite file; see checkpoint-worker.ts. */
+function startCheckpointer(path: string): { checkpoint(): Promise<void>; stop(): Promise<void> } {
+  const worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { path } });
+  worker.unref();
+  let next = 0;
+  const waiting = new Map<number, (reply: { ok: boolean; error?: string }) => void>();
+  worker.on('message', (reply: { id: number; ok: boolean; error?: string }) => waiting.get(reply.id)?.(reply));
+  const ask = (op: 'checkpoint' | 'stop') =>
+    new Promise<void>((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, (reply) => {
+        waiting.delete(id);
+        if (reply.ok) resolve();
+        else reject(new Error(`checkpoint failed: ${reply.error}`));
+      });
+      worker.postMessage({ id, op });
+    });
+  return {
+    checkpoint: () => ask('checkpoint'),
+    async stop() {
+      // Held by the event loop again until the last checkpoint is done and the worker is gone.
+      worker.ref();
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      await ask('stop').catch(() => {});
+      await exited;
+    },
+  };
+}
+
+const CHECKPOINT_EVERY_MS = 500;
+
+function openSqlite(path: string, serving: boolean): Store {
   const raw = openSqliteFile(path);
+  // While serving, checkpoints (and their fsyncs) run in a worker thread instead of inside commits.
+  const checkpointer = serving ? startCheckpointer(path) : undefined;
+  if (checkpointer) {
+    raw.pragma('wal_autocheckpoint = 0');
+    // The log is reused after each whole checkpoint; this trims what a burst left behind.
+    raw.pragma('journal_size_limit = 16777216');
+  }
   // Durability without blocking: COMMIT writes the WAL (synchronous=NORMAL), then the group
   // committer syncs the WAL off the main thread and only then acknowledges the batch. A 201
   // still means the row is on disk, as with synchronous=FULL, but the fsync no longer holds
@@ -142,9 +181,18 @@ function openSqlite(path: string): Store {
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
   const wal = `${path}-wal`;
+  let lastCheckpoint = Date.now();
   const committer = new GroupCommitter<Kysely<DB>>(
     (fn) => db.transaction().execute(fn),
-    () => syncFile(wal),
+    async () => {
+      await syncFile(wal);
+      if (checkpointer && Date.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS) {
+        lastCheckpoint = Date.now();
+        await checkpointer.checkpoint().catch(() => {
+          // A failed checkpoint loses nothing: the synced WAL holds the data; the next one retries.
+        });
+      }
+    },
   );
   let local = 0;
   const dataVersion = raw.prepare('PRAGMA data_version').pluck();
@@ -157,7 +205,10 @@ function openSqlite(path: string): Store {
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
-    close: () => db.destroy(),
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
     // data_version changes when another connection (the CLI, say) commits to the file.
     credentialsVersion() {
       if (version === undefined) {
@@ -207,6 +258,14 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   };
 }
 
-export function openStore(database: Config['database'], onPoolError: (err: Error) => void = () => {}): Store {
-  return database.kind === 'sqlite' ? openSqlite(database.path) : openPostgres(database.url, database.poolSize, onPoolError);
+export interface OpenOptions {
+  /** A long-running server (rather than a CLI command): SQLite gets its checkpoint worker. */
+  serving?: boolean;
+  onPoolError?: (err: Error) => void;
+}
+
+export function openStore(database: Config['database'], options: OpenOptions = {}): Store {
+  return database.kind === 'sqlite'
+    ? openSqlite(database.path, options.serving ?? false)
+    : openPostgres(database.url, database.poolSize, options.onPoolError ?? (() => {}));
 }

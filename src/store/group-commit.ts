@@ -1,12 +1,12 @@
 /**
- * Group commit for the embedded SQLite store. Writes queue up; the queue is committed in as
- * few transactions as possible, then one sync of the log makes them all durable, and only
- * then are the callers answered. So a 201 still means the row is on disk.
+ * Group commit for the embedded SQLite store. Writes queue up and are committed together;
+ * then one sync of the log makes them durable, and only then are their callers answered.
+ * So a 201 still means the row is on disk.
  *
- * The sync runs off the event loop, and while it runs the next writes only queue: the
- * server keeps parsing, authenticating and validating requests, and they are committed
- * together as soon as the sync is done. One commit and one sync per cycle, however many
- * writes arrived.
+ * The sync runs off the event loop. While it runs the server keeps parsing, authenticating
+ * and validating requests; their writes queue and are committed together as soon as the
+ * sync is done. One commit and one sync per cycle, however many writes arrived, and no
+ * commit ever happens during a sync (so a sync step may also checkpoint the log whole).
  */
 export type Transact<C> = <R>(fn: (ctx: C) => Promise<R>) => Promise<R>;
 
@@ -50,10 +50,7 @@ export class GroupCommitter<C> {
 
   async #cycle(): Promise<void> {
     const acks: Ack[] = [];
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#maxBatch);
-      await this.#commit(batch, acks);
-    }
+    while (this.#queue.length > 0) await this.#commit(this.#queue.splice(0, this.#maxBatch), acks);
     if (acks.length > 0) {
       try {
         await this.#sync();
