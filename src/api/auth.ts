@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../domain/errors.js';
 import { FailureLimiter } from '../security/failure-limiter.js';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from '../security/passwords.js';
+import { dummyPasswordHash, verifyPassword } from '../security/passwords.js';
 import { sha256 } from '../security/tokens.js';
 import { findCaller } from '../store/credentials.js';
 import type { Store } from '../store/database.js';
@@ -102,7 +102,7 @@ export class Authenticator {
     if (userId === undefined || storedHash === undefined) {
       // An unknown username costs what a wrong password costs.
       this.kdfRuns++;
-      await verifyPassword(password, DUMMY_PASSWORD_HASH);
+      await verifyPassword(password, await dummyPasswordHash());
       return false;
     }
     const key = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
