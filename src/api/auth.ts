@@ -30,15 +30,17 @@ export function parseBasic(header: string | undefined): { username: string; pass
 /**
  * api-key first, then Basic credentials; both must belong to one tenant.
  *
- * A successful authentication is cached, bounded and for a short TTL, under the SHA-256 of
- * the api-key and Authorization headers together, so no KDF runs per request. The whole cache
- * is dropped whenever the store's credentials version moves: any revoke, password reset or
- * disable, from this process or another (the CLI, other instances), takes effect on the next
- * request. Failures are never cached.
+ * Two caches, both bounded with a short TTL, neither holding failures:
+ * - the authenticated caller, under the SHA-256 of the api-key and Authorization headers,
+ *   dropped whole whenever the store's credentials version moves: a revoke, reset or disable,
+ *   from this process or another (the CLI, other instances), acts on the next request;
+ * - the verdict "this password matches this stored hash", keyed by the stored hash too, so it
+ *   survives those drops (no KDF storm after each one) but never a changed password.
  */
 export class Authenticator {
   readonly #store: Store;
   readonly #callers: LRUCache<string, Caller>;
+  readonly #verified: LRUCache<string, true>;
   #version = -1;
   // Concurrent first requests with the same credentials share one KDF run instead of each paying.
   readonly #inFlight = new Map<string, Promise<boolean>>();
@@ -49,6 +51,7 @@ export class Authenticator {
   constructor(store: Store, options: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number }) {
     this.#store = store;
     this.#callers = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
+    this.#verified = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
     this.#failures = new FailureLimiter(options.failuresPerMinute);
   }
 
@@ -106,12 +109,15 @@ export class Authenticator {
       return false;
     }
     const key = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
+    if (this.#verified.has(key)) return true;
     let pending = this.#inFlight.get(key);
     if (!pending) {
       this.kdfRuns++;
       pending = verifyPassword(password, storedHash).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, pending);
     }
-    return pending;
+    const ok = await pending;
+    if (ok) this.#verified.set(key, true);
+    return ok;
   }
 }

@@ -1,5 +1,5 @@
 import type { Store } from './database.js';
-import { prepared, run } from './prepared.js';
+import { prepared } from './prepared.js';
 import type { CandidateTable } from './schema.js';
 
 export type CandidateRow = CandidateTable;
@@ -15,10 +15,8 @@ const insertQuery = prepared((db, ...values: unknown[]) =>
 
 /** Inserts unless the ExternalId exists anywhere; false means it did. Racing inserts: one wins. */
 export async function insertCandidate(store: Store, row: CandidateRow): Promise<boolean> {
-  return store.write(async (trx) => {
-    const { changes } = await run(trx, insertQuery(trx, store.dialect, ...COLUMNS.map((c) => row[c])));
-    return changes === 1;
-  });
+  const { changes } = await store.execute(insertQuery(store.db, store.dialect, ...COLUMNS.map((c) => row[c])));
+  return changes === 1;
 }
 
 export async function findCandidate(store: Store, externalId: string): Promise<CandidateRow | undefined> {

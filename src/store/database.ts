@@ -23,6 +23,11 @@ import { PgListener } from './pg-listener.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+async function runQuery<R>(db: Kysely<DB>, query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
+  const result = await db.executeQuery(query);
+  return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
+}
+
 /**
  * The one handle to the database. `write` runs a unit of work in a transaction and resolves
  * only after it committed; on SQLite concurrent writes share one commit (group commit).
@@ -31,6 +36,8 @@ export interface Store {
   readonly dialect: Dialect;
   readonly db: Kysely<DB>;
   write<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  /** One statement, committed durably before it resolves: no transaction round trips on PostgreSQL. */
+  execute<R>(query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -202,6 +209,7 @@ function openSqlite(path: string, serving: boolean): Store {
     dialect: 'sqlite',
     db,
     write: (fn) => committer.submit(fn),
+    execute: (query) => committer.submit((trx) => runQuery(trx, query)),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
@@ -244,6 +252,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     dialect: 'postgres',
     db,
     write: (fn) => db.transaction().execute(fn),
+    execute: (query) => runQuery(db, query),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },

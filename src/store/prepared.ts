@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
-import type { Dialect, Store } from './database.js';
+import type { Dialect } from './database.js';
 import type { DB } from './schema.js';
 
 const SLOT = '\u0000assay-slot-';
@@ -32,5 +32,3 @@ export async function run<R>(db: Kysely<DB>, query: CompiledQuery<R>): Promise<{
   const result = await db.executeQuery(query);
   return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
 }
-
-export type { Store };
