@@ -189,18 +189,18 @@ function openSqlite(path: string, serving: boolean): Store {
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
   const wal = `${path}-wal`;
   let lastCheckpoint = Date.now();
-  const committer = new GroupCommitter<Kysely<DB>>(
-    (fn) => db.transaction().execute(fn),
-    async () => {
-      await syncFile(wal);
-      if (checkpointer && Date.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS) {
-        lastCheckpoint = Date.now();
-        await checkpointer.checkpoint().catch(() => {
-          // A failed checkpoint loses nothing: the synced WAL holds the data; the next one retries.
-        });
-      }
-    },
-  );
+  const committer = new GroupCommitter<Kysely<DB>>((fn) => db.transaction().execute(fn), {
+    sync: () => syncFile(wal),
+    ...(checkpointer && {
+      maintenance: {
+        due: () => Date.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS,
+        run: () => {
+          lastCheckpoint = Date.now();
+          return checkpointer.checkpoint();
+        },
+      },
+    }),
+  });
   let local = 0;
   const dataVersion = raw.prepare('PRAGMA data_version').pluck();
   // Read once per turn of the event loop: requests handled in the same turn share the answer.

@@ -1,12 +1,14 @@
 /**
  * Group commit for the embedded SQLite store. Writes queue up and are committed together;
- * then one sync of the log makes them durable, and only then are their callers answered.
- * So a 201 still means the row is on disk.
+ * one sync of the log then makes every commit made before it durable, and only then are
+ * their callers answered. So a 201 still means the row is on disk.
  *
- * The sync runs off the event loop. While it runs the server keeps parsing, authenticating
- * and validating requests; their writes queue and are committed together as soon as the
- * sync is done. One commit and one sync per cycle, however many writes arrived, and no
- * commit ever happens during a sync (so a sync step may also checkpoint the log whole).
+ * The sync runs off the event loop and at most one is in flight. Writes that queue while it
+ * runs are committed as soon as `eagerBatch` of them wait (the next sync covers them), so
+ * clients do not all fall into one lockstep cycle that leaves the CPU idle during every sync.
+ *
+ * `maintenance` (the WAL checkpoint) runs between syncs while nothing commits, so it can
+ * copy the whole log back into the database.
  */
 export type Transact<C> = <R>(fn: (ctx: C) => Promise<R>) => Promise<R>;
 
@@ -21,17 +23,29 @@ interface Ack {
   fail(error: unknown): void;
 }
 
+export interface GroupCommitOptions {
+  /** Makes everything committed so far durable. */
+  sync?: () => Promise<void>;
+  /** Work that needs commits to pause, run when `due()` says so. Its failure loses nothing. */
+  maintenance?: { due(): boolean; run(): Promise<void> };
+  /** Most writes in one transaction. */
+  maxBatch?: number;
+  /** Queued writes that are committed without waiting for the sync in flight. */
+  eagerBatch?: number;
+}
+
 export class GroupCommitter<C> {
   #queue: Array<Pending<C>> = [];
-  #busy = false;
+  #committing = false;
+  #syncing = false;
+  #maintaining = false;
+  #unsynced: Ack[] = [];
   readonly #transact: Transact<C>;
-  readonly #sync: () => Promise<void>;
-  readonly #maxBatch: number;
+  readonly #options: Required<Omit<GroupCommitOptions, 'maintenance'>> & Pick<GroupCommitOptions, 'maintenance'>;
 
-  constructor(transact: Transact<C>, sync: () => Promise<void> = async () => {}, maxBatch = 256) {
+  constructor(transact: Transact<C>, options: GroupCommitOptions = {}) {
     this.#transact = transact;
-    this.#sync = sync;
-    this.#maxBatch = maxBatch;
+    this.#options = { sync: async () => {}, maxBatch: 256, eagerBatch: 8, ...options };
   }
 
   submit<T>(op: (ctx: C) => Promise<T>): Promise<T> {
@@ -42,42 +56,66 @@ export class GroupCommitter<C> {
   }
 
   #schedule(): void {
-    if (this.#busy || this.#queue.length === 0) return;
-    this.#busy = true;
+    if (this.#committing || this.#maintaining || this.#queue.length === 0) return;
+    if (this.#syncing && this.#queue.length < this.#options.eagerBatch) return;
+    this.#committing = true;
     // Let this turn's other requests reach the queue first.
-    setImmediate(() => void this.#cycle());
+    setImmediate(() => void this.#commitQueued());
   }
 
-  async #cycle(): Promise<void> {
-    const acks: Ack[] = [];
-    while (this.#queue.length > 0) await this.#commit(this.#queue.splice(0, this.#maxBatch), acks);
-    if (acks.length > 0) {
-      try {
-        await this.#sync();
-        for (const a of acks) a.ok();
-      } catch (error) {
-        for (const a of acks) a.fail(error);
-      }
-    }
-    this.#busy = false;
+  async #commitQueued(): Promise<void> {
+    while (this.#queue.length > 0) await this.#commit(this.#queue.splice(0, this.#options.maxBatch));
+    this.#committing = false;
+    if (!this.#syncing) this.#startSync();
     this.#schedule();
   }
 
-  async #commit(batch: Array<Pending<C>>, acks: Ack[]): Promise<void> {
+  async #commit(batch: Array<Pending<C>>): Promise<void> {
     try {
       const results = await this.#transact(async (ctx) => {
         const out: unknown[] = [];
         for (const p of batch) out.push(await p.op(ctx));
         return out;
       });
-      acks.push({ ok: () => batch.forEach((p, i) => p.resolve(results[i])), fail: (error) => batch.forEach((p) => p.reject(error)) });
+      this.#unsynced.push({ ok: () => batch.forEach((p, i) => p.resolve(results[i])), fail: (error) => batch.forEach((p) => p.reject(error)) });
     } catch (batchError) {
       if (batch.length === 1) {
         batch[0]!.reject(batchError);
         return;
       }
       // One failing operation must not fail its neighbours: retry each in its own transaction.
-      for (const p of batch) await this.#commit([p], acks);
+      for (const p of batch) await this.#commit([p]);
+    }
+  }
+
+  #startSync(): void {
+    if (this.#unsynced.length === 0) return;
+    // A sync covers exactly the commits made before it starts.
+    const acks = this.#unsynced.splice(0);
+    this.#syncing = true;
+    this.#options
+      .sync()
+      .then(
+        () => acks.forEach((a) => a.ok()),
+        (error: unknown) => acks.forEach((a) => a.fail(error)),
+      )
+      .finally(() => {
+        this.#syncing = false;
+        if (!this.#committing && this.#unsynced.length > 0) this.#startSync();
+        else if (!this.#committing && this.#options.maintenance?.due()) void this.#maintain();
+        this.#schedule();
+      });
+  }
+
+  async #maintain(): Promise<void> {
+    this.#maintaining = true;
+    try {
+      await this.#options.maintenance!.run();
+    } catch {
+      // Maintenance is best effort; the data it works on is already durable.
+    } finally {
+      this.#maintaining = false;
+      this.#schedule();
     }
   }
 }

@@ -27,7 +27,7 @@ describe('GroupCommitter', () => {
 
   test('batches are capped', async () => {
     const r = recorder();
-    const gc = new GroupCommitter(r.transact, undefined, 16);
+    const gc = new GroupCommitter(r.transact, { maxBatch: 16 });
     await Promise.all(Array.from({ length: 40 }, () => gc.submit(async (ctx) => ctx.note())));
     assert.deepEqual(r.batches, [16, 16, 8]);
   });
@@ -56,26 +56,72 @@ describe('GroupCommitter', () => {
         events.push('commit');
         return out;
       },
-      async () => {
-        const n = ++syncs;
-        events.push(`sync ${n} start`);
-        await new Promise((r) => setTimeout(r, 20));
-        events.push(`sync ${n} end`);
+      {
+        eagerBatch: 2,
+        sync: async () => {
+          const n = ++syncs;
+          events.push(`sync ${n} start`);
+          await new Promise((r) => setTimeout(r, 20));
+          events.push(`sync ${n} end`);
+        },
       },
     );
-    const first = gc.submit(async () => 'a').then((v) => events.push(`ack ${v}`));
+    const ack = (v: string) => events.push(`ack ${v}`);
+    const first = gc.submit(async () => 'a').then(ack);
     await new Promise((r) => setTimeout(r, 5));
-    // Submitted while sync 1 runs: it waits, is committed after it, and sync 2 covers it.
-    const second = gc.submit(async () => 'b').then((v) => events.push(`ack ${v}`));
-    await Promise.all([first, second]);
-    assert.deepEqual(events, ['commit', 'sync 1 start', 'sync 1 end', 'ack a', 'commit', 'sync 2 start', 'sync 2 end', 'ack b']);
+    // While sync 1 runs: one write waits; two (the eager batch) are committed at once. Either
+    // way sync 1 does not cover them, sync 2 does.
+    const second = gc.submit(async () => 'b').then(ack);
+    await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(events, ['commit', 'sync 1 start'], 'a lone write waits for the sync');
+    const third = gc.submit(async () => 'c').then(ack);
+    await Promise.all([first, second, third]);
+    assert.deepEqual(events, ['commit', 'sync 1 start', 'commit', 'sync 1 end', 'ack a', 'sync 2 start', 'sync 2 end', 'ack b', 'ack c']);
   });
 
   test('a failed sync rejects the writes it was to make durable', async () => {
-    const gc = new GroupCommitter(async <R>(fn: (ctx: null) => Promise<R>) => fn(null), async () => {
-      throw Object.assign(new Error('EIO'), { code: 'EIO' });
+    const gc = new GroupCommitter(async <R>(fn: (ctx: null) => Promise<R>) => fn(null), {
+      sync: async () => {
+        throw Object.assign(new Error('EIO'), { code: 'EIO' });
+      },
     });
     await assert.rejects(gc.submit(async () => 1), /EIO/);
+  });
+
+  test('maintenance runs between syncs while nothing commits', async () => {
+    const events: string[] = [];
+    let due = true;
+    const gc = new GroupCommitter(
+      async <R>(fn: (ctx: null) => Promise<R>) => {
+        const out = await fn(null);
+        events.push('commit');
+        return out;
+      },
+      {
+        eagerBatch: 1,
+        sync: async () => void events.push('sync'),
+        maintenance: {
+          due: () => due,
+          run: async () => {
+            due = false;
+            events.push('maintenance start');
+            await new Promise((r) => setTimeout(r, 20));
+            events.push('maintenance end');
+          },
+        },
+      },
+    );
+    await gc.submit(async () => 1);
+    const writes = [gc.submit(async () => 2)];
+    await new Promise((r) => setTimeout(r, 5));
+    writes.push(gc.submit(async () => 3), gc.submit(async () => 4));
+    await Promise.all(writes);
+    await new Promise((r) => setTimeout(r, 40));
+    const start = events.indexOf('maintenance start');
+    const end = events.indexOf('maintenance end');
+    assert.ok(start > 0 && end > start, events.join(', '));
+    assert.equal(events[start - 1], 'sync', 'maintenance follows a sync');
+    assert.ok(!events.slice(start, end).includes('commit'), `no commit during maintenance: ${events.join(', ')}`);
   });
 
   test('a failed commit rejects every write in it', async () => {
