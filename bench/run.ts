@@ -6,7 +6,7 @@
  * alternating ceiling and Assay each round. Appends a row to bench/README.md unless --smoke.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -14,7 +14,7 @@ import { ROOT } from '../src/paths.js';
 import { ownPostgres } from '../test/helpers/postgres.js';
 import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
-import { runCliJson, startAssay, startBare } from './processes.js';
+import { runCliJson, startAssay, startBare, type Child } from './processes.js';
 import { webhookLatency } from './webhook-latency.js';
 
 function flag(name: string): boolean {
@@ -32,6 +32,7 @@ const duration = option('duration', smoke ? 1 : 10);
 const rounds = option('rounds', smoke ? 1 : 2);
 const connections = option('connections', 50);
 const latencyCount = option('latency-count', smoke ? 5 : 200);
+const instances = option('instances', 1);
 
 interface Measured {
   rps: number;
@@ -60,6 +61,13 @@ async function main(): Promise<void> {
   if (preload > 0) {
     process.stderr.write(`preloading ${preload} candidates... `);
     process.stderr.write(`${await preloadCandidates(env, creds.tenantId!, preload)} ms\n`);
+  }
+
+  if (instances > 1) {
+    await scaling(env, creds);
+    await pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
   }
 
   const assay = await startAssay(env);
@@ -94,6 +102,7 @@ async function main(): Promise<void> {
       process.stderr.write(`round ${round} ${name}: ${Math.round(m.rps)} req/s, p99 ${m.p99} ms, bad ${m.bad}\n`);
     }
   }
+  process.stderr.write(`peak RSS before the webhook phase: ${assay.peakRssMb()} MB\n`);
   const latency = await webhookLatency(assay.url, api, latencyCount);
   const rss = assay.peakRssMb();
   await assay.stop();
@@ -120,6 +129,68 @@ async function main(): Promise<void> {
   if (!smoke) writeRow(summary);
 }
 
+/**
+ * --instances N (with --pg): create-candidate through one instance, then through N instances
+ * on the same database with the same total connections, alternating, each round.
+ */
+async function scaling(env: Record<string, string>, creds: Record<string, string>): Promise<void> {
+  if (!pgMode) throw new Error('--instances needs --pg: several instances share one PostgreSQL');
+  const servers: Child[] = [];
+  for (let i = 0; i < instances; i++) servers.push(await startAssay({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'assay-bench-i-')) }));
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+    'api-key': creds.apiKey!,
+  };
+  const body = (tag: string) => `{"ExternalId":"scale-${tag}-[<id>]","Email":"ada@example.com","FirstName":"Ada","LastName":"Lovelace","Preposition":""}`;
+  const across = async (count: number, tag: string) => {
+    const runs = servers.slice(0, count).map((s, i) =>
+      autocannon({ url: `${s.url}/api/anonymous/candidate`, method: 'POST', headers, body: body(`${tag}-${i}`), idReplacement: true, connections: Math.ceil(connections / count), duration }),
+    );
+    const results = await Promise.all(runs);
+    return { rps: results.reduce((a, r) => a + r.requests.average, 0), bad: results.reduce((a, r) => a + r.errors + r.timeouts + r.non2xx, 0) };
+  };
+  await across(instances, 'warm');
+  const one: number[] = [];
+  const many: number[] = [];
+  let bad = 0;
+  for (let round = 1; round <= rounds; round++) {
+    const a = await across(1, `one-${round}`);
+    const b = await across(instances, `many-${round}`);
+    one.push(a.rps);
+    many.push(b.rps);
+    bad += a.bad + b.bad;
+    process.stderr.write(`round ${round}: 1 instance ${Math.round(a.rps)} req/s, ${instances} instances ${Math.round(b.rps)} req/s\n`);
+  }
+  for (const s of servers) await s.stop();
+  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  const summary = { one: Math.round(mean(one)), many: Math.round(mean(many)), instances, scale: mean(many) / mean(one), bad };
+  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  if (!smoke) {
+    insertRow('<!-- scaling -->', [
+      new Date().toISOString().slice(0, 10),
+      `${cpus().length} cores, Node ${process.versions.node}`,
+      `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
+      summary.one,
+      `${summary.many} (${instances} instances)`,
+      `${summary.scale.toFixed(2)}x`,
+      bad,
+    ]);
+  }
+}
+
+/** Adds a row at the end of the table that follows `marker` in bench/README.md. */
+function insertRow(marker: string, cells: Array<string | number>): void {
+  const file = join(ROOT, 'bench', 'README.md');
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const at = lines.indexOf(marker);
+  if (at < 0) throw new Error(`bench/README.md has no ${marker} marker`);
+  let end = at + 1;
+  while (end < lines.length && lines[end]!.startsWith('|')) end++;
+  lines.splice(end, 0, `| ${cells.join(' | ')} |`);
+  writeFileSync(file, lines.join('\n'));
+}
+
 function writeRow(s: {
   ceiling: number;
   candidate: { rps: number; ratio: number; p99: number };
@@ -129,8 +200,8 @@ function writeRow(s: {
   latency: { p50: number; p99: number };
   rss: number;
 }): void {
-  const file = join(ROOT, 'bench', 'README.md');
-  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+  const args = process.argv.slice(2).join(' ');
+  const command = args ? `npm run bench -- ${args}` : 'npm run bench';
   const machine = `${cpus().length} cores, Node ${process.versions.node}`;
   const f = (r: number) => `${r.toFixed(2)}x`;
   const row = [
@@ -148,9 +219,7 @@ function writeRow(s: {
     `${s.latency.p50} / ${s.latency.p99}`,
     s.rss,
   ];
-  const text = readFileSync(file, 'utf8');
-  if (!text.includes('<!-- results -->')) throw new Error('bench/README.md has no <!-- results --> marker');
-  appendFileSync(file, `| ${row.join(' | ')} |\n`);
+  insertRow('<!-- results -->', row);
 }
 
 await main();
