@@ -59,6 +59,12 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     assert.equal(await s.stop('SIGTERM'), 0);
   });
 
+  test('broken questionnaire content stops the start and names the problem', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    await assert.rejects(spawnServer({ DATA_DIR: dataDir, ASSESSMENT_CONTENT_DIR: dataDir }), /Cannot read .*tma170\.json/);
+  });
+
   test('a bad setting stops the start with a clear message', async () => {
     const dataDir = tempDir();
     dirs.push(dataDir);

@@ -200,6 +200,14 @@ describe('the portal in a real browser (chromium, 360 px)', () => {
     const missing = await page.goto(start('no-such-assessment-token'));
     assert.equal(missing?.status(), 404);
     await assertAccessible(page, '404');
+
+    // A form posted without its CSRF cookie (as from an old tab after the cookie went) gets the try-again page.
+    const other = await newAssessment(server.url, creds, { AssessmentType: 0 });
+    await page.goto(start(other.id));
+    await context.clearCookies();
+    await page.getByRole('button', { name: 'Start the questionnaire' }).click();
+    assert.equal(await page.locator('h1').textContent(), 'Please try again');
+    await assertAccessible(page, 'try again (403)');
     await context.close();
   });
 

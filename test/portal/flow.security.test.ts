@@ -85,6 +85,23 @@ for (const db of testDatabases()) {
       assert.equal(after?.scores, first?.scores);
     });
 
+    test('every redirect stays on this site, except the one to the ReturnUrl at the end', async () => {
+      const returnUrl = 'https://ats.example.com/after?c=9';
+      const a = await newAssessment(server.url, creds, { ReturnUrl: returnUrl }, { NeedsToUpdateData: true, Gender: 0 });
+      const locations: string[] = [];
+      const client = new FormClient(server.url);
+      const originalPost = client.post.bind(client);
+      client.post = async (path, fields) => {
+        const res = await originalPost(path, fields);
+        if (res.location) locations.push(res.location);
+        return res;
+      };
+      const end = await completeViaForms(client, a.id);
+      assert.equal(end.location, returnUrl);
+      for (const location of locations.slice(0, -1)) assert.match(location, /^\/anonymous\/analyse\//, location);
+      assert.equal(locations.at(-1), returnUrl);
+    });
+
     test('racing finishes complete once and queue one webhook', async () => {
       const a = await newAssessment(server.url, creds, { WebhookUrl: 'http://127.0.0.1:9/never' });
       const client = new FormClient(server.url);

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { redactUrl } from '../../src/plugins/logging.js';
+import { runCli } from '../helpers/cli.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { apiClient, candidate } from '../helpers/http.js';
+import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { tempDir } from '../helpers/server.js';
+
+describe('logs', () => {
+  const dirs: string[] = [];
+  let server: ServerProcess | undefined;
+  after(async () => {
+    await server?.stop('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  test('redactUrl keeps six characters of a token', () => {
+    assert.equal(redactUrl('/anonymous/analyse/start/AbCdEfGhIjKlMnOpQrStUvWx'), '/anonymous/analyse/start/AbCdEf…');
+    assert.equal(redactUrl('/anonymous/analyse/AbCdEfGhIjKlMnOpQrStUvWx/questions/3'), '/anonymous/analyse/AbCdEf…/questions/3');
+    assert.equal(redactUrl('/api/anonymous/assessment/AbCdEfGhIjKlMnOpQrStUvWx?x=1'), '/api/anonymous/assessment/AbCdEf…?x=1');
+  });
+
+  test('JSON lines with a request id; no password, API key, webhook password or whole token', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, DEMO_TENANT: 'false', LOG_LEVEL: 'debug', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SHUTDOWN_DRAIN_MS: '0' };
+    const creds = JSON.parse((await runCli(['tenant', 'create', '--name', 'logs', '--portal-domain', 'https://p.test', '--json'], env)).stdout);
+    server = await spawnServer(env);
+    const webhookPassword = 'hook-secret-9f8e7d';
+    const a = await newAssessment(server.url, creds, { WebhookUrl: 'http://127.0.0.1:9/hook', WebhookUsername: 'u', WebhookPassword: webhookPassword });
+    await completeViaForms(new FormClient(server.url), a.id);
+    await apiClient(server.url, { ...creds, password: 'wrong-password-x' }).createCandidate(candidate());
+    await apiClient(server.url, creds).post('/api/anonymous/candidate', candidate(), { 'x-request-id': 'trace-42' });
+    assert.equal(await server.stop('SIGTERM'), 0);
+
+    const lines = server.output().split('\n').filter((l) => l.startsWith('{'));
+    assert.ok(lines.length > 20);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requests = parsed.filter((l) => l.msg === 'request');
+    assert.ok(requests.every((l) => typeof l.reqId === 'string' && typeof (l.req as { url: string }).url === 'string'));
+    assert.ok(requests.some((l) => l.reqId === 'trace-42'));
+    assert.ok(parsed.some((l) => l.msg === 'webhook attempt'), 'webhook attempts are logged');
+    const all = server.output();
+    for (const secret of [creds.password, creds.apiKey, webhookPassword, 'wrong-password-x', a.id]) {
+      assert.ok(!all.includes(secret), `a secret reached the log: ${secret.slice(0, 4)}…`);
+    }
+    assert.ok(!/authorization|api-key/i.test(all), 'no credential headers are logged');
+  });
+});
