@@ -26,7 +26,8 @@ export function genReqId(req: IncomingMessage): string {
  * more than anything else on the API's hot path. The buffer is flushed on shutdown and exit.
  */
 export function logDestination(): SonicBoom {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  // While one write is in flight, further lines gather in the buffer: idle servers log at once, busy ones in batches.
+  const destination = pino.destination({ dest: 1, sync: false });
   process.once('exit', () => {
     try {
       destination.flushSync();
