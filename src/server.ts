@@ -62,7 +62,7 @@ export async function buildServer(deps: Deps): Promise<App> {
     if (deps.readiness.shuttingDown) reply.header('connection', 'close');
   });
 
-  await app.register(swagger, openApiOptions(config));
+  await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,

@@ -1,8 +1,7 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import type { Config } from '../config.js';
 
 /** The OpenAPI 3.1 document is generated from the route schemas; this adds what routes cannot say. */
-export function openApiOptions(config: Config): SwaggerOptions {
+export function openApiOptions(): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',

@@ -1,4 +1,4 @@
-/** Markup that is already safe. Only html`` and raw() make one. */
+/** Markup that is already safe. Only html`` makes one. */
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {
@@ -24,8 +24,4 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   let out = strings[0]!;
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
   return new Html(out);
-}
-
-export function raw(markup: string): Html {
-  return new Html(markup);
 }

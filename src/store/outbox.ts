@@ -1,5 +1,4 @@
 import type { Store } from './database.js';
-import type { DeliveryStatus } from './schema.js';
 
 export interface ClaimedDelivery {
   analysis_id: string;
@@ -85,4 +84,3 @@ export async function findDelivery(store: Store, analysisId: string) {
   return store.db.selectFrom('webhook_deliveries').selectAll().where('analysis_id', '=', analysisId).executeTakeFirst();
 }
 
-export type { DeliveryStatus };

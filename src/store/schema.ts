@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 /** Row shapes of every table. Timestamps are ISO-8601 UTC strings so both dialects store them alike. */
 export interface TenantTable {
   id: string;
@@ -89,4 +87,3 @@ export interface DB {
   webhook_deliveries: WebhookDeliveryTable;
 }
 
-export type { Generated };

@@ -2,13 +2,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import type { Credentials } from '../helpers/http.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
 
-describe('the portal in a real browser (chromium, 360 px)', () => {
+for (const db of testDatabases()) describe(`the portal in a real browser (chromium, 360 px) [${db}]`, () => {
   let server: TestServer;
   let receiver: Receiver;
   let browser: Browser;
@@ -19,7 +20,7 @@ describe('the portal in a real browser (chromium, 360 px)', () => {
       if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ATS</title><h1>Back at the ATS</h1>');
       else res.writeHead(200).end('ok');
     };
-    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
     creds = await server.tenant(undefined, server.url);
     browser = await launch();
   });
