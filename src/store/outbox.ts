@@ -20,6 +20,9 @@ export const NOTIFY_CHANNEL = 'assay_webhooks';
  */
 export async function claimDeliveries(store: Store, claimer: string, limit: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
+  // The poll runs every second: a read first, so an idle outbox costs no commit and no fsync.
+  const any = await store.db.selectFrom('webhook_deliveries').select('analysis_id').where('status', '=', 'pending').limit(1).executeTakeFirst();
+  if (!any) return [];
   return store.write(async (trx) => {
     let pending = trx.selectFrom('webhook_deliveries').select('analysis_id').where('status', '=', 'pending').orderBy('created_at').limit(limit);
     if (store.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
@@ -69,6 +72,14 @@ export async function recordAttempt(store: Store, analysisId: string, claimer: s
  * whether the receiver got the POST is unknown, and one attempt is the rule.
  */
 export async function markAbandoned(store: Store, claimedBefore: string): Promise<number> {
+  const stale = await store.db
+    .selectFrom('webhook_deliveries')
+    .select('analysis_id')
+    .where('status', '=', 'sending')
+    .where('claimed_at', '<', claimedBefore)
+    .limit(1)
+    .executeTakeFirst();
+  if (!stale) return 0;
   const result = await store.write((trx) =>
     trx
       .updateTable('webhook_deliveries')
