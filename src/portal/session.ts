@@ -62,6 +62,19 @@ export async function load(deps: Deps, request: FastifyRequest, reply: FastifyRe
   return { id, ctx, session, instrument, progress, step: currentStep(instrument, progress) };
 }
 
+/**
+ * `load` for a page that belongs to one step (details, gender): a candidate who is elsewhere
+ * is sent to the step they are on. Undefined when a response has already been sent.
+ */
+export async function loadAtStep(deps: Deps, request: FastifyRequest, reply: FastifyReply, kind: Step['kind']): Promise<Loaded | undefined> {
+  const l = await load(deps, request, reply);
+  if (l && l.step.kind !== kind) {
+    toCurrentStep(reply, l);
+    return undefined;
+  }
+  return l;
+}
+
 /** Sends the candidate to the step they belong on; used when a URL is visited out of order. */
 export function toCurrentStep(reply: FastifyReply, l: Loaded): FastifyReply {
   return redirect(reply, stepUrl(l.id, l.step));

@@ -4,7 +4,7 @@ import { CandidateDetails } from '../../schemas/candidate.js';
 import { setGender, updateCandidateDetails } from '../../store/portal.js';
 import { currentStep } from '../../domain/flow.js';
 import { redirect, sendPage } from '../render.js';
-import { load, stepUrl, toCurrentStep } from '../session.js';
+import { loadAtStep, stepUrl } from '../session.js';
 import { TEXTS } from '../texts.js';
 import { detailsPage, genderPage, type DetailsValues } from '../views/details.js';
 import type { FieldError } from '../views/pages.js';
@@ -23,16 +23,14 @@ function formValues(body: Form): DetailsValues {
 
 export function detailsRoutes(app: App, deps: Deps): void {
   app.get('/:id/details', async (request, reply) => {
-    const l = await load(deps, request, reply);
+    const l = await loadAtStep(deps, request, reply, 'details');
     if (!l) return reply;
-    if (l.step.kind !== 'details') return toCurrentStep(reply, l);
     return sendPage(reply, detailsPage(l.ctx, `/anonymous/analyse/${l.id}/details`, reply.generateCsrf({ userInfo: l.id })));
   });
 
   app.post('/:id/details', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const l = await load(deps, request, reply);
+    const l = await loadAtStep(deps, request, reply, 'details');
     if (!l) return reply;
-    if (l.step.kind !== 'details') return toCurrentStep(reply, l);
     const values = formValues((request.body ?? {}) as Form);
     const t = TEXTS[l.ctx.lang];
     const failed = new Set([...checkDetails.Errors(values)].map((e) => e.instancePath.slice(1)));
@@ -51,16 +49,14 @@ export function detailsRoutes(app: App, deps: Deps): void {
   });
 
   app.get('/:id/gender', async (request, reply) => {
-    const l = await load(deps, request, reply);
+    const l = await loadAtStep(deps, request, reply, 'gender');
     if (!l) return reply;
-    if (l.step.kind !== 'gender') return toCurrentStep(reply, l);
     return sendPage(reply, genderPage(l.ctx, `/anonymous/analyse/${l.id}/gender`, reply.generateCsrf({ userInfo: l.id })));
   });
 
   app.post('/:id/gender', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const l = await load(deps, request, reply);
+    const l = await loadAtStep(deps, request, reply, 'gender');
     if (!l) return reply;
-    if (l.step.kind !== 'gender') return toCurrentStep(reply, l);
     const raw = ((request.body ?? {}) as Form).Gender;
     const gender = raw === '1' || raw === '2' || raw === '3' ? Number(raw) : 0;
     if (gender === 0) {
