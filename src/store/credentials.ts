@@ -36,11 +36,12 @@ export async function findCaller(store: Store, keyHash: string, username: string
 
 /**
  * A write that takes credentials away (revoke, reset, disable). Every process's caches hear
- * of it: on SQLite through the file's data_version, on PostgreSQL through NOTIFY at commit.
+ * of it: on SQLite through the credentials_version row, on PostgreSQL through NOTIFY at commit.
  */
 async function changeCredentials<T>(store: Store, fn: (trx: Trx) => Promise<T>): Promise<T> {
   const result = await store.write(async (trx) => {
     const out = await fn(trx);
+    await trx.updateTable('credentials_version').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
     if (store.dialect === 'postgres') await sql`select pg_notify(${CREDENTIALS_CHANNEL}, '')`.execute(trx);
     return out;
   });

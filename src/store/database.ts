@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -20,6 +19,7 @@ import type { Config } from '../config.js';
 import type { DB } from './schema.js';
 import { GroupCommitter } from './group-commit.js';
 import { PgListener } from './pg-listener.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -47,6 +47,11 @@ export interface Store {
   credentialsVersion(): number;
   /** Called after this process changed credentials. */
   credentialsChanged(): void;
+  /**
+   * SQLite only: applies a connection setting (`PRAGMA query_only = ON`, say) to every connection
+   * the store writes through. Tests use it to make the store refuse writes.
+   */
+  pragma?(sql: string): Promise<void>;
   /** Runs `handler` on every PostgreSQL NOTIFY on `channel`; nothing happens on SQLite. */
   listen(channel: string, handler: () => void): void;
 }
@@ -141,44 +146,14 @@ async function syncFile(path: string): Promise<void> {
   }
 }
 
-/** The checkpoint worker for a served SQLite file; see checkpoint-worker.ts. */
-function startCheckpointer(path: string): { checkpoint(): Promise<void>; stop(): Promise<void> } {
-  const worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { path } });
-  worker.unref();
-  let next = 0;
-  const waiting = new Map<number, (reply: { ok: boolean; error?: string }) => void>();
-  worker.on('message', (reply: { id: number; ok: boolean; error?: string }) => waiting.get(reply.id)?.(reply));
-  const ask = (op: 'checkpoint' | 'stop') =>
-    new Promise<void>((resolve, reject) => {
-      const id = ++next;
-      waiting.set(id, (reply) => {
-        waiting.delete(id);
-        if (reply.ok) resolve();
-        else reject(new Error(`checkpoint failed: ${reply.error}`));
-      });
-      worker.postMessage({ id, op });
-    });
-  return {
-    checkpoint: () => ask('checkpoint'),
-    async stop() {
-      // Held by the event loop again until the last checkpoint is done and the worker is gone.
-      worker.ref();
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      await ask('stop').catch(() => {});
-      await exited;
-    },
-  };
-}
-
 const CHECKPOINT_EVERY_MS = 500;
 
 function openSqlite(path: string, serving: boolean): Store {
   const raw = openSqliteFile(path);
-  // While serving, checkpoints (and their fsyncs) run in a worker thread instead of inside commits.
-  const checkpointer = serving ? startCheckpointer(path) : undefined;
-  if (checkpointer) {
+  // While serving, the writer worker checkpoints; a checkpoint here would stall the event loop.
+  const writer = serving ? new SqliteWriter(path, CHECKPOINT_EVERY_MS) : undefined;
+  if (writer) {
     raw.pragma('wal_autocheckpoint = 0');
-    // The log is reused after each whole checkpoint; this trims what a burst left behind.
     raw.pragma('journal_size_limit = 16777216');
   }
   // Durability without blocking: COMMIT writes the WAL (synchronous=NORMAL), then the group
@@ -188,48 +163,52 @@ function openSqlite(path: string, serving: boolean): Store {
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
   const wal = `${path}-wal`;
-  let lastCheckpoint = Date.now();
-  const committer = new GroupCommitter<Kysely<DB>>((fn) => db.transaction().execute(fn), {
-    sync: () => syncFile(wal),
-    ...(checkpointer && {
-      maintenance: {
-        due: () => Date.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS,
-        run: () => {
-          lastCheckpoint = Date.now();
-          return checkpointer.checkpoint();
-        },
-      },
-    }),
-  });
-  let local = 0;
-  const dataVersion = raw.prepare('PRAGMA data_version').pluck();
-  // Read once per turn of the event loop: requests handled in the same turn share the answer.
-  let version: number | undefined;
+  const committer = new GroupCommitter<Kysely<DB>>((fn) => db.transaction().execute(fn), { sync: () => syncFile(wal) });
+  const version = credentialsVersionReader(raw);
   return {
     dialect: 'sqlite',
     db,
-    write: (fn) => committer.submit(fn),
-    execute: (query) => committer.submit((trx) => runQuery(trx, query)),
+    // Transactions with application logic in them run here, while the writer holds no batch.
+    write: writer ? (fn) => writer.exclusive(() => committer.submit(fn)) : (fn) => committer.submit(fn),
+    execute: writer ? (query) => writer.execute(query) : (query) => committer.submit((trx) => runQuery(trx, query)),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
     async close() {
-      await checkpointer?.stop();
+      await writer?.stop();
       await db.destroy();
     },
-    // data_version changes when another connection (the CLI, say) commits to the file.
-    credentialsVersion() {
+    async pragma(statement) {
+      raw.pragma(statement);
+      await writer?.pragma(statement);
+    },
+    credentialsVersion: version.read,
+    credentialsChanged: version.forget,
+    listen: () => {},
+  };
+}
+
+/**
+ * The credentials_version row, which every credential change bumps in its own transaction
+ * (the CLI's included). Read once per turn of the event loop: requests handled in the same
+ * turn share the answer.
+ */
+function credentialsVersionReader(raw: BetterSqlite3.Database): { read(): number; forget(): void } {
+  let statement: BetterSqlite3.Statement | undefined;
+  let version: number | undefined;
+  return {
+    read() {
       if (version === undefined) {
-        version = (dataVersion.get() as number) + local;
+        // Prepared on first use: the table exists only once the server has migrated.
+        statement ??= raw.prepare('SELECT version FROM credentials_version WHERE id = 1').pluck();
+        version = (statement.get() as number | undefined) ?? 0;
         setImmediate(() => (version = undefined));
       }
       return version;
     },
-    credentialsChanged() {
-      local++;
+    forget() {
       version = undefined;
     },
-    listen: () => {},
   };
 }
 
@@ -268,7 +247,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
 }
 
 export interface OpenOptions {
-  /** A long-running server (rather than a CLI command): SQLite gets its checkpoint worker. */
+  /** A long-running server (rather than a CLI command): SQLite gets its writer worker. */
   serving?: boolean;
   onPoolError?: (err: Error) => void;
 }

@@ -6,9 +6,6 @@
  * The sync runs off the event loop and at most one is in flight. Writes that queue while it
  * runs are committed as soon as `eagerBatch` of them wait (the next sync covers them), so
  * clients do not all fall into one lockstep cycle that leaves the CPU idle during every sync.
- *
- * `maintenance` (the WAL checkpoint) runs between syncs while nothing commits, so it can
- * copy the whole log back into the database.
  */
 export type Transact<C> = <R>(fn: (ctx: C) => Promise<R>) => Promise<R>;
 
@@ -26,8 +23,6 @@ interface Ack {
 export interface GroupCommitOptions {
   /** Makes everything committed so far durable. */
   sync?: () => Promise<void>;
-  /** Work that needs commits to pause, run when `due()` says so. Its failure loses nothing. */
-  maintenance?: { due(): boolean; run(): Promise<void> };
   /** Most writes in one transaction. */
   maxBatch?: number;
   /** Queued writes that are committed without waiting for the sync in flight. */
@@ -38,10 +33,9 @@ export class GroupCommitter<C> {
   #queue: Array<Pending<C>> = [];
   #committing = false;
   #syncing = false;
-  #maintaining = false;
   #unsynced: Ack[] = [];
   readonly #transact: Transact<C>;
-  readonly #options: Required<Omit<GroupCommitOptions, 'maintenance'>> & Pick<GroupCommitOptions, 'maintenance'>;
+  readonly #options: Required<GroupCommitOptions>;
 
   constructor(transact: Transact<C>, options: GroupCommitOptions = {}) {
     this.#transact = transact;
@@ -56,7 +50,7 @@ export class GroupCommitter<C> {
   }
 
   #schedule(): void {
-    if (this.#committing || this.#maintaining || this.#queue.length === 0) return;
+    if (this.#committing || this.#queue.length === 0) return;
     if (this.#syncing && this.#queue.length < this.#options.eagerBatch) return;
     this.#committing = true;
     // Let this turn's other requests reach the queue first.
@@ -102,20 +96,7 @@ export class GroupCommitter<C> {
       .finally(() => {
         this.#syncing = false;
         if (!this.#committing && this.#unsynced.length > 0) this.#startSync();
-        else if (!this.#committing && this.#options.maintenance?.due()) void this.#maintain();
         this.#schedule();
       });
-  }
-
-  async #maintain(): Promise<void> {
-    this.#maintaining = true;
-    try {
-      await this.#options.maintenance!.run();
-    } catch {
-      // Maintenance is best effort; the data it works on is already durable.
-    } finally {
-      this.#maintaining = false;
-      this.#schedule();
-    }
   }
 }

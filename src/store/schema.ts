@@ -77,6 +77,11 @@ export interface WebhookDeliveryTable {
   error: string | null;
 }
 
+export interface CredentialsVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface DB {
   tenants: TenantTable;
   api_users: ApiUserTable;
@@ -85,5 +90,6 @@ export interface DB {
   assessments: AssessmentTable;
   assessment_answers: AnswerTable;
   webhook_deliveries: WebhookDeliveryTable;
+  credentials_version: CredentialsVersionTable;
 }
 

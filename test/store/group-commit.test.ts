@@ -88,42 +88,6 @@ describe('GroupCommitter', () => {
     await assert.rejects(gc.submit(async () => 1), /EIO/);
   });
 
-  test('maintenance runs between syncs while nothing commits', async () => {
-    const events: string[] = [];
-    let due = true;
-    const gc = new GroupCommitter(
-      async <R>(fn: (ctx: null) => Promise<R>) => {
-        const out = await fn(null);
-        events.push('commit');
-        return out;
-      },
-      {
-        eagerBatch: 1,
-        sync: async () => void events.push('sync'),
-        maintenance: {
-          due: () => due,
-          run: async () => {
-            due = false;
-            events.push('maintenance start');
-            await new Promise((r) => setTimeout(r, 20));
-            events.push('maintenance end');
-          },
-        },
-      },
-    );
-    await gc.submit(async () => 1);
-    const writes = [gc.submit(async () => 2)];
-    await new Promise((r) => setTimeout(r, 5));
-    writes.push(gc.submit(async () => 3), gc.submit(async () => 4));
-    await Promise.all(writes);
-    await new Promise((r) => setTimeout(r, 40));
-    const start = events.indexOf('maintenance start');
-    const end = events.indexOf('maintenance end');
-    assert.ok(start > 0 && end > start, events.join(', '));
-    assert.equal(events[start - 1], 'sync', 'maintenance follows a sync');
-    assert.ok(!events.slice(start, end).includes('commit'), `no commit during maintenance: ${events.join(', ')}`);
-  });
-
   test('a failed commit rejects every write in it', async () => {
     const r = recorder(() => true);
     const gc = new GroupCommitter(r.transact);

@@ -25,9 +25,9 @@ describe('SQLite that cannot write: a clear 503, then recovery, never a corrupte
   test('a full disk (SQLITE_FULL) gives 503s; room again gives 201s', async () => {
     const api = apiClient(server.url, creds);
     assert.equal((await api.createCandidate(candidate())).status, 201);
-    const db = server.running.deps.store.db;
-    const pages = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(db)).rows[0]!.page_count;
-    await sql.raw(`PRAGMA max_page_count = ${pages}`).execute(db);
+    const store = server.running.deps.store;
+    const pages = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(store.db)).rows[0]!.page_count;
+    await store.pragma!(`max_page_count = ${pages}`);
     try {
       // Rows fill the free space left in existing pages first (some still fit later, in pages
       // with room); every write that needs a new page gets a clear 503, never a 500.
@@ -42,19 +42,19 @@ describe('SQLite that cannot write: a clear 503, then recovery, never a corrupte
       }
       assert.equal(refused, 50, 'the page limit was reached');
     } finally {
-      await sql.raw('PRAGMA max_page_count = 1073741823').execute(db);
+      await store.pragma!('max_page_count = 1073741823');
     }
     assert.equal((await api.createCandidate(candidate())).status, 201);
   });
 
   test('a read-only store gives 503s; writable again gives 201s', async () => {
     const api = apiClient(server.url, creds);
-    const db = server.running.deps.store.db;
-    await sql`PRAGMA query_only = ON`.execute(db);
+    const store = server.running.deps.store;
+    await store.pragma!('query_only = ON');
     try {
       await expect503s(api);
     } finally {
-      await sql`PRAGMA query_only = OFF`.execute(db);
+      await store.pragma!('query_only = OFF');
     }
     assert.equal((await api.createCandidate(candidate())).status, 201);
     assert.equal((await request(`${server.url}/readyz`)).status, 200);

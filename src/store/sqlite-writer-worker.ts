@@ -1,0 +1,129 @@
+/**
+ * The SQLite writer: a worker thread with its own connection that runs the server's
+ * single-statement writes (`Store.execute`) in batches. Each batch is one transaction; its
+ * results go back only after an fdatasync of the WAL that started after its COMMIT, so an
+ * answer still means the rows are on disk. The fdatasync runs on the thread pool, so the next
+ * batch can commit while the disk works. Between batches it checkpoints the WAL.
+ */
+import { fdatasync, openSync, closeSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import type { WriterReply, WriterRequest } from './sqlite-writer.js';
+
+const { path, checkpointEveryMs } = workerData as { path: string; checkpointEveryMs: number };
+const db = new BetterSqlite3(path);
+db.pragma('busy_timeout = 5000');
+db.pragma('foreign_keys = ON');
+// COMMIT writes the WAL; the explicit fdatasync below makes it durable before anyone hears of it.
+db.pragma('synchronous = NORMAL');
+db.pragma('wal_autocheckpoint = 0');
+// The log is reused after each whole checkpoint; this trims what a burst left behind.
+db.pragma('journal_size_limit = 16777216');
+const begin = db.prepare('BEGIN IMMEDIATE');
+const commit = db.prepare('COMMIT');
+const rollback = db.prepare('ROLLBACK');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const statements: BetterSqlite3.Statement[] = [];
+const port = parentPort!;
+
+function errorOf(error: unknown): { code?: string; message: string } {
+  const e = error as { code?: unknown; message?: unknown };
+  return { ...(typeof e.code === 'string' && { code: e.code }), message: String(e.message ?? error) };
+}
+
+function runBatch(request: Extract<WriterRequest, { kind: 'batch' }>): WriterReply['results'] {
+  for (const [id, sql] of request.prepare ?? []) statements[id] = db.prepare(sql);
+  const results: WriterReply['results'] = [];
+  begin.run();
+  for (const [id, params] of request.ops) {
+    const statement = statements[id]!;
+    try {
+      results.push(statement.reader ? { rows: statement.all(...params), changes: 0 } : { rows: [], changes: statement.run(...params).changes });
+    } catch (error) {
+      // A constraint error undoes only its own statement. After SQLITE_FULL or an I/O error
+      // SQLite has rolled the whole transaction back: then nothing in the batch was written.
+      if (!db.inTransaction) throw error;
+      results.push({ error: errorOf(error) });
+    }
+  }
+  try {
+    commit.run();
+  } catch (error) {
+    if (db.inTransaction) rollback.run();
+    throw error;
+  }
+  return results;
+}
+
+/** Opened per sync: if SQLite ever recreated the WAL, an old descriptor would sync the wrong file. */
+function syncWal(done: (error: Error | null) => void): void {
+  let fd: number;
+  try {
+    fd = openSync(`${path}-wal`, 'r');
+  } catch (error) {
+    done(error as Error);
+    return;
+  }
+  fdatasync(fd, (error) => {
+    closeSync(fd);
+    done(error);
+  });
+}
+
+let lastCheckpoint = Date.now();
+let syncing = 0;
+
+// Safe with syncs in flight: under synchronous=NORMAL a checkpoint syncs the WAL before it
+// copies and the database file after, so a WAL restart never outruns durability.
+function maybeCheckpoint(): void {
+  if (Date.now() - lastCheckpoint < checkpointEveryMs) return;
+  lastCheckpoint = Date.now();
+  try {
+    checkpoint.run();
+  } catch {
+    // Best effort: what it would copy is already durable in the WAL.
+  }
+}
+
+const idleCheckpoints = setInterval(maybeCheckpoint, checkpointEveryMs);
+
+port.on('message', (request: WriterRequest) => {
+  if (request.kind === 'stop') {
+    clearInterval(idleCheckpoints);
+    const finish = () => {
+      if (syncing > 0) return void setTimeout(finish, 1);
+      try {
+        checkpoint.run();
+      } catch {
+        // The data is durable in the WAL; the next start checkpoints it.
+      }
+      db.close();
+      port.postMessage({ kind: 'stopped' });
+      port.close();
+    };
+    finish();
+    return;
+  }
+  if (request.kind === 'pragma') {
+    try {
+      db.pragma(request.sql);
+      port.postMessage({ seq: request.seq } satisfies WriterReply);
+    } catch (error) {
+      port.postMessage({ seq: request.seq, failed: errorOf(error) } satisfies WriterReply);
+    }
+    return;
+  }
+  let results: WriterReply['results'];
+  try {
+    results = runBatch(request);
+  } catch (error) {
+    port.postMessage({ seq: request.seq, failed: errorOf(error) } satisfies WriterReply);
+    return;
+  }
+  syncing++;
+  syncWal((error) => {
+    syncing--;
+    port.postMessage((error ? { seq: request.seq, failed: errorOf(error) } : { seq: request.seq, results }) satisfies WriterReply);
+    maybeCheckpoint();
+  });
+});
