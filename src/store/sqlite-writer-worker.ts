@@ -8,7 +8,7 @@
 import { fdatasync, openSync, closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import type { WriterReply, WriterRequest } from './sqlite-writer.js';
+import type { OpResult, WriterReply, WriterRequest } from './sqlite-writer.js';
 
 const { path, checkpointEveryMs } = workerData as { path: string; checkpointEveryMs: number };
 const db = new BetterSqlite3(path);
@@ -31,14 +31,19 @@ function errorOf(error: unknown): { code?: string; message: string } {
   return { ...(typeof e.code === 'string' && { code: e.code }), message: String(e.message ?? error) };
 }
 
-function runBatch(request: Extract<WriterRequest, { kind: 'batch' }>): WriterReply['results'] {
+function reply(message: WriterReply): void {
+  port.postMessage(JSON.stringify(message));
+}
+
+function runBatch(request: Extract<WriterRequest, { kind: 'batch' }>): OpResult[] {
   for (const [id, sql] of request.prepare ?? []) statements[id] = db.prepare(sql);
-  const results: WriterReply['results'] = [];
+  const ops = JSON.parse(request.ops) as Array<[number, unknown[]]>;
+  const results: OpResult[] = [];
   begin.run();
-  for (const [id, params] of request.ops) {
+  for (const [id, params] of ops) {
     const statement = statements[id]!;
     try {
-      results.push(statement.reader ? { rows: statement.all(...params), changes: 0 } : { rows: [], changes: statement.run(...params).changes });
+      results.push(statement.reader ? { rows: statement.all(...params) } : statement.run(...params).changes);
     } catch (error) {
       // A constraint error undoes only its own statement. After SQLITE_FULL or an I/O error
       // SQLite has rolled the whole transaction back: then nothing in the batch was written.
@@ -98,7 +103,6 @@ port.on('message', (request: WriterRequest) => {
         // The data is durable in the WAL; the next start checkpoints it.
       }
       db.close();
-      port.postMessage({ kind: 'stopped' });
       port.close();
     };
     finish();
@@ -107,23 +111,23 @@ port.on('message', (request: WriterRequest) => {
   if (request.kind === 'pragma') {
     try {
       db.pragma(request.sql);
-      port.postMessage({ seq: request.seq } satisfies WriterReply);
+      reply({ seq: request.seq });
     } catch (error) {
-      port.postMessage({ seq: request.seq, failed: errorOf(error) } satisfies WriterReply);
+      reply({ seq: request.seq, failed: errorOf(error) });
     }
     return;
   }
-  let results: WriterReply['results'];
+  let results: OpResult[];
   try {
     results = runBatch(request);
   } catch (error) {
-    port.postMessage({ seq: request.seq, failed: errorOf(error) } satisfies WriterReply);
+    reply({ seq: request.seq, failed: errorOf(error) });
     return;
   }
   syncing++;
   syncWal((error) => {
     syncing--;
-    port.postMessage((error ? { seq: request.seq, failed: errorOf(error) } : { seq: request.seq, results }) satisfies WriterReply);
+    reply(error ? { seq: request.seq, failed: errorOf(error) } : { seq: request.seq, results });
     maybeCheckpoint();
   });
 });

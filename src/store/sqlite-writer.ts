@@ -1,12 +1,19 @@
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 
+/**
+ * Messages to and from the worker. A batch's operations and its results travel as one JSON
+ * string each: structured cloning hundreds of small values cost more than the inserts did.
+ * So parameters must be JSON values (strings, finite numbers, booleans, null), as every
+ * value Assay stores is.
+ */
 export type WriterRequest =
-  | { kind: 'batch'; seq: number; prepare?: Array<[number, string]>; ops: Array<[number, readonly unknown[]]> }
+  | { kind: 'batch'; seq: number; prepare?: Array<[number, string]>; ops: string }
   | { kind: 'pragma'; seq: number; sql: string }
   | { kind: 'stop' };
 
-type OpResult = { rows: unknown[]; changes: number } | { error: { code?: string; message: string } };
+/** A write's change count, a read's rows, or the statement's error. */
+export type OpResult = number | { rows: unknown[] } | { error: { code?: string; message: string } };
 export type WriterReply = { seq: number; results?: OpResult[]; failed?: { code?: string; message: string } };
 
 interface Op {
@@ -120,7 +127,7 @@ export class SqliteWriter {
   #send(batch: Op[]): void {
     const seq = ++this.#seq;
     this.#inFlight.set(seq, batch);
-    const request: WriterRequest = { kind: 'batch', seq, ops: batch.map((op) => [op.id, op.params]) };
+    const request: WriterRequest = { kind: 'batch', seq, ops: JSON.stringify(batch.map((op) => [op.id, op.params])) };
     const worker = this.#ensureWorker();
     if (this.#unprepared.length > 0) {
       request.prepare = this.#unprepared;
@@ -135,7 +142,7 @@ export class SqliteWriter {
       workerData: { path: this.#path, checkpointEveryMs: this.#checkpointEveryMs },
     });
     worker.unref();
-    worker.on('message', (reply: WriterReply) => this.#settle(reply));
+    worker.on('message', (reply: string) => this.#settle(JSON.parse(reply) as WriterReply));
     worker.on('error', () => {});
     worker.on('exit', () => {
       if (this.#worker !== worker) return;
@@ -162,9 +169,10 @@ export class SqliteWriter {
     this.#inFlight.delete(reply.seq);
     batch.forEach((op, i) => {
       const result = reply.results?.[i];
-      if (reply.failed || !result) op.reject(sqliteError(reply.failed ?? { message: 'no result' }));
+      if (reply.failed || result === undefined) op.reject(sqliteError(reply.failed ?? { message: 'no result' }));
+      else if (typeof result === 'number') op.resolve({ rows: [], changes: result });
       else if ('error' in result) op.reject(sqliteError(result.error));
-      else op.resolve(result);
+      else op.resolve({ rows: result.rows, changes: 0 });
     });
     this.#pump();
   }
