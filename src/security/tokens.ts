@@ -1,6 +1,23 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 const API_KEY_PREFIX = 'ak_';
+
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let used = 0;
+
+/**
+ * Bytes from the CSPRNG, drawn 4 KiB at a time: one call into OpenSSL per call cost more than
+ * the rest of creating an assessment. Every byte is handed out once.
+ */
+function randomBytes(n: number): Buffer {
+  if (used + n > pool.length) {
+    pool = randomFillSync(Buffer.allocUnsafe(POOL_SIZE));
+    used = 0;
+  }
+  used += n;
+  return pool.subarray(used - n, used);
+}
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
