@@ -49,7 +49,7 @@ describe('GroupCommitter', () => {
 
   test('no write is acknowledged before a sync that started after its commit has finished', async () => {
     const events: string[] = [];
-    let syncs = 0;
+    const syncs: Array<() => void> = [];
     const gc = new GroupCommitter(
       async <R>(fn: (ctx: null) => Promise<R>) => {
         const out = await fn(null);
@@ -58,23 +58,35 @@ describe('GroupCommitter', () => {
       },
       {
         eagerBatch: 2,
-        sync: async () => {
-          const n = ++syncs;
-          events.push(`sync ${n} start`);
-          await new Promise((r) => setTimeout(r, 20));
-          events.push(`sync ${n} end`);
-        },
+        // Each sync finishes only when the test says so.
+        sync: () =>
+          new Promise<void>((resolve) => {
+            const n = syncs.length + 1;
+            events.push(`sync ${n} start`);
+            syncs.push(() => {
+              events.push(`sync ${n} end`);
+              resolve();
+            });
+          }),
       },
     );
+    const turns = async (n = 5) => {
+      for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+    };
     const ack = (v: string) => events.push(`ack ${v}`);
     const first = gc.submit(async () => 'a').then(ack);
-    await new Promise((r) => setTimeout(r, 5));
+    await turns();
     // While sync 1 runs: one write waits; two (the eager batch) are committed at once. Either
     // way sync 1 does not cover them, sync 2 does.
     const second = gc.submit(async () => 'b').then(ack);
-    await new Promise((r) => setTimeout(r, 5));
+    await turns();
     assert.deepEqual(events, ['commit', 'sync 1 start'], 'a lone write waits for the sync');
     const third = gc.submit(async () => 'c').then(ack);
+    await turns();
+    assert.deepEqual(events, ['commit', 'sync 1 start', 'commit'], 'an eager batch commits during the sync, unacknowledged');
+    syncs[0]!();
+    await turns();
+    syncs[1]!();
     await Promise.all([first, second, third]);
     assert.deepEqual(events, ['commit', 'sync 1 start', 'commit', 'sync 1 end', 'ack a', 'sync 2 start', 'sync 2 end', 'ack b', 'ack c']);
   });
