@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { Store } from './database.js';
 import { prepared } from './prepared.js';
 import type { AssessmentTable } from './schema.js';
+import { perStore } from './turn-batcher.js';
 
 export type AssessmentRow = AssessmentTable;
 
@@ -27,10 +29,33 @@ const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
 );
 
 /**
+ * PostgreSQL: the assessments created in one turn go in as one statement, one round trip and
+ * one commit, joined to their candidates in the same tenant. Rows come in as one array per
+ * column; each AnalysisId is new, so the ones returned are the ones created.
+ */
+async function insertBatch(store: Store, rows: AssessmentRow[]): Promise<Array<'created' | 'no-candidate'>> {
+  const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(c === 'assessment_type' ? 'integer' : 'text')}[]`);
+  const { rows: inserted } = await sql<{ analysis_id: string }>`
+    insert into assessments (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    select ${sql.join(COLUMNS.map((c) => sql.ref(`v.${c}`)))}
+    from unnest(${sql.join(arrays)}) as v(${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    join candidates c on c.external_id = v.external_id and c.tenant_id = v.tenant_id
+    returning analysis_id`.execute(store.db);
+  const created = new Set(inserted.map((r) => r.analysis_id));
+  return rows.map((r) => (created.has(r.analysis_id) ? 'created' : 'no-candidate'));
+}
+
+const insertBatched = perStore(insertBatch);
+
+/**
  * Inserts the assessment if its candidate exists in the same tenant. Another tenant's
  * candidate counts as no candidate: tenants never learn of each other's ExternalIds.
  */
 export async function insertAssessment(store: Store, row: AssessmentRow): Promise<'created' | 'no-candidate'> {
+  if (store.dialect === 'postgres') {
+    return insertBatched(store, row);
+  }
+  // On SQLite the writer worker batches statements itself.
   const query = insertForOwnCandidate(store.db, store.dialect, ...COLUMNS.map((c) => row[c]), row.external_id, row.tenant_id);
   const { changes } = await store.execute(query);
   return changes === 1 ? 'created' : 'no-candidate';

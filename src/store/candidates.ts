@@ -1,10 +1,14 @@
+import { sql } from 'kysely';
 import type { Store } from './database.js';
 import { prepared } from './prepared.js';
 import type { CandidateTable } from './schema.js';
+import { perStore } from './turn-batcher.js';
 
 export type CandidateRow = CandidateTable;
 
 const COLUMNS = ['external_id', 'tenant_id', 'email', 'first_name', 'last_name', 'preposition', 'gender', 'needs_to_update_data', 'created_at', 'updated_at'] as const;
+
+const INTEGER_COLUMNS = new Set<string>(['gender', 'needs_to_update_data']);
 
 const insertQuery = prepared((db, ...values: unknown[]) =>
   db
@@ -13,8 +17,30 @@ const insertQuery = prepared((db, ...values: unknown[]) =>
     .onConflict((oc) => oc.column('external_id').doNothing()),
 );
 
+/**
+ * PostgreSQL: the candidates created in one turn go in as one statement, one round trip and
+ * one commit. Rows come in as one array per column. Of two rows with the same ExternalId in
+ * one batch the first wins, as the first of two racing requests would.
+ */
+async function insertBatch(store: Store, rows: CandidateRow[]): Promise<boolean[]> {
+  const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(INTEGER_COLUMNS.has(c) ? 'integer' : 'text')}[]`);
+  const { rows: inserted } = await sql<{ external_id: string }>`
+    insert into candidates (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    select * from unnest(${sql.join(arrays)})
+    on conflict (external_id) do nothing
+    returning external_id`.execute(store.db);
+  const unclaimed = new Set(inserted.map((r) => r.external_id));
+  return rows.map((r) => unclaimed.delete(r.external_id));
+}
+
+const insertBatched = perStore(insertBatch);
+
 /** Inserts unless the ExternalId exists anywhere; false means it did. Racing inserts: one wins. */
 export async function insertCandidate(store: Store, row: CandidateRow): Promise<boolean> {
+  if (store.dialect === 'postgres') {
+    return insertBatched(store, row);
+  }
+  // On SQLite the writer worker batches statements itself.
   const { changes } = await store.execute(insertQuery(store.db, store.dialect, ...COLUMNS.map((c) => row[c])));
   return changes === 1;
 }

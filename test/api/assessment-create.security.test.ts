@@ -24,5 +24,29 @@ for (const db of testDatabases()) {
       assert.deepEqual(res.body, unknown.body);
       assert.equal((await a.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0 })).status, 201);
     });
+
+    test('requests that arrive together (one batch) each get their own answer', async () => {
+      const a = apiClient(server.url, await server.tenant());
+      const b = apiClient(server.url, await server.tenant());
+      const own = candidate();
+      const theirs = candidate();
+      assert.equal((await a.createCandidate(own)).status, 201);
+      assert.equal((await b.createCandidate(theirs)).status, 201);
+      const asks = Array.from({ length: 60 }, (_, i) => [own.ExternalId, theirs.ExternalId, `${String(own.ExternalId)}-none`][i % 3]);
+      const replies = await Promise.all(asks.map((ExternalId, i) => a.createAssessment({ ExternalId, AssessmentType: i % 2 })));
+      replies.forEach((r, i) => {
+        if (i % 3 === 0) assert.equal(r.status, 201, r.text);
+        else assert.equal(errorCode(r), 'NoCandidateFound', r.text);
+      });
+      const ids = replies.filter((r) => r.status === 201).map((r) => r.body.Data.AnalysisId as string);
+      assert.equal(new Set(ids).size, 20);
+      // Each stored row is the one its request asked for.
+      for (const [i, r] of replies.entries()) {
+        if (r.status !== 201) continue;
+        const row = await server.running.deps.store.db.selectFrom('assessments').selectAll().where('analysis_id', '=', r.body.Data.AnalysisId as string).executeTakeFirstOrThrow();
+        assert.equal(row.external_id, own.ExternalId);
+        assert.equal(row.assessment_type, i % 2);
+      }
+    });
   });
 }
