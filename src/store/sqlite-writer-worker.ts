@@ -23,6 +23,7 @@ const begin = db.prepare('BEGIN IMMEDIATE');
 const commit = db.prepare('COMMIT');
 const rollback = db.prepare('ROLLBACK');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const sqlText: string[] = [];
 const statements: BetterSqlite3.Statement[] = [];
 const port = parentPort!;
 
@@ -36,13 +37,14 @@ function reply(message: WriterReply): void {
 }
 
 function runBatch(request: Extract<WriterRequest, { kind: 'batch' }>): OpResult[] {
-  for (const [id, sql] of request.prepare ?? []) statements[id] = db.prepare(sql);
+  for (const [id, sql] of request.prepare ?? []) sqlText[id] = sql;
   const ops = JSON.parse(request.ops) as Array<[number, unknown[]]>;
   const results: OpResult[] = [];
   begin.run();
   for (const [id, params] of ops) {
-    const statement = statements[id]!;
     try {
+      // Prepared at first use, inside the try: a statement that cannot compile fails alone, and again next time.
+      const statement = (statements[id] ??= db.prepare(sqlText[id]!));
       results.push(statement.reader ? { rows: statement.all(...params) } : statement.run(...params).changes);
     } catch (error) {
       // A constraint error undoes only its own statement. After SQLITE_FULL or an I/O error

@@ -42,6 +42,15 @@ describe('SqliteWriter: single statements in a worker thread, batched', () => {
     assert.deepEqual(raw.prepare("SELECT id FROM t WHERE id LIKE 'b%' ORDER BY id").pluck().all(), ['b1', 'b2']);
   });
 
+  test('a statement that cannot compile fails alone, and works once it can', async () => {
+    const later = CompiledQuery.raw('INSERT INTO later (id) VALUES (?)', ['g1']);
+    const outcomes = await Promise.allSettled([writer.execute(insert('g1')), writer.execute(later)]);
+    assert.equal(outcomes[0].status, 'fulfilled');
+    assert.match(String((outcomes[1] as PromiseRejectedResult).reason.message), /no such table/);
+    raw.exec('CREATE TABLE later (id TEXT PRIMARY KEY)');
+    assert.equal((await writer.execute(later)).changes, 1);
+  });
+
   test('reads run in the worker too and return rows', async () => {
     const { rows } = await writer.execute(CompiledQuery.raw('SELECT note FROM t WHERE id = ?', ['a7']));
     assert.deepEqual(rows, [{ note: 'x' }]);
