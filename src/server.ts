@@ -35,7 +35,7 @@ export async function buildServer(deps: Deps): Promise<App> {
   const { config } = deps;
   const logs = logDestination();
   const app: App = Fastify({
-    logger: loggerOptions(config, logs),
+    logger: loggerOptions(config, logs.stream),
     logController: new OneLinePerRequest(),
     genReqId,
     bodyLimit: BODY_LIMIT,
@@ -51,7 +51,7 @@ export async function buildServer(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs);
 
-  app.addHook('onClose', async () => logs.flushSync());
+  app.addHook('onClose', async () => logs.flush());
   app.decorateRequest('caller', null);
   app.addSchema(ErrorEnvelope);
 

@@ -25,17 +25,25 @@ export function genReqId(req: IncomingMessage): string {
  * Log lines are buffered and written asynchronously: a synchronous write per request cost
  * more than anything else on the API's hot path. The buffer is flushed on shutdown and exit.
  */
-export function logDestination(): SonicBoom {
+export function logDestination(): { stream: SonicBoom; flush(): void } {
   // While one write is in flight, further lines gather in the buffer: idle servers log at once, busy ones in batches.
-  const destination = pino.destination({ dest: 1, sync: false });
-  process.once('exit', () => {
+  const stream = pino.destination({ dest: 1, sync: false });
+  const atExit = () => {
     try {
-      destination.flushSync();
+      stream.flushSync();
     } catch {
       // Nothing left to do with log lines at exit.
     }
-  });
-  return destination;
+  };
+  process.once('exit', atExit);
+  return {
+    stream,
+    // When the server closes: its lines go out now, and the exit hook is no longer needed.
+    flush() {
+      process.off('exit', atExit);
+      atExit();
+    },
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Store } from './database.js';
 import { prepared } from './prepared.js';
 import type { AssessmentTable } from './schema.js';
 import { perStore } from './turn-batcher.js';
+import { unnestColumns } from './unnest.js';
 
 export type AssessmentRow = AssessmentTable;
 
@@ -10,6 +11,7 @@ const COLUMNS = [
   'analysis_id', 'tenant_id', 'external_id', 'api_key_id', 'portal_domain', 'assessment_type', 'return_url', 'webhook_url',
   'webhook_username', 'webhook_password_enc', 'status', 'scores', 'created_at', 'started_at', 'completed_at',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
+const INTEGER_COLUMNS = new Set<string>(['assessment_type']);
 
 /**
  * One statement: insert ... select from the candidate row, so a candidate that does not exist
@@ -22,7 +24,7 @@ const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
     .expression((eb) =>
       eb
         .selectFrom('candidates')
-        .select(COLUMNS.map((c, i) => eb.cast(eb.val(values[i]), c === 'assessment_type' ? 'integer' : 'text').as(c)))
+        .select(COLUMNS.map((c, i) => eb.cast(eb.val(values[i]), INTEGER_COLUMNS.has(c) ? 'integer' : 'text').as(c)))
         .where('external_id', '=', values[COLUMNS.length] as string)
         .where('tenant_id', '=', values[COLUMNS.length + 1] as string),
     ),
@@ -34,11 +36,11 @@ const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
  * column; each AnalysisId is new, so the ones returned are the ones created.
  */
 async function insertBatch(store: Store, rows: AssessmentRow[]): Promise<Array<'created' | 'no-candidate'>> {
-  const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(c === 'assessment_type' ? 'integer' : 'text')}[]`);
+  const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
   const { rows: inserted } = await sql<{ analysis_id: string }>`
-    insert into assessments (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    insert into assessments (${names})
     select ${sql.join(COLUMNS.map((c) => sql.ref(`v.${c}`)))}
-    from unnest(${sql.join(arrays)}) as v(${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    from unnest(${arrays}) as v(${names})
     join candidates c on c.external_id = v.external_id and c.tenant_id = v.tenant_id
     returning analysis_id`.execute(store.db);
   const created = new Set(inserted.map((r) => r.analysis_id));

@@ -3,6 +3,7 @@ import type { Store } from './database.js';
 import { prepared } from './prepared.js';
 import type { CandidateTable } from './schema.js';
 import { perStore } from './turn-batcher.js';
+import { unnestColumns } from './unnest.js';
 
 export type CandidateRow = CandidateTable;
 
@@ -23,10 +24,10 @@ const insertQuery = prepared((db, ...values: unknown[]) =>
  * one batch the first wins, as the first of two racing requests would.
  */
 async function insertBatch(store: Store, rows: CandidateRow[]): Promise<boolean[]> {
-  const arrays = COLUMNS.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(INTEGER_COLUMNS.has(c) ? 'integer' : 'text')}[]`);
+  const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
   const { rows: inserted } = await sql<{ external_id: string }>`
-    insert into candidates (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
-    select * from unnest(${sql.join(arrays)})
+    insert into candidates (${names})
+    select * from unnest(${arrays})
     on conflict (external_id) do nothing
     returning external_id`.execute(store.db);
   const unclaimed = new Set(inserted.map((r) => r.external_id));

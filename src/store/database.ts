@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -19,14 +18,11 @@ import type { Config } from '../config.js';
 import type { DB } from './schema.js';
 import { GroupCommitter } from './group-commit.js';
 import { PgListener } from './pg-listener.js';
+import { run } from './prepared.js';
 import { SqliteWriter } from './sqlite-writer.js';
+import { syncFile } from './sync-file.js';
 
 export type Dialect = 'sqlite' | 'postgres';
-
-async function runQuery<R>(db: Kysely<DB>, query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
-  const result = await db.executeQuery(query);
-  return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
-}
 
 /**
  * The one handle to the database. `write` runs a unit of work in a transaction and resolves
@@ -132,20 +128,6 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
   return raw;
 }
 
-/**
- * Makes what is committed to the WAL durable: fdatasync on the libuv thread pool, so the
- * event loop keeps serving while the disk works. Opened per call: if SQLite ever recreated
- * the WAL file, an old descriptor would sync the wrong file.
- */
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
-
 const CHECKPOINT_EVERY_MS = 500;
 
 function openSqlite(path: string, serving: boolean): Store {
@@ -170,7 +152,7 @@ function openSqlite(path: string, serving: boolean): Store {
     db,
     // Transactions with application logic in them run here, while the writer holds no batch.
     write: writer ? (fn) => writer.exclusive(() => committer.submit(fn)) : (fn) => committer.submit(fn),
-    execute: writer ? (query) => writer.execute(query) : (query) => committer.submit((trx) => runQuery(trx, query)),
+    execute: writer ? (query) => writer.execute(query) : (query) => committer.submit((trx) => run(trx, query)),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
@@ -231,7 +213,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     dialect: 'postgres',
     db,
     write: (fn) => db.transaction().execute(fn),
-    execute: (query) => runQuery(db, query),
+    execute: (query) => run(db, query),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },

@@ -5,10 +5,10 @@
  * answer still means the rows are on disk. The fdatasync runs on the thread pool, so the next
  * batch can commit while the disk works. Between batches it checkpoints the WAL.
  */
-import { fdatasync, openSync, closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import type { OpResult, WriterReply, WriterRequest } from './sqlite-writer.js';
+import { syncFile } from './sync-file.js';
 
 const { path, checkpointEveryMs } = workerData as { path: string; checkpointEveryMs: number };
 const db = new BetterSqlite3(path);
@@ -62,21 +62,6 @@ function runBatch(request: Extract<WriterRequest, { kind: 'batch' }>): OpResult[
   return results;
 }
 
-/** Opened per sync: if SQLite ever recreated the WAL, an old descriptor would sync the wrong file. */
-function syncWal(done: (error: Error | null) => void): void {
-  let fd: number;
-  try {
-    fd = openSync(`${path}-wal`, 'r');
-  } catch (error) {
-    done(error as Error);
-    return;
-  }
-  fdatasync(fd, (error) => {
-    closeSync(fd);
-    done(error);
-  });
-}
-
 let lastCheckpoint = Date.now();
 let syncing = 0;
 
@@ -127,9 +112,13 @@ port.on('message', (request: WriterRequest) => {
     return;
   }
   syncing++;
-  syncWal((error) => {
-    syncing--;
-    reply(error ? { seq: request.seq, failed: errorOf(error) } : { seq: request.seq, results });
-    maybeCheckpoint();
-  });
+  void syncFile(`${path}-wal`)
+    .then(
+      () => reply({ seq: request.seq, results }),
+      (error: unknown) => reply({ seq: request.seq, failed: errorOf(error) }),
+    )
+    .finally(() => {
+      syncing--;
+      maybeCheckpoint();
+    });
 });
