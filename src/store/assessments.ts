@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Store } from './database.js';
 import { prepared } from './prepared.js';
+import { PREPARE } from './pg-prepared.js';
 import type { AssessmentTable } from './schema.js';
 import { perStore } from './turn-batcher.js';
 import { unnestColumns } from './unnest.js';
@@ -37,7 +38,7 @@ const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
  */
 async function insertBatch(store: Store, rows: AssessmentRow[]): Promise<Array<'created' | 'no-candidate'>> {
   const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
-  const { rows: inserted } = await sql<{ analysis_id: string }>`
+  const { rows: inserted } = await sql<{ analysis_id: string }>`${sql.raw(PREPARE)}
     insert into assessments (${names})
     select ${sql.join(COLUMNS.map((c) => sql.ref(`v.${c}`)))}
     from unnest(${arrays}) as v(${names})

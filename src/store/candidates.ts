@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Store } from './database.js';
 import { prepared } from './prepared.js';
+import { PREPARE } from './pg-prepared.js';
 import type { CandidateTable } from './schema.js';
 import { perStore } from './turn-batcher.js';
 import { unnestColumns } from './unnest.js';
@@ -25,7 +26,7 @@ const insertQuery = prepared((db, ...values: unknown[]) =>
  */
 async function insertBatch(store: Store, rows: CandidateRow[]): Promise<boolean[]> {
   const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
-  const { rows: inserted } = await sql<{ external_id: string }>`
+  const { rows: inserted } = await sql<{ external_id: string }>`${sql.raw(PREPARE)}
     insert into candidates (${names})
     select * from unnest(${arrays})
     on conflict (external_id) do nothing

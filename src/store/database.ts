@@ -18,6 +18,7 @@ import type { Config } from '../config.js';
 import type { DB } from './schema.js';
 import { GroupCommitter } from './group-commit.js';
 import { PgListener } from './pg-listener.js';
+import { prepareMarkedStatements } from './pg-prepared.js';
 import { run } from './prepared.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { syncFile } from './sync-file.js';
@@ -201,6 +202,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', onPoolError);
+  prepareMarkedStatements(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const listener = new PgListener(pool);
   let version = 0;

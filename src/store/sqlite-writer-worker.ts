@@ -2,13 +2,13 @@
  * The SQLite writer: a worker thread with its own connection that runs the server's
  * single-statement writes (`Store.execute`) in batches. Each batch is one transaction; its
  * results go back only after an fdatasync of the WAL that started after its COMMIT, so an
- * answer still means the rows are on disk. The fdatasync runs on the thread pool, so the next
- * batch can commit while the disk works. Between batches it checkpoints the WAL.
+ * answer still means the rows are on disk. One fdatasync covers every batch committed before
+ * it. Between syncs it checkpoints the WAL.
  */
+import { closeSync, fdatasyncSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import type { OpResult, WriterReply, WriterRequest } from './sqlite-writer.js';
-import { syncFile } from './sync-file.js';
 
 const { path, checkpointEveryMs } = workerData as { path: string; checkpointEveryMs: number };
 const db = new BetterSqlite3(path);
@@ -32,7 +32,7 @@ function errorOf(error: unknown): { code?: string; message: string } {
   return { ...(typeof e.code === 'string' && { code: e.code }), message: String(e.message ?? error) };
 }
 
-function reply(message: WriterReply): void {
+function reply(message: WriterReply[]): void {
   port.postMessage(JSON.stringify(message));
 }
 
@@ -63,9 +63,8 @@ function runBatch(request: Extract<WriterRequest, { kind: 'batch' }>): OpResult[
 }
 
 let lastCheckpoint = Date.now();
-let syncing = 0;
 
-// Safe with syncs in flight: under synchronous=NORMAL a checkpoint syncs the WAL before it
+// Safe with a sync in flight: under synchronous=NORMAL a checkpoint syncs the WAL before it
 // copies and the database file after, so a WAL restart never outruns durability.
 function maybeCheckpoint(): void {
   if (Date.now() - lastCheckpoint < checkpointEveryMs) return;
@@ -79,16 +78,54 @@ function maybeCheckpoint(): void {
 
 const idleCheckpoints = setInterval(maybeCheckpoint, checkpointEveryMs);
 
+// Batches committed but not yet covered by a sync. The sync waits until this turn's messages
+// are all committed, then one fdatasync covers them; batches that arrive meanwhile wait for the
+// next. It blocks this thread, not the event loop, and saves a hand-off to the thread pool.
+let unsynced: WriterReply[] = [];
+let syncing = false;
+// Kept open: while this connection is open SQLite never deletes or replaces the WAL file.
+let walFd: number | undefined;
+
+function syncWal(): void {
+  try {
+    walFd ??= openSync(`${path}-wal`, 'r');
+    fdatasyncSync(walFd);
+  } catch (error) {
+    // Opened afresh next time, in case the descriptor itself is what failed.
+    if (walFd !== undefined) closeSync(walFd);
+    walFd = undefined;
+    throw error;
+  }
+}
+
+function syncCommitted(): void {
+  if (syncing || unsynced.length === 0) return;
+  syncing = true;
+  setImmediate(() => {
+    const covered = unsynced;
+    unsynced = [];
+    try {
+      syncWal();
+      reply(covered);
+    } catch (error) {
+      reply(covered.map(({ seq }) => ({ seq, failed: errorOf(error) })));
+    }
+    syncing = false;
+    maybeCheckpoint();
+  });
+}
+
 port.on('message', (request: WriterRequest) => {
   if (request.kind === 'stop') {
     clearInterval(idleCheckpoints);
     const finish = () => {
-      if (syncing > 0) return void setTimeout(finish, 1);
+      if (syncing) return void setTimeout(finish, 1);
       try {
         checkpoint.run();
       } catch {
         // The data is durable in the WAL; the next start checkpoints it.
       }
+      if (walFd !== undefined) closeSync(walFd);
       db.close();
       port.close();
     };
@@ -98,27 +135,17 @@ port.on('message', (request: WriterRequest) => {
   if (request.kind === 'pragma') {
     try {
       db.pragma(request.sql);
-      reply({ seq: request.seq });
+      reply([{ seq: request.seq }]);
     } catch (error) {
-      reply({ seq: request.seq, failed: errorOf(error) });
+      reply([{ seq: request.seq, failed: errorOf(error) }]);
     }
     return;
   }
-  let results: OpResult[];
   try {
-    results = runBatch(request);
+    unsynced.push({ seq: request.seq, results: runBatch(request) });
   } catch (error) {
-    reply({ seq: request.seq, failed: errorOf(error) });
+    reply([{ seq: request.seq, failed: errorOf(error) }]);
     return;
   }
-  syncing++;
-  void syncFile(`${path}-wal`)
-    .then(
-      () => reply({ seq: request.seq, results }),
-      (error: unknown) => reply({ seq: request.seq, failed: errorOf(error) }),
-    )
-    .finally(() => {
-      syncing--;
-      maybeCheckpoint();
-    });
+  syncCommitted();
 });

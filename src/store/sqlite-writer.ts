@@ -2,8 +2,9 @@ import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 
 /**
- * Messages to and from the worker. A batch's operations and its results travel as one JSON
- * string each: structured cloning hundreds of small values cost more than the inserts did.
+ * Messages to and from the worker. A batch's operations travel as one JSON string, and the
+ * replies that one sync made durable as another: structured cloning hundreds of small values
+ * cost more than the inserts did.
  * So parameters must be JSON values (strings, finite numbers, booleans, null), as every
  * value Assay stores is.
  */
@@ -23,7 +24,7 @@ interface Op {
   reject(error: unknown): void;
 }
 
-/** Batches the worker may hold at once: one committing while earlier ones wait on the disk. */
+/** Batches the worker may hold at once: while it syncs, the next ones wait in its queue. */
 const MAX_IN_FLIGHT = 3;
 const MAX_BATCH = 256;
 
@@ -142,7 +143,9 @@ export class SqliteWriter {
       workerData: { path: this.#path, checkpointEveryMs: this.#checkpointEveryMs },
     });
     worker.unref();
-    worker.on('message', (reply: string) => this.#settle(JSON.parse(reply) as WriterReply));
+    worker.on('message', (replies: string) => {
+      for (const reply of JSON.parse(replies) as WriterReply[]) this.#settle(reply);
+    });
     worker.on('error', () => {});
     worker.on('exit', () => {
       if (this.#worker !== worker) return;

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { PREPARE, prepareMarkedStatements } from '../../src/store/pg-prepared.js';
+import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
+
+for (const kind of testDatabases().filter((k) => k === 'postgres')) {
+  describe(`marked statements run as named prepared statements (${kind})`, () => {
+    let pool: pg.Pool;
+    let db: Kysely<unknown>;
+    before(async () => {
+      pool = new pg.Pool({ connectionString: await freshDatabaseUrl(kind, mkdtempSync(join(tmpdir(), 'assay-pgprep-'))), max: 2 });
+      prepareMarkedStatements(pool);
+      db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    });
+    after(() => db.destroy());
+
+    const prepared = async (client: pg.PoolClient) =>
+      (await client.query<{ statement: string }>('select statement from pg_prepared_statements order by name')).rows.map((r) => r.statement);
+
+    test('through Kysely: a marked statement is prepared once per connection and answers each call with its own values', async () => {
+      const add = (n: number) => sql<{ n: number }>`${sql.raw(PREPARE)} select ${n}::int + 1 as n`.execute(db);
+      const plain = (n: number) => sql<{ n: number }>`select ${n}::int * 2 as n`.execute(db);
+      // One connection at a time, so every call below lands on the same one.
+      await db.connection().execute(async (conn) => {
+        for (const n of [1, 41, -3]) assert.equal((await sql<{ n: number }>`${sql.raw(PREPARE)} select ${n}::int + 1 as n`.execute(conn)).rows[0]!.n, n + 1);
+        assert.equal((await sql<{ n: number }>`select ${7}::int * 2 as n`.execute(conn)).rows[0]!.n, 14);
+        const names = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(conn)).rows.map((r) => r.statement);
+        assert.deepEqual(names, [`${PREPARE} select $1::int + 1 as n`]);
+      });
+      assert.equal((await add(9)).rows[0]!.n, 10);
+      assert.equal((await plain(9)).rows[0]!.n, 18);
+    });
+
+    test('a second connection prepares the same statement at its own first use', async () => {
+      const [a, b] = [await pool.connect(), await pool.connect()];
+      try {
+        const text = `${PREPARE} select $1::text || '!' as s`;
+        assert.equal((await a.query<{ s: string }>(text, ['a'])).rows[0]!.s, 'a!');
+        assert.equal((await b.query<{ s: string }>(text, ['b'])).rows[0]!.s, 'b!');
+        assert.ok((await prepared(a)).includes(text));
+        assert.ok((await prepared(b)).includes(text));
+      } finally {
+        a.release();
+        b.release();
+      }
+    });
+
+    test('a marked statement that fails does not break the connection or the next call', async () => {
+      const client = await pool.connect();
+      try {
+        const text = `${PREPARE} select 1 / $1::int as q`;
+        await assert.rejects(client.query(text, [0]), /division by zero/);
+        assert.equal((await client.query<{ q: number }>(text, [1])).rows[0]!.q, 1);
+      } finally {
+        client.release();
+      }
+    });
+  });
+}
