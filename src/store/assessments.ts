@@ -48,7 +48,8 @@ async function insertBatch(store: Store, rows: AssessmentRow[]): Promise<Array<'
   return rows.map((r) => (created.has(r.analysis_id) ? 'created' : 'no-candidate'));
 }
 
-const insertBatched = perStore(insertBatch);
+// Two batches in the database at once; the rest gather meanwhile, so a busy server sends fewer, larger ones.
+const insertBatched = perStore(insertBatch, { maxInFlight: 2 });
 
 /**
  * Inserts the assessment if its candidate exists in the same tenant. Another tenant's

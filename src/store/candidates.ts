@@ -35,7 +35,8 @@ async function insertBatch(store: Store, rows: CandidateRow[]): Promise<boolean[
   return rows.map((r) => unclaimed.delete(r.external_id));
 }
 
-const insertBatched = perStore(insertBatch);
+// Two batches in the database at once; the rest gather meanwhile, so a busy server sends fewer, larger ones.
+const insertBatched = perStore(insertBatch, { maxInFlight: 2 });
 
 /** Inserts unless the ExternalId exists anywhere; false means it did. Racing inserts: one wins. */
 export async function insertCandidate(store: Store, row: CandidateRow): Promise<boolean> {

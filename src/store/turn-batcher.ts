@@ -1,46 +1,66 @@
 /**
  * Collects the calls made in one turn of the event loop and hands them to `flush` together,
- * one result per item in order. A failed flush fails every item in it.
+ * one result per item in order. A failed flush fails every item in it. With `maxInFlight`
+ * flushes running, further calls wait and go together in the next one: under load, fewer
+ * and larger batches.
  */
 export class TurnBatcher<I, O> {
   #items: I[] = [];
   #waiting: Array<{ resolve(value: O): void; reject(error: unknown): void }> = [];
+  #scheduled = false;
+  #inFlight = 0;
   readonly #flush: (items: I[]) => Promise<O[]>;
   readonly #maxBatch: number;
+  readonly #maxInFlight: number;
 
-  constructor(flush: (items: I[]) => Promise<O[]>, maxBatch = 500) {
+  constructor(flush: (items: I[]) => Promise<O[]>, { maxBatch = 500, maxInFlight = Infinity }: { maxBatch?: number; maxInFlight?: number } = {}) {
     this.#flush = flush;
     this.#maxBatch = maxBatch;
+    this.#maxInFlight = maxInFlight;
   }
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      if (this.#items.length === 0) setImmediate(() => this.#drain());
       this.#items.push(item);
       this.#waiting.push({ resolve, reject });
       if (this.#items.length >= this.#maxBatch) this.#drain();
+      else if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#drain();
+        });
+      }
     });
   }
 
   #drain(): void {
-    if (this.#items.length === 0) return;
-    const items = this.#items;
-    const waiting = this.#waiting;
-    this.#items = [];
-    this.#waiting = [];
-    this.#flush(items).then(
-      (results) => waiting.forEach((w, i) => w.resolve(results[i]!)),
-      (error: unknown) => waiting.forEach((w) => w.reject(error)),
-    );
+    while (this.#items.length > 0 && this.#inFlight < this.#maxInFlight) {
+      const items = this.#items.splice(0, this.#maxBatch);
+      const waiting = this.#waiting.splice(0, items.length);
+      this.#inFlight++;
+      this.#flush(items)
+        .then(
+          (results) => waiting.forEach((w, i) => w.resolve(results[i]!)),
+          (error: unknown) => waiting.forEach((w) => w.reject(error)),
+        )
+        .finally(() => {
+          this.#inFlight--;
+          this.#drain();
+        });
+    }
   }
 }
 
 /** One TurnBatcher per store, made on first use: `submit(store, item)`. */
-export function perStore<S extends object, I, O>(flush: (store: S, items: I[]) => Promise<O[]>): (store: S, item: I) => Promise<O> {
+export function perStore<S extends object, I, O>(
+  flush: (store: S, items: I[]) => Promise<O[]>,
+  options?: { maxInFlight?: number },
+): (store: S, item: I) => Promise<O> {
   const batchers = new WeakMap<S, TurnBatcher<I, O>>();
   return (store, item) => {
     let batcher = batchers.get(store);
-    if (!batcher) batchers.set(store, (batcher = new TurnBatcher((items) => flush(store, items))));
+    if (!batcher) batchers.set(store, (batcher = new TurnBatcher((items) => flush(store, items), options)));
     return batcher.submit(item);
   };
 }
