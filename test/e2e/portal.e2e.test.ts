@@ -104,7 +104,7 @@ for (const db of testDatabases()) describe(`the portal in a real browser (chromi
     const returnVisit = receiver.received.find((r) => r.url === '/return');
     assert.equal(returnVisit?.headers.referer, undefined, 'the token does not leak to the ReturnUrl');
 
-    const hooks = (await receiver.waitFor(2)).filter((r) => r.url === '/hook');
+    const hooks = await receiver.waitForPath('/hook');
     assert.equal(hooks.length, 1);
     assert.equal(hooks[0]!.body, JSON.stringify({ Analysis_Id: a.id, External_Id: a.externalId }));
     assert.equal(hooks[0]!.headers.authorization, `Basic ${Buffer.from('ats:s3cret!').toString('base64')}`);
@@ -124,17 +124,9 @@ for (const db of testDatabases()) describe(`the portal in a real browser (chromi
     await page.waitForURL(/\/done$/);
     assert.match((await page.locator('main').textContent()) ?? '', /tabblad of venster nu sluiten/);
     await assertAccessible(page, 'close tab');
-    const hook = await (async () => {
-      for (let i = 0; i < 500; i++) {
-        const h = receiver.received.find((r) => r.url === '/anon');
-        if (h) return h;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return undefined;
-    })();
-    assert.ok(hook, 'webhook arrived');
-    assert.equal(hook.headers.authorization, undefined);
-    assert.deepEqual(JSON.parse(hook.body), { Analysis_Id: a.id, External_Id: a.externalId });
+    const [hook] = await receiver.waitForPath('/anon');
+    assert.equal(hook!.headers.authorization, undefined);
+    assert.deepEqual(JSON.parse(hook!.body), { Analysis_Id: a.id, External_Id: a.externalId });
     await context.close();
   });
 

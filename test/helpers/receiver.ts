@@ -58,6 +58,16 @@ export class Receiver {
     return this.received;
   }
 
+  /**
+   * Waits until `count` requests to `path` arrived (or fails after `ms`). A browser sent to
+   * this receiver also asks it for /favicon.ico, so counting every request is not enough.
+   */
+  async waitForPath(path: string, count = 1, ms = 10_000): Promise<Received[]> {
+    const arrived = () => this.received.filter((r) => r.url === path);
+    await eventually(async () => (arrived().length >= count ? true : undefined), ms, `${count} request(s) to ${path}`);
+    return arrived();
+  }
+
   async close(): Promise<void> {
     for (const s of this.#sockets) s.destroy();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
