@@ -55,11 +55,12 @@ export async function buildServer(deps: Deps): Promise<App> {
   app.decorateRequest('caller', null);
   app.addSchema(ErrorEnvelope);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : DEFAULT_SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
     // During the shutdown drain, answer what is open but ask clients to reconnect elsewhere.
     if (deps.readiness.shuttingDown) reply.header('connection', 'close');
+    done();
   });
 
   await app.register(swagger, openApiOptions());

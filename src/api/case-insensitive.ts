@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
 import { DomainError } from '../domain/errors.js';
 
@@ -8,21 +8,25 @@ import { DomainError } from '../domain/errors.js';
  */
 export function caseInsensitiveBody(schema: TObject) {
   const canonical = new Map(Object.keys(schema.properties).map((name) => [name.toLowerCase(), name]));
-  return async function normalizeBody(request: FastifyRequest): Promise<void> {
+  return function normalizeBody(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
     const body = request.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return done();
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(body)) {
+    for (const key in body) {
+      if (!Object.hasOwn(body, key)) continue;
       const name = canonical.get(key.toLowerCase());
       if (name === undefined) continue;
       if (Object.hasOwn(out, name)) {
-        throw new DomainError('ValidationError', `${name} is given more than once (property names are case-insensitive)`, {
-          field: name,
-          rule: 'duplicateProperty',
-        });
+        return done(
+          new DomainError('ValidationError', `${name} is given more than once (property names are case-insensitive)`, {
+            field: name,
+            rule: 'duplicateProperty',
+          }),
+        );
       }
-      out[name] = value;
+      out[name] = (body as Record<string, unknown>)[key];
     }
     request.body = out;
+    done();
   };
 }

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { App, Deps } from '../app-types.js';
 import { DomainError } from '../domain/errors.js';
+import type { Caller } from './auth.js';
 import { assessmentCreate } from './routes/assessment-create.js';
 import { assessmentGet } from './routes/assessment-get.js';
 import { candidateCreate } from './routes/candidate-create.js';
@@ -14,18 +15,29 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   // Fastify also parses text/plain by default; the API speaks JSON and nothing else.
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request) => {
-    request.caller = await deps.authenticator.authenticate(
-      headerValue(request.headers['api-key']),
-      headerValue(request.headers.authorization),
-      request.ip,
-    );
+  // Callback hooks rather than async ones: on the hot path (a cached caller) nothing is awaited.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let result: Caller | Promise<Caller>;
+    try {
+      result = deps.authenticator.authenticate(headerValue(request.headers['api-key']), headerValue(request.headers.authorization), request.ip);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (!(result instanceof Promise)) {
+      request.caller = result;
+      return done();
+    }
+    result.then((caller) => {
+      request.caller = caller;
+      done();
+    }, done);
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.method === 'POST' && !isJson(request.headers['content-type'])) {
-      throw new DomainError('UnsupportedMediaType', 'Content-Type must be application/json');
+      return done(new DomainError('UnsupportedMediaType', 'Content-Type must be application/json'));
     }
+    done();
   });
 
   // Per-key limits run after authentication, so only real keys are counted.

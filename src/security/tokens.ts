@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 
 const API_KEY_PREFIX = 'ak_';
 
@@ -20,7 +20,7 @@ function randomBytes(n: number): Buffer {
 }
 
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** A new API key: 192 random bits. Only its SHA-256 and a short visible prefix are stored. */
