@@ -20,8 +20,8 @@ import { GroupCommitter } from './group-commit.js';
 import { PgListener } from './pg-listener.js';
 import { prepareMarkedStatements } from './pg-prepared.js';
 import { run } from './prepared.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { SqliteWriter } from './sqlite-writer.js';
-import { syncFile } from './sync-file.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -133,37 +133,37 @@ const CHECKPOINT_EVERY_MS = 500;
 
 function openSqlite(path: string, serving: boolean): Store {
   const raw = openSqliteFile(path);
-  // While serving, the writer worker checkpoints; a checkpoint here would stall the event loop.
-  const writer = serving ? new SqliteWriter(path, CHECKPOINT_EVERY_MS) : undefined;
-  if (writer) {
+  // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
+  const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS) : undefined;
+  if (checkpointer) {
     raw.pragma('wal_autocheckpoint = 0');
+    // The log is reused after each whole checkpoint; this trims what a burst left behind.
     raw.pragma('journal_size_limit = 16777216');
   }
-  // Durability without blocking: COMMIT writes the WAL (synchronous=NORMAL), then the group
-  // committer syncs the WAL off the main thread and only then acknowledges the batch. A 201
-  // still means the row is on disk, as with synchronous=FULL, but the fsync no longer holds
-  // the event loop.
+  // Durability without blocking: COMMIT writes the WAL (synchronous=NORMAL), then the WAL is
+  // synced on the thread pool and only then is anyone answered. A 201 still means the row is
+  // on disk, as with synchronous=FULL, but the fsync no longer holds the event loop.
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
-  const wal = `${path}-wal`;
-  const committer = new GroupCommitter<Kysely<DB>>((fn) => db.transaction().execute(fn), { sync: () => syncFile(wal) });
+  const writer = new SqliteWriter(raw, `${path}-wal`);
+  // Transactions with application logic in them share commits, while the writer runs no batch.
+  const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), { sync: () => writer.sync() });
   const version = credentialsVersionReader(raw);
   return {
     dialect: 'sqlite',
     db,
-    // Transactions with application logic in them run here, while the writer holds no batch.
-    write: writer ? (fn) => writer.exclusive(() => committer.submit(fn)) : (fn) => committer.submit(fn),
-    execute: writer ? (query) => writer.execute(query) : (query) => committer.submit((trx) => run(trx, query)),
+    write: (fn) => committer.submit(fn),
+    execute: (query) => writer.execute(query),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
     async close() {
-      await writer?.stop();
+      await writer.stop();
+      await checkpointer?.stop();
       await db.destroy();
     },
     async pragma(statement) {
       raw.pragma(statement);
-      await writer?.pragma(statement);
     },
     credentialsVersion: version.read,
     credentialsChanged: version.forget,

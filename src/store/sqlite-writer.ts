@@ -1,182 +1,181 @@
-import { Worker } from 'node:worker_threads';
+import { closeSync, fdatasync, openSync } from 'node:fs';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 
-/**
- * Messages to and from the worker. A batch's operations travel as one JSON string, and the
- * replies that one sync made durable as another: structured cloning hundreds of small values
- * cost more than the inserts did.
- * So parameters must be JSON values (strings, finite numbers, booleans, null), as every
- * value Assay stores is.
- */
-export type WriterRequest =
-  | { kind: 'batch'; seq: number; prepare?: Array<[number, string]>; ops: string }
-  | { kind: 'pragma'; seq: number; sql: string }
-  | { kind: 'stop' };
-
-/** A write's change count, a read's rows, or the statement's error. */
-export type OpResult = number | { rows: unknown[] } | { error: { code?: string; message: string } };
-export type WriterReply = { seq: number; results?: OpResult[]; failed?: { code?: string; message: string } };
-
 interface Op {
-  id: number;
+  sql: string;
   params: readonly unknown[];
   resolve(result: { rows: unknown[]; changes: number }): void;
   reject(error: unknown): void;
 }
 
-/** Batches the worker may hold at once: while it syncs, the next ones wait in its queue. */
-const MAX_IN_FLIGHT = 3;
-const MAX_BATCH = 256;
+/** Answers what one sync made durable (or reports why it could not). */
+type Settle = (syncError: Error | undefined) => void;
 
-function sqliteError(e: { code?: string; message: string }): Error {
-  return Object.assign(new Error(e.message), { name: 'SqliteError', ...(e.code && { code: e.code }) });
-}
+/** Makes everything written to the descriptor so far durable, then calls back. */
+export type SyncFd = (fd: number, done: (error: Error | null) => void) => void;
+
+const MAX_BATCH = 512;
+/** Syncs in flight at once: a batch committed while one runs starts its own rather than waiting for it to end. */
+const MAX_SYNCS = 2;
+const MAX_STATEMENTS = 64;
 
 /**
- * The main thread's side of the SQLite writer (`sqlite-writer-worker.ts`). Single statements
- * queue here and go to the worker in batches, so inserting rows and writing the WAL leave the
- * event loop. Writes that need a transaction with application logic in it run on the main
- * connection through `exclusive`, while the worker holds no batch: two connections never wait
- * on each other's write lock.
+ * Durable writes on the SQLite connection, without blocking the event loop on the disk.
+ *
+ * - **Single statements** (`execute`: create-candidate, create-assessment) queued in one turn
+ *   of the event loop run together, synchronously, as one transaction. Nothing else can touch
+ *   the connection meanwhile, and each statement costs a few microseconds.
+ * - **Durability.** COMMIT writes the WAL (synchronous=NORMAL). Then an fdatasync of the WAL
+ *   runs on the libuv thread pool, and only when it is done are the batch's writes answered.
+ *   A sync covers what was committed before it started, so an answer means the rows are on disk.
+ * - **Transactions with logic in them** (`exclusive`) await between their statements. While
+ *   one is open, batches wait, so a batch never joins it; `sync` makes it durable afterwards.
  */
 export class SqliteWriter {
-  readonly #path: string;
-  readonly #checkpointEveryMs: number;
-  #worker: Worker | undefined;
-  readonly #sqlIds = new Map<string, number>();
-  #unprepared: Array<[number, string]> = [];
+  readonly #raw: BetterSqlite3.Database;
+  readonly #walPath: string;
+  readonly #syncFd: SyncFd;
+  #walFd: number | undefined;
+  readonly #retiredFds: number[] = [];
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #begin: BetterSqlite3.Statement;
+  readonly #commit: BetterSqlite3.Statement;
+  readonly #rollback: BetterSqlite3.Statement;
   #queue: Op[] = [];
-  readonly #inFlight = new Map<number, Op[]>();
-  readonly #pragmas = new Map<number, { resolve(): void; reject(error: unknown): void }>();
-  #seq = 0;
   #scheduled = false;
-  #exclusiveWaiting: Array<() => void> = [];
-  #exclusiveActive = 0;
+  #exclusive = 0;
+  #syncs = 0;
+  #unsynced: Settle[] = [];
+  readonly #idle: Array<() => void> = [];
 
-  constructor(path: string, checkpointEveryMs: number) {
-    this.#path = path;
-    this.#checkpointEveryMs = checkpointEveryMs;
+  constructor(raw: BetterSqlite3.Database, walPath: string, syncFd: SyncFd = fdatasync) {
+    this.#raw = raw;
+    this.#walPath = walPath;
+    this.#syncFd = syncFd;
+    this.#begin = raw.prepare('BEGIN IMMEDIATE');
+    this.#commit = raw.prepare('COMMIT');
+    this.#rollback = raw.prepare('ROLLBACK');
   }
 
   execute<R>(query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
     return new Promise((resolve, reject) => {
-      let id = this.#sqlIds.get(query.sql);
-      if (id === undefined) {
-        id = this.#sqlIds.size;
-        this.#sqlIds.set(query.sql, id);
-        this.#unprepared.push([id, query.sql]);
-      }
-      this.#queue.push({ id, params: query.parameters, resolve: resolve as Op['resolve'], reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        // Let this turn's other requests join the batch.
-        setImmediate(() => {
-          this.#scheduled = false;
-          this.#pump();
-        });
-      }
+      this.#queue.push({ sql: query.sql, params: query.parameters, resolve: resolve as Op['resolve'], reject });
+      this.#schedule();
     });
   }
 
-  /** Runs `fn` while the worker holds no batch; batches wait until it is done. */
+  /** Runs `fn`, which may hold a transaction on the connection across turns; batches wait until it is done. */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#exclusiveActive > 0 && this.#queue.length === 0) this.#exclusiveActive++;
-    else
-      await new Promise<void>((resolve) => {
-        this.#exclusiveWaiting.push(resolve);
-        this.#pump();
-      });
+    this.#exclusive++;
     try {
       return await fn();
     } finally {
-      if (--this.#exclusiveActive === 0) this.#pump();
+      this.#exclusive--;
+      this.#schedule();
     }
   }
 
-  /** Applies a connection setting (`query_only = ON`, say) to the worker's connection. */
-  pragma(sql: string): Promise<void> {
+  /** Resolves once everything committed on the connection before the call is on disk. */
+  sync(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const seq = ++this.#seq;
-      this.#pragmas.set(seq, { resolve, reject });
-      this.#ensureWorker().postMessage({ kind: 'pragma', seq, sql } satisfies WriterRequest);
+      this.#unsynced.push((error) => (error ? reject(error) : resolve()));
+      this.#sync();
     });
   }
 
+  /** Resolves once every queued write has been answered. */
   async stop(): Promise<void> {
-    while (this.#queue.length > 0 || this.#inFlight.size > 0 || this.#exclusiveActive > 0) await new Promise((r) => setTimeout(r, 1));
-    const worker = this.#worker;
-    if (!worker) return;
-    this.#worker = undefined;
-    worker.ref();
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage({ kind: 'stop' } satisfies WriterRequest);
-    await exited;
+    while (!this.#isIdle()) await new Promise<void>((resolve) => this.#idle.push(resolve));
+    if (this.#walFd !== undefined) closeSync(this.#walFd);
+    this.#walFd = undefined;
   }
 
-  #pump(): void {
-    if (this.#exclusiveActive > 0) return;
-    if (this.#exclusiveWaiting.length > 0) {
-      if (this.#inFlight.size > 0) return;
-      const waiting = this.#exclusiveWaiting.splice(0);
-      this.#exclusiveActive = waiting.length;
-      for (const go of waiting) go();
+  #isIdle(): boolean {
+    return this.#queue.length === 0 && this.#syncs === 0 && this.#unsynced.length === 0 && this.#exclusive === 0;
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#exclusive > 0 || this.#queue.length === 0) return this.#notifyIfIdle();
+    this.#scheduled = true;
+    // Let this turn's other requests join the batch.
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#exclusive > 0) return;
+      while (this.#queue.length > 0) this.#runBatch(this.#queue.splice(0, MAX_BATCH));
+      this.#sync();
+    });
+  }
+
+  #runBatch(batch: Op[]): void {
+    const results: Array<{ rows: unknown[]; changes: number } | { error: unknown }> = [];
+    try {
+      this.#begin.run();
+      for (const op of batch) {
+        try {
+          const statement = this.#statement(op.sql);
+          results.push(statement.reader ? { rows: statement.all(...op.params), changes: 0 } : { rows: [], changes: statement.run(...op.params).changes });
+        } catch (error) {
+          // A constraint error undoes only its own statement. After SQLITE_FULL or an I/O error
+          // SQLite has rolled the whole transaction back: then nothing in the batch was written.
+          if (!this.#raw.inTransaction) throw error;
+          results.push({ error });
+        }
+      }
+      this.#commit.run();
+    } catch (error) {
+      if (this.#raw.inTransaction) this.#rollback.run();
+      for (const op of batch) op.reject(error);
       return;
     }
-    while (this.#inFlight.size < MAX_IN_FLIGHT && this.#queue.length > 0) this.#send(this.#queue.splice(0, MAX_BATCH));
+    this.#unsynced.push((syncError) =>
+      batch.forEach((op, i) => {
+        const result = results[i]!;
+        if (syncError) op.reject(syncError);
+        else if ('error' in result) op.reject(result.error);
+        else op.resolve(result);
+      }),
+    );
   }
 
-  #send(batch: Op[]): void {
-    const seq = ++this.#seq;
-    this.#inFlight.set(seq, batch);
-    const request: WriterRequest = { kind: 'batch', seq, ops: JSON.stringify(batch.map((op) => [op.id, op.params])) };
-    const worker = this.#ensureWorker();
-    if (this.#unprepared.length > 0) {
-      request.prepare = this.#unprepared;
-      this.#unprepared = [];
+  #statement(sql: string): BetterSqlite3.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      // Prepared at first use, inside the caller's try: a statement that cannot compile fails alone.
+      statement = this.#raw.prepare(sql);
+      if (this.#statements.size >= MAX_STATEMENTS) this.#statements.delete(this.#statements.keys().next().value!);
+      this.#statements.set(sql, statement);
     }
-    worker.postMessage(request);
+    return statement;
   }
 
-  #ensureWorker(): Worker {
-    if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL('./sqlite-writer-worker.js', import.meta.url), {
-      workerData: { path: this.#path, checkpointEveryMs: this.#checkpointEveryMs },
-    });
-    worker.unref();
-    worker.on('message', (replies: string) => {
-      for (const reply of JSON.parse(replies) as WriterReply[]) this.#settle(reply);
-    });
-    worker.on('error', () => {});
-    worker.on('exit', () => {
-      if (this.#worker !== worker) return;
-      // A new worker prepares every statement again. What was in flight may or may not have
-      // committed; its callers hear of an I/O failure, as after a crash.
-      this.#worker = undefined;
-      this.#unprepared = [...this.#sqlIds].map(([sql, id]) => [id, sql]);
-      for (const seq of [...this.#inFlight.keys(), ...this.#pragmas.keys()]) this.#settle({ seq, failed: { code: 'EIO', message: 'the SQLite writer stopped' } });
-    });
-    this.#worker = worker;
-    return worker;
-  }
-
-  #settle(reply: WriterReply): void {
-    const pragma = this.#pragmas.get(reply.seq);
-    if (pragma) {
-      this.#pragmas.delete(reply.seq);
-      if (reply.failed) pragma.reject(sqliteError(reply.failed));
-      else pragma.resolve();
-      return;
+  #sync(): void {
+    if (this.#unsynced.length === 0) return this.#notifyIfIdle();
+    if (this.#syncs >= MAX_SYNCS) return;
+    const covered = this.#unsynced.splice(0);
+    let fd: number;
+    try {
+      // Kept open: while the connection is open SQLite never deletes or replaces the WAL file.
+      fd = this.#walFd ??= openSync(this.#walPath, 'r');
+    } catch (error) {
+      for (const settle of covered) settle(error as Error);
+      return this.#notifyIfIdle();
     }
-    const batch = this.#inFlight.get(reply.seq);
-    if (!batch) return;
-    this.#inFlight.delete(reply.seq);
-    batch.forEach((op, i) => {
-      const result = reply.results?.[i];
-      if (reply.failed || result === undefined) op.reject(sqliteError(reply.failed ?? { message: 'no result' }));
-      else if (typeof result === 'number') op.resolve({ rows: [], changes: result });
-      else if ('error' in result) op.reject(sqliteError(result.error));
-      else op.resolve({ rows: result.rows, changes: 0 });
+    this.#syncs++;
+    this.#syncFd(fd, (error) => {
+      this.#syncs--;
+      if (error && this.#walFd === fd) {
+        // Opened afresh next time, in case the descriptor itself is what failed; closed once no sync uses it.
+        this.#walFd = undefined;
+        this.#retiredFds.push(fd);
+      }
+      if (this.#syncs === 0) for (const old of this.#retiredFds.splice(0)) closeSync(old);
+      for (const settle of covered) settle(error ?? undefined);
+      this.#sync();
     });
-    this.#pump();
+  }
+
+  #notifyIfIdle(): void {
+    if (this.#isIdle()) for (const resolve of this.#idle.splice(0)) resolve();
   }
 }

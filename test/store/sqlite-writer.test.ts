@@ -1,26 +1,38 @@
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { fdatasync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteFile } from '../../src/store/database.js';
-import { SqliteWriter } from '../../src/store/sqlite-writer.js';
+import { SqliteCheckpointer } from '../../src/store/sqlite-checkpointer.js';
+import { SqliteWriter, type SyncFd } from '../../src/store/sqlite-writer.js';
 import { tempDir } from '../helpers/server.js';
 
 const insert = (id: string, note = 'x') => CompiledQuery.raw('INSERT INTO t (id, note) VALUES (?, ?)', [id, note]);
 
-describe('SqliteWriter: single statements in a worker thread, batched', () => {
+/** fdatasync that waits until the test releases it, recording how many rows each sync covered. */
+function heldSync(raw: BetterSqlite3.Database) {
+  const held: Array<{ rowsAtStart: number; release(): void }> = [];
+  const syncFd: SyncFd = (fd, done) => {
+    const rowsAtStart = raw.prepare('SELECT count(*) FROM t').pluck().get() as number;
+    held.push({ rowsAtStart, release: () => fdatasync(fd, done) });
+  };
+  return { held, syncFd };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('SqliteWriter: single statements batched per turn, answered after the WAL is synced', () => {
   let path: string;
   let raw: BetterSqlite3.Database;
   let writer: SqliteWriter;
   before(() => {
     path = join(tempDir(), 'w.db');
     raw = openSqliteFile(path);
-    // Only the worker may checkpoint, so the database file grows only through its checkpoints.
-    raw.pragma('wal_autocheckpoint = 0');
+    raw.pragma('synchronous = NORMAL');
     raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
-    writer = new SqliteWriter(path, 50);
+    writer = new SqliteWriter(raw, `${path}-wal`);
   });
   after(async () => {
     await writer.stop();
@@ -30,7 +42,12 @@ describe('SqliteWriter: single statements in a worker thread, batched', () => {
   test('concurrent writes all commit, each with its own result, visible to other connections', async () => {
     const results = await Promise.all(Array.from({ length: 500 }, (_, i) => writer.execute(insert(`a${i}`))));
     assert.ok(results.every((r) => r.changes === 1));
-    assert.equal(raw.prepare("SELECT count(*) FROM t WHERE id LIKE 'a%'").pluck().get(), 500);
+    const other = openSqliteFile(path);
+    try {
+      assert.equal(other.prepare("SELECT count(*) FROM t WHERE id LIKE 'a%'").pluck().get(), 500);
+    } finally {
+      other.close();
+    }
   });
 
   test('a constraint error fails only its own write, with SQLite’s code', async () => {
@@ -51,66 +68,126 @@ describe('SqliteWriter: single statements in a worker thread, batched', () => {
     assert.equal((await writer.execute(later)).changes, 1);
   });
 
-  test('reads run in the worker too and return rows', async () => {
+  test('reads in a batch return rows', async () => {
     const { rows } = await writer.execute(CompiledQuery.raw('SELECT note FROM t WHERE id = ?', ['a7']));
     assert.deepEqual(rows, [{ note: 'x' }]);
   });
 
-  test('exclusive work never overlaps a batch: neither connection waits for the other', async () => {
-    // With no waiting allowed, any overlap fails with SQLITE_BUSY on one side or the other.
-    raw.pragma('busy_timeout = 0');
-    await writer.pragma('busy_timeout = 0');
-    // Exclusive work is serialised by its caller (the group committer, in the server).
+  test('a batch never runs inside exclusive work that holds a transaction across turns', async () => {
+    // A batch inside the open transaction would fail at BEGIN; the exclusive work would then fail at COMMIT.
     let chain: Promise<unknown> = Promise.resolve();
-    try {
-      const work: Array<Promise<unknown>> = [];
-      for (let round = 0; round < 20; round++) {
-        for (let i = 0; i < 20; i++) work.push(writer.execute(insert(`c${round}-${i}`)));
-        work.push(
-          writer.exclusive(() => {
-            chain = chain.then(async () => {
-              raw.exec('BEGIN IMMEDIATE');
-              // Holds the write lock across turns of the event loop, as a real transaction does.
-              await new Promise((r) => setTimeout(r, 1));
-              raw.prepare('INSERT INTO t (id, note) VALUES (?, ?)').run(`main-${round}`, 'm');
-              raw.exec('COMMIT');
-            });
-            return chain;
-          }),
-        );
-      }
-      await Promise.all(work);
-    } finally {
-      raw.pragma('busy_timeout = 5000');
-      await writer.pragma('busy_timeout = 5000');
+    const work: Array<Promise<unknown>> = [];
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 20; i++) work.push(writer.execute(insert(`c${round}-${i}`)));
+      work.push(
+        writer.exclusive(() => {
+          chain = chain.then(async () => {
+            raw.exec('BEGIN IMMEDIATE');
+            await turn();
+            await new Promise((r) => setTimeout(r, 1));
+            raw.prepare('INSERT INTO t (id, note) VALUES (?, ?)').run(`main-${round}`, 'm');
+            raw.exec('COMMIT');
+          });
+          return chain;
+        }),
+      );
     }
+    await Promise.all(work);
     assert.equal(raw.prepare("SELECT count(*) FROM t WHERE id LIKE 'c%'").pluck().get(), 400);
     assert.equal(raw.prepare("SELECT count(*) FROM t WHERE id LIKE 'main-%'").pluck().get(), 20);
   });
 
   test('a refused write rejects with the code the error mapping knows (read-only store)', async () => {
-    await writer.pragma('query_only = ON');
+    raw.pragma('query_only = ON');
     try {
       await assert.rejects(writer.execute(insert('d1')), (e: { code?: string }) => e.code?.startsWith('SQLITE_READONLY') ?? false);
     } finally {
-      await writer.pragma('query_only = OFF');
+      raw.pragma('query_only = OFF');
     }
     assert.equal((await writer.execute(insert('d1'))).changes, 1);
   });
 
+  test('stop waits for queued writes', async () => {
+    const second = new SqliteWriter(raw, `${path}-wal`);
+    const pending = Array.from({ length: 100 }, (_, i) => second.execute(insert(`f${i}`)));
+    await second.stop();
+    assert.ok((await Promise.all(pending)).every((r) => r.changes === 1));
+    assert.equal(raw.prepare("SELECT count(*) FROM t WHERE id LIKE 'f%'").pluck().get(), 100);
+  });
+});
+
+describe('SqliteWriter durability: no write is answered before a sync that started after its commit', () => {
+  test('answers wait for the sync; a write committed during a sync waits for the next one', async () => {
+    const path = join(tempDir(), 'd.db');
+    const raw = openSqliteFile(path);
+    raw.pragma('synchronous = NORMAL');
+    raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
+    const { held, syncFd } = heldSync(raw);
+    const writer = new SqliteWriter(raw, `${path}-wal`, syncFd);
+    const answered: string[] = [];
+    const write = (id: string) => writer.execute(insert(id)).then(() => answered.push(id));
+
+    const first = [write('s1'), write('s2')];
+    while (held.length < 1) await turn();
+    assert.equal(held[0]!.rowsAtStart, 2, 'the first sync started after both rows were committed');
+    await turn();
+    assert.deepEqual(answered, [], 'committed but not synced: nobody is answered');
+
+    // Committed while the first sync runs: the first sync does not cover it.
+    const second = write('s3');
+    while (held.length < 2) await turn();
+    assert.equal(held[1]!.rowsAtStart, 3);
+    held[0]!.release();
+    await Promise.all(first);
+    await turn();
+    assert.deepEqual(answered.sort(), ['s1', 's2']);
+    held[1]!.release();
+    await second;
+    assert.deepEqual(answered.sort(), ['s1', 's2', 's3']);
+
+    // sync() covers commits made outside the batches (the group committer's transactions).
+    raw.prepare('INSERT INTO t (id, note) VALUES (?, ?)').run('outside', 'o');
+    let synced = false;
+    const outside = writer.sync().then(() => (synced = true));
+    while (held.length < 3) await turn();
+    assert.equal(held[2]!.rowsAtStart, 4);
+    await turn();
+    assert.equal(synced, false);
+    held[2]!.release();
+    await outside;
+    await writer.stop();
+    raw.close();
+  });
+
+  test('a failed sync fails the writes it covered', async () => {
+    const path = join(tempDir(), 'e.db');
+    const raw = openSqliteFile(path);
+    raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
+    const failing: SyncFd = (_fd, done) => setImmediate(() => done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
+    const writer = new SqliteWriter(raw, `${path}-wal`, failing);
+    await assert.rejects(writer.execute(insert('x1')), (e: { code?: string }) => e.code === 'EIO');
+    await writer.stop();
+    raw.close();
+  });
+});
+
+describe('SqliteCheckpointer', () => {
   test('the WAL is checkpointed back into the database file while writes go on', async () => {
+    const path = join(tempDir(), 'c.db');
+    const raw = openSqliteFile(path);
+    raw.pragma('synchronous = NORMAL');
+    // Only the checkpointer may checkpoint, so the database file grows only through it.
+    raw.pragma('wal_autocheckpoint = 0');
+    raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
+    const writer = new SqliteWriter(raw, `${path}-wal`);
+    const checkpointer = new SqliteCheckpointer(path, 50);
     const before = statSync(path).size;
     for (let i = 0; i < 10; i++) await Promise.all(Array.from({ length: 50 }, (_, j) => writer.execute(insert(`e${i}-${j}`, 'y'.repeat(500)))));
     await new Promise((r) => setTimeout(r, 150));
     // 500 rows of 500 bytes reached the database file itself, not only the log.
     assert.ok(statSync(path).size - before >= 250_000, `database file grew from ${before} to ${statSync(path).size}`);
-  });
-
-  test('stop waits for queued writes', async () => {
-    const second = new SqliteWriter(path, 50);
-    const pending = Array.from({ length: 100 }, (_, i) => second.execute(insert(`f${i}`)));
-    await second.stop();
-    assert.ok((await Promise.all(pending)).every((r) => r.changes === 1));
-    assert.equal(raw.prepare("SELECT count(*) FROM t WHERE id LIKE 'f%'").pluck().get(), 100);
+    await writer.stop();
+    await checkpointer.stop();
+    raw.close();
   });
 });
