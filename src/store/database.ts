@@ -129,13 +129,12 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
   return raw;
 }
 
-const CHECKPOINT_EVERY_MS = 500;
+// Often enough that the log stays small and is overwritten in place (syncs without a size change are cheaper).
+const CHECKPOINT_EVERY_MS = 100;
 
 function openSqlite(path: string, serving: boolean): Store {
   const raw = openSqliteFile(path);
-  // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
-  const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS) : undefined;
-  if (checkpointer) {
+  if (serving) {
     raw.pragma('wal_autocheckpoint = 0');
     // The log is reused after each whole checkpoint; this trims what a burst left behind.
     raw.pragma('journal_size_limit = 16777216');
@@ -146,6 +145,8 @@ function openSqlite(path: string, serving: boolean): Store {
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
   const writer = new SqliteWriter(raw, `${path}-wal`);
+  // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
+  const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS, (fn) => writer.exclusive(fn)) : undefined;
   // Transactions with application logic in them share commits, while the writer runs no batch.
   const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), { sync: () => writer.sync() });
   const version = credentialsVersionReader(raw);

@@ -11,6 +11,7 @@ const db = new BetterSqlite3(path);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const port = parentPort!;
 
 function run(): void {
   try {
@@ -20,10 +21,21 @@ function run(): void {
   }
 }
 
-const timer = setInterval(run, everyMs);
-parentPort!.on('message', () => {
-  clearInterval(timer);
+// The bulk, beside the writes; then the main thread pauses writes and asks to finish.
+let timer = setTimeout(copy, everyMs);
+function copy(): void {
   run();
+  port.postMessage('copied');
+}
+
+port.on('message', (message: 'finish' | 'stop') => {
+  run();
+  if (message === 'finish') {
+    port.postMessage('finished');
+    timer = setTimeout(copy, everyMs);
+    return;
+  }
+  clearTimeout(timer);
   db.close();
-  parentPort!.close();
+  port.close();
 });

@@ -172,22 +172,53 @@ describe('SqliteWriter durability: no write is answered before a sync that start
 });
 
 describe('SqliteCheckpointer', () => {
-  test('the WAL is checkpointed back into the database file while writes go on', async () => {
-    const path = join(tempDir(), 'c.db');
+  function setUp(name: string) {
+    const path = join(tempDir(), name);
     const raw = openSqliteFile(path);
     raw.pragma('synchronous = NORMAL');
-    // Only the checkpointer may checkpoint, so the database file grows only through it.
+    // Only the checkpointer may checkpoint, as in the server.
     raw.pragma('wal_autocheckpoint = 0');
+    raw.pragma('journal_size_limit = 65536');
     raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
     const writer = new SqliteWriter(raw, `${path}-wal`);
-    const checkpointer = new SqliteCheckpointer(path, 50);
+    const checkpointer = new SqliteCheckpointer(path, 50, (fn) => writer.exclusive(fn));
+    return {
+      path,
+      writer,
+      async close() {
+        await writer.stop();
+        await checkpointer.stop();
+        raw.close();
+      },
+    };
+  }
+
+  test('the WAL is checkpointed back into the database file while writes go on', async () => {
+    const { path, writer, close } = setUp('c.db');
     const before = statSync(path).size;
     for (let i = 0; i < 10; i++) await Promise.all(Array.from({ length: 50 }, (_, j) => writer.execute(insert(`e${i}-${j}`, 'y'.repeat(500)))));
     await new Promise((r) => setTimeout(r, 150));
     // 500 rows of 500 bytes reached the database file itself, not only the log.
     assert.ok(statSync(path).size - before >= 250_000, `database file grew from ${before} to ${statSync(path).size}`);
-    await writer.stop();
-    await checkpointer.stop();
-    raw.close();
+    await close();
+  });
+
+  test('under writes that never stop, the log still starts afresh: it does not grow without bound', async () => {
+    const { path, writer, close } = setUp('w.db');
+    let written = 0;
+    const until = Date.now() + 1_500;
+    // Each write is issued as soon as the previous one is answered, so there is never a quiet moment.
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, lane) => {
+        for (let i = 0; Date.now() < until; i++) {
+          await writer.execute(insert(`w${lane}-${i}`, 'z'.repeat(400)));
+          written += 400;
+        }
+      }),
+    );
+    const wal = statSync(`${path}-wal`).size;
+    assert.ok(written > 1_000_000, `only ${written} bytes written`);
+    assert.ok(wal < written / 4, `the WAL is ${wal} bytes after ${written} bytes of rows`);
+    await close();
   });
 });
