@@ -136,7 +136,8 @@ async function main(): Promise<void> {
 async function scaling(env: Record<string, string>, creds: Record<string, string>): Promise<void> {
   if (!pgMode) throw new Error('--instances needs --pg: several instances share one PostgreSQL');
   const servers: Child[] = [];
-  for (let i = 0; i < instances; i++) servers.push(await startAssay({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'assay-bench-i-')) }));
+  const dirs = Array.from({ length: instances }, () => mkdtempSync(join(tmpdir(), 'assay-bench-i-')));
+  for (const dir of dirs) servers.push(await startAssay({ ...env, DATA_DIR: dir }));
   const headers = {
     'content-type': 'application/json',
     authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
@@ -163,6 +164,7 @@ async function scaling(env: Record<string, string>, creds: Record<string, string
     process.stderr.write(`round ${round}: 1 instance ${Math.round(a.rps)} req/s, ${instances} instances ${Math.round(b.rps)} req/s\n`);
   }
   for (const s of servers) await s.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
   const summary = { one: Math.round(mean(one)), many: Math.round(mean(many)), instances, scale: mean(many) / mean(one), bad };
   process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
