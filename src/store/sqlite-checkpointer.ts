@@ -17,30 +17,49 @@ export type Pause = (fn: () => Promise<void>) => Promise<void>;
 export class SqliteCheckpointer {
   readonly #worker: Worker;
   #finishing: (() => void) | undefined;
+  #exited = false;
+  #stopping = false;
 
   constructor(path: string, everyMs: number, pause: Pause) {
     const worker = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), { workerData: { path, everyMs } });
     this.#worker = worker;
-    worker.unref();
     worker.on('message', (message: 'copied' | 'finished') => {
-      if (message === 'copied') void pause(() => new Promise<void>((resolve) => ((this.#finishing = resolve), worker.postMessage('finish'))));
+      if (message === 'copied') void pause(() => this.#finish());
       else this.#release();
     });
     // A failed worker only means the WAL grows until the next start checkpoints it; writes must not wait for it.
     worker.on('error', () => {});
-    worker.on('exit', () => this.#release());
+    worker.on('exit', () => {
+      this.#exited = true;
+      this.#release();
+    });
+    // After the listeners: adding a message listener holds the process open again.
+    worker.unref();
+  }
+
+  /** Writes are paused until the worker answers, so until then it holds the process open. */
+  #finish(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.#exited) return resolve();
+      this.#finishing = resolve;
+      this.#worker.ref();
+      this.#worker.postMessage('finish');
+    });
   }
 
   #release(): void {
     const resolve = this.#finishing;
     this.#finishing = undefined;
-    resolve?.();
+    if (!resolve) return;
+    if (!this.#stopping) this.#worker.unref();
+    resolve();
   }
 
   /** A last checkpoint, then the worker exits. */
   async stop(): Promise<void> {
     const worker = this.#worker;
-    if (worker.threadId === -1) return;
+    if (this.#exited) return;
+    this.#stopping = true;
     worker.ref();
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage('stop');
