@@ -8,9 +8,12 @@ import { DomainError } from '../domain/errors.js';
  */
 export function caseInsensitiveBody(schema: TObject) {
   const canonical = new Map(Object.keys(schema.properties).map((name) => [name.toLowerCase(), name]));
+  const names = new Set(canonical.values());
   return function normalizeBody(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return done();
+    // Most callers already use the schema's casing: then the parsed body is kept as it is.
+    if (allCanonical(body, names)) return done();
     const out: Record<string, unknown> = {};
     for (const key in body) {
       if (!Object.hasOwn(body, key)) continue;
@@ -29,4 +32,12 @@ export function caseInsensitiveBody(schema: TObject) {
     request.body = out;
     done();
   };
+}
+
+/** True when every own property is spelled as the schema spells it (so none can repeat another). */
+function allCanonical(body: object, names: ReadonlySet<string>): boolean {
+  for (const key in body) {
+    if (!Object.hasOwn(body, key) || !names.has(key)) return false;
+  }
+  return true;
 }

@@ -7,7 +7,8 @@ import { assessmentGet } from './routes/assessment-get.js';
 import { candidateCreate } from './routes/candidate-create.js';
 
 function isJson(contentType: string | undefined): boolean {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+  // The exact common spelling needs no splitting or case folding.
+  return contentType === 'application/json' || (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 /** The caller-facing API under /api: JSON only, authenticated on every request. */

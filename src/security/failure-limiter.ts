@@ -23,6 +23,8 @@ export class FailureLimiter {
 
   /** Seconds until `key` may try again, or 0 when it may now. */
   retryAfter(key: string, now = Date.now()): number {
+    // Asked on every request; usually nothing has failed at all.
+    if (this.#windows.size === 0) return 0;
     const w = this.#windows.get(key);
     if (!w || w.resetAt <= now || w.count < this.#max) return 0;
     return Math.max(1, Math.ceil((w.resetAt - now) / 1000));

@@ -23,7 +23,12 @@ export function prepared<Args extends unknown[], R>(
       templates.set(dialect, t);
     }
     const { compiled, slots } = t;
-    return { ...compiled, parameters: compiled.parameters.map((p, i) => (slots[i] === undefined ? p : args[slots[i]!])) };
+    const parameters = new Array<unknown>(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i];
+      parameters[i] = slot === undefined ? compiled.parameters[i] : args[slot];
+    }
+    return { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
   };
 }
 
