@@ -7,6 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteFile } from '../../src/store/database.js';
 import { SqliteCheckpointer } from '../../src/store/sqlite-checkpointer.js';
 import { SqliteWriter, type SyncFd } from '../../src/store/sqlite-writer.js';
+import { eventually } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/server.js';
 
 const insert = (id: string, note = 'x') => CompiledQuery.raw('INSERT INTO t (id, note) VALUES (?, ?)', [id, note]);
@@ -198,9 +199,11 @@ describe('SqliteCheckpointer', () => {
     try {
       const before = statSync(path).size;
       for (let i = 0; i < 10; i++) await Promise.all(Array.from({ length: 50 }, (_, j) => writer.execute(insert(`e${i}-${j}`, 'y'.repeat(500)))));
-      await new Promise((r) => setTimeout(r, 150));
-      // 500 rows of 500 bytes reached the database file itself, not only the log.
-      assert.ok(statSync(path).size - before >= 250_000, `database file grew from ${before} to ${statSync(path).size}`);
+      // 500 rows of 500 bytes reach the database file itself, not only the log. The checkpointer
+      // runs every 50 ms in a worker thread, which a loaded machine may schedule late: wait for it.
+      const grown = () => statSync(path).size - before >= 250_000;
+      await eventually(async () => (grown() ? true : undefined), 10_000, 'a checkpoint into the database file').catch(() => undefined);
+      assert.ok(grown(), `database file grew from ${before} to ${statSync(path).size}`);
     } finally {
       await close();
     }
