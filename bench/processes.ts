@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { freePort } from '../test/helpers/cli.js';
+import { peakRssMb } from '../test/helpers/load.js';
 
 export interface Child {
   child: ChildProcess;
@@ -29,11 +30,7 @@ function wrap(child: ChildProcess, url: string): Child {
   return {
     child,
     url,
-    peakRssMb() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-      return Math.round(kb / 1024);
-    },
+    peakRssMb: () => peakRssMb(child.pid!),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

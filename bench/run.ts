@@ -1,5 +1,6 @@
 /**
  * npm run bench [-- --pg] [--preload N] [--duration S] [--rounds R] [--connections C] [--smoke]
+ * npm run bench -- --hostile [--pg] [--smoke]
  *
  * Starts Assay (SQLite, or an embedded PostgreSQL with --pg), provisions a tenant with the CLI,
  * and measures with autocannon against a bare node:http ceiling measured in the same run,
@@ -15,6 +16,7 @@ import { ownPostgres } from '../test/helpers/postgres.js';
 import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
 import { runCliJson, startAssay, startBare, type Child } from './processes.js';
+import { hostile } from './hostile.js';
 import { webhookLatency } from './webhook-latency.js';
 
 function flag(name: string): boolean {
@@ -61,6 +63,30 @@ async function main(): Promise<void> {
   if (preload > 0) {
     process.stderr.write(`preloading ${preload} candidates... `);
     process.stderr.write(`${await preloadCandidates(env, creds.tenantId!, preload)} ms\n`);
+  }
+
+  if (flag('hostile')) {
+    const summary = await hostile(env, { duration, bursts: smoke ? 2 : 20, storm: smoke ? 150 : 1_500 });
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    // AUTH_FAILURES_PER_MINUTE is 10: no burst may get more verdicts than that.
+    if (summary.verdicts.max > 10 || summary.underBurst.bad > 0 || summary.storm.errors > 0) process.exitCode = 1;
+    if (!smoke) {
+      insertRow('<!-- hostile -->', [
+        new Date().toISOString().slice(0, 10),
+        `${cpus().length} cores, Node ${process.versions.node}`,
+        `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
+        pgMode ? 'PostgreSQL' : 'SQLite',
+        `${summary.quiet.p50} / ${summary.quiet.p99}`,
+        `${summary.underBurst.p50} / ${summary.underBurst.p99}`,
+        summary.bursts,
+        `${summary.verdicts.min}–${summary.verdicts.max}`,
+        `${summary.storm.rssBefore} → ${summary.storm.rssAfter}`,
+        Object.entries(summary.storm.statuses).map(([k, v]) => `${v}×${k}`).join(', '),
+      ]);
+    }
+    await pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
   }
 
   if (instances > 1) {

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Instruments } from './domain/instruments/load.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { FailureLimiter } from './security/failure-limiter.js';
+import type { KdfPool } from './security/kdf-pool.js';
 import type { Store } from './store/database.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -16,6 +17,8 @@ export interface Deps {
   secretBox: SecretBox;
   instruments: Instruments;
   authenticator: Authenticator;
+  /** The password-check threads: their queue is observable (tests, metrics). */
+  kdf: KdfPool;
   /** Called after a completion committed, to wake the webhook dispatcher at once. */
   onCompletion: () => void;
   readiness: { shuttingDown: boolean };

@@ -6,6 +6,7 @@ import { loadInstruments } from './domain/instruments/load.js';
 import { BUILT_IN_CONTENT_DIR } from './paths.js';
 import { demoBanner, ensureDemoTenant } from './provision.js';
 import { FailureLimiter } from './security/failure-limiter.js';
+import { KdfPool } from './security/kdf-pool.js';
 import { loadServerKey, SecretBox } from './security/secret-box.js';
 import { buildServer } from './server.js';
 import { openStore } from './store/database.js';
@@ -36,6 +37,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const store = openStore(config.database, { serving: true, onPoolError: (err) => app?.log.warn({ err }, 'database connection lost') });
   await migrateToLatest(store);
 
+  const kdf = new KdfPool(config.kdf);
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
   const deps: Deps = {
@@ -43,7 +45,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     store,
     secretBox,
     instruments,
-    authenticator: new Authenticator(store, config.auth),
+    authenticator: new Authenticator(store, kdf, config.auth),
+    kdf,
     onCompletion: () => dispatcher?.wake(),
     readiness,
     tokenGuesses: new FailureLimiter(config.rateLimit.portalUnknownTokenPerMinute),
@@ -56,7 +59,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, config.publicBaseUrl));
   }
 
-  await app.listen({ port: config.port, host: config.host });
+  // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
+  await app.listen({ port: config.port, host: config.host, backlog: 2048 });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   await dispatcher.start();
@@ -76,6 +80,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         }
         await app.close();
         await dispatcher.stop();
+        await kdf.close();
         await store.close();
         app.log.info('stopped');
       })();

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** Every setting Assay reads, validated once at start. See README "Configuration". */
 export interface Config {
@@ -11,7 +13,8 @@ export interface Config {
   encryptionKey: string | undefined;
   demoTenant: boolean;
   contentDir: string | undefined;
-  trustProxy: boolean;
+  /** Addresses or CIDRs of the reverse proxies whose X-Forwarded-* headers are believed; empty: none. */
+  trustProxy: string[];
   webhook: {
     allowPrivateNetworks: boolean;
     timeoutMs: number;
@@ -19,6 +22,8 @@ export interface Config {
     pollIntervalMs: number;
   };
   auth: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number };
+  kdf: { threads: number; queue: number; perClient: number };
+  overload: { maxInFlight: number; maxEventLoopDelayMs: number; bodyBytes: number; bodyBytesPerClient: number };
   rateLimit: { perKeyPerMinute: number; portalUnknownTokenPerMinute: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; headersTimeoutMs: number; maxHeaderBytes: number };
   shutdownDrainMs: number;
@@ -85,6 +90,38 @@ function parseDatabase(env: Env, dataDir: string): Config['database'] {
   throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
 }
 
+/**
+ * TRUST_PROXY: a comma-separated list of proxy addresses or CIDRs. `true` would believe any
+ * client's X-Forwarded-For, and a hop count cannot check that the peer is a proxy at all
+ * (Fastify 5 ignores one on purpose), so both are refused with the form that works.
+ */
+function parseTrustProxy(env: Env): string[] {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || /^(false|0|no|off)$/i.test(raw)) return [];
+  const hint = 'list the proxies instead, e.g. TRUST_PROXY=10.0.0.5 or TRUST_PROXY=10.0.0.0/24,127.0.0.1';
+  if (/^(true|yes|on)$/i.test(raw)) {
+    throw new ConfigError(`TRUST_PROXY=true would let any client forge its address in X-Forwarded-For; ${hint}`);
+  }
+  if (/^\d+$/.test(raw)) {
+    throw new ConfigError(`TRUST_PROXY=${raw}: a hop count cannot check that the peer is a proxy (Fastify 5 ignores it); ${hint}`);
+  }
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    const ok = value.includes('/') ? safely(() => ipaddr.parseCIDR(value)) && isIP(value.split('/')[0]!) !== 0 : isIP(value) !== 0;
+    if (!ok) throw new ConfigError(`TRUST_PROXY: "${value}" is not an IP address or CIDR; ${hint}`);
+    return value;
+  });
+}
+
+function safely(fn: () => unknown): boolean {
+  try {
+    fn();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST?.trim() || '127.0.0.1';
@@ -112,7 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey,
     demoTenant: bool(env, 'DEMO_TENANT', true),
     contentDir: env.ASSESSMENT_CONTENT_DIR?.trim() ? resolve(env.ASSESSMENT_CONTENT_DIR.trim()) : undefined,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: parseTrustProxy(env),
     webhook: {
       allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
@@ -123,6 +160,17 @@ export function loadConfig(env: Env = process.env): Config {
       cacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),
       cacheMax: int(env, 'AUTH_CACHE_MAX', 10_000, 1, 1_000_000),
       failuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 10, 1, 100_000),
+    },
+    kdf: {
+      threads: int(env, 'KDF_THREADS', 1, 1, 64),
+      queue: int(env, 'KDF_QUEUE', 64, 0, 100_000),
+      perClient: int(env, 'KDF_PER_CLIENT', 8, 1, 100_000),
+    },
+    overload: {
+      maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 1_024, 1, 1_000_000),
+      maxEventLoopDelayMs: int(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 500, 0, 60_000),
+      bodyBytes: int(env, 'OVERLOAD_BODY_BYTES', 32 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
+      bodyBytesPerClient: int(env, 'OVERLOAD_BODY_BYTES_PER_CLIENT', 4 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
     },
     rateLimit: {
       perKeyPerMinute: int(env, 'RATE_LIMIT_PER_KEY_PER_MINUTE', 600_000, 1, 100_000_000),

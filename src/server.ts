@@ -10,6 +10,7 @@ import { healthRoutes } from './api/health.js';
 import { ErrorEnvelope } from './schemas/envelopes.js';
 import { genReqId, logDestination, loggerOptions, OneLinePerRequest } from './plugins/logging.js';
 import { openApiOptions } from './plugins/openapi.js';
+import { guardAgainstOverload } from './plugins/overload.js';
 import { API_SECURITY_HEADERS, DEFAULT_SECURITY_HEADERS } from './plugins/security-headers.js';
 import { BODY_LIMIT } from './limits.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
@@ -39,7 +40,7 @@ export async function buildServer(deps: Deps): Promise<App> {
     logController: new OneLinePerRequest(),
     genReqId,
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     // Node checks header and request timeouts only every connectionsCheckingInterval (30 s by default).
@@ -77,9 +78,13 @@ export async function buildServer(deps: Deps): Promise<App> {
     reply.code(404).send(errorBody('NotFound', `No route for ${request.method} ${request.url.split('?')[0]}`)),
   );
 
+  // Health answers whatever the load: an orchestrator must see a busy process as alive.
   await app.register(healthRoutes, deps);
-  await app.register(apiPlugin, deps);
-  await app.register((scope: App) => portalPlugin(scope, deps), { prefix: '/anonymous/analyse' });
-  await app.register(portalAssets);
+  await app.register(async (guarded: App) => {
+    await guardAgainstOverload(guarded, config.overload);
+    await guarded.register(apiPlugin, deps);
+    await guarded.register((scope: App) => portalPlugin(scope, deps), { prefix: '/anonymous/analyse' });
+    await guarded.register(portalAssets);
+  });
   return app;
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type ErrorCode } from '../domain/errors.js';
 import { FailureLimiter } from '../security/failure-limiter.js';
-import { dummyPasswordHash, verifyPassword } from '../security/passwords.js';
+import type { KdfPool } from '../security/kdf-pool.js';
 import { sha256 } from '../security/tokens.js';
 import { findCaller } from '../store/credentials.js';
 import type { Store } from '../store/database.js';
@@ -27,6 +27,16 @@ export function parseBasic(header: string | undefined): { username: string; pass
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+// A client that once proved a username's password is remembered this long: an attack on that
+// username from elsewhere does not lock it out.
+const KNOWN_CLIENT_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export interface AuthOptions {
+  cacheTtlMs: number;
+  cacheMax: number;
+  failuresPerMinute: number;
+}
+
 /**
  * api-key first, then Basic credentials; both must belong to one tenant.
  *
@@ -36,32 +46,43 @@ export function parseBasic(header: string | undefined): { username: string; pass
  *   from this process or another (the CLI, other instances), acts on the next request;
  * - the verdict "this password matches this stored hash", keyed by the stored hash too, so it
  *   survives those drops (no KDF storm after each one) but never a changed password.
+ *
+ * Failures are throttled so that nobody's failures refuse anybody else's valid credentials:
+ * - a request that matches a cached caller or a cached verdict is never throttled;
+ * - a request that cannot succeed whatever its password (an unknown key, a user of another
+ *   tenant or none, no Basic credentials) runs no KDF and counts against its client only;
+ * - a password check for a user of the key's own tenant reserves a slot per (client,
+ *   username) and per username before the KDF runs. The username slot is skipped for clients
+ *   that proved this username's password before, so a real caller keeps working while its
+ *   username is under attack from elsewhere.
  */
 export class Authenticator {
   readonly #store: Store;
-  readonly #callers: LRUCache<string, { caller: Caller; username: string }>;
+  readonly #kdf: KdfPool;
+  readonly #callers: LRUCache<string, Caller>;
   readonly #verified: LRUCache<string, true>;
+  readonly #knownClients: LRUCache<string, true>;
   #version = -1;
   // Concurrent first requests with the same credentials share one KDF run instead of each paying.
   readonly #inFlight = new Map<string, Promise<boolean>>();
   readonly #failures: FailureLimiter;
-  /** How many times the KDF ran: observable so tests can prove the cache works. */
-  kdfRuns = 0;
 
-  constructor(store: Store, options: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number }) {
+  constructor(store: Store, kdf: KdfPool, options: AuthOptions) {
     this.#store = store;
+    this.#kdf = kdf;
     this.#callers = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
     this.#verified = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
+    this.#knownClients = new LRUCache({ max: 100_000, ttl: KNOWN_CLIENT_TTL_MS });
     this.#failures = new FailureLimiter(options.failuresPerMinute);
   }
 
-  /**
-   * Too many failures from one client IP, or against one username, within a minute and
-   * every further attempt from there gets 429 (thrown) without touching the database or the KDF.
-   * A cached caller comes back at once, not in a promise: the hot path awaits nothing.
-   */
+  /** How many times the KDF ran to a verdict. */
+  get kdfRuns(): number {
+    return this.#kdf.runs;
+  }
+
+  /** A cached caller comes back at once, not in a promise: the hot path awaits nothing. */
   authenticate(apiKey: string | undefined, authorization: string | undefined, clientIp: string): Caller | Promise<Caller> {
-    this.#refuseWhileLimited(`ip:${clientIp}`);
     const version = this.#store.credentialsVersion();
     if (version !== this.#version) {
       this.#callers.clear();
@@ -69,70 +90,78 @@ export class Authenticator {
     }
     const cacheKey = apiKey && authorization ? sha256(`${apiKey}\n${authorization}`) : undefined;
     const cached = cacheKey ? this.#callers.get(cacheKey) : undefined;
-    if (cached) {
-      this.#refuseWhileLimited(`user:${cached.username}`);
-      return cached.caller;
-    }
-    const basic = parseBasic(authorization);
-    if (basic) this.#refuseWhileLimited(`user:${basic.username}`);
-    return this.#authenticateAnew(apiKey, basic, clientIp, cacheKey, version);
+    if (cached) return cached;
+    return this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version);
   }
 
   async #authenticateAnew(
     apiKey: string | undefined,
-    basic: { username: string; password: string } | undefined,
+    authorization: string | undefined,
     clientIp: string,
     cacheKey: string | undefined,
     version: number,
   ): Promise<Caller> {
-    try {
-      const caller = await this.#verify(apiKey, basic);
-      // A credential change that landed meanwhile may not be in what #verify read: do not keep that.
-      if (cacheKey && this.#store.credentialsVersion() === version) this.#callers.set(cacheKey, { caller, username: basic!.username });
-      return caller;
-    } catch (error) {
-      if (error instanceof DomainError) {
-        this.#failures.fail(`ip:${clientIp}`);
-        // A bad key says nothing about the username that came with it.
-        if (basic && error.code === 'InvalidCredentials') this.#failures.fail(`user:${basic.username}`);
-      }
-      throw error;
-    }
-  }
-
-  #refuseWhileLimited(key: string): void {
-    const wait = this.#failures.retryAfter(key);
-    if (wait > 0) throw new DomainError('TooManyRequests', 'Too many failed authentication attempts; try again later', { retryAfterSeconds: wait });
-  }
-
-  async #verify(apiKey: string | undefined, basic: { username: string; password: string } | undefined): Promise<Caller> {
+    const basic = parseBasic(authorization);
     const row = apiKey ? await findCaller(this.#store, sha256(apiKey), basic?.username ?? '') : undefined;
-    if (!row) throw new DomainError('InvalidApiKey', INVALID_API_KEY);
-    if (!basic) throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
-    const passwordOk = await this.#checkPassword(row.user_id ?? undefined, row.password_hash ?? undefined, basic.password);
-    if (!row.user_id || !passwordOk || row.disabled !== 0 || row.user_tenant_id !== row.key_tenant_id) {
+    if (!row) return this.#refuse(clientIp, 'InvalidApiKey', INVALID_API_KEY);
+    // Usernames are unique across tenants. Another tenant's user and no user are refused alike
+    // and without a KDF, so a key holder learns nothing about other tenants' usernames.
+    if (!basic || !row.user_id || !row.password_hash || row.user_tenant_id !== row.key_tenant_id || row.disabled !== 0) {
+      return this.#refuse(clientIp, 'InvalidCredentials', INVALID_CREDENTIALS);
+    }
+    if (!(await this.#checkPassword(row.user_id, row.password_hash, basic, clientIp))) {
       throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
     }
-    return { tenantId: row.key_tenant_id, apiKeyId: row.key_id, portalDomain: row.portal_domain, userId: row.user_id };
+    const caller = { tenantId: row.key_tenant_id, apiKeyId: row.key_id, portalDomain: row.portal_domain, userId: row.user_id };
+    // A credential change that landed meanwhile may not be in what findCaller read: do not keep that.
+    if (cacheKey && this.#store.credentialsVersion() === version) this.#callers.set(cacheKey, caller);
+    return caller;
   }
 
-  async #checkPassword(userId: string | undefined, storedHash: string | undefined, password: string): Promise<boolean> {
-    if (userId === undefined || storedHash === undefined) {
-      // An unknown username costs what a wrong password costs.
-      this.kdfRuns++;
-      await verifyPassword(password, await dummyPasswordHash());
-      return false;
-    }
-    const key = sha256(`${userId}\u0000${storedHash}\u0000${password}`);
-    if (this.#verified.has(key)) return true;
-    let pending = this.#inFlight.get(key);
+  /** A request no password could make valid: 401, or 429 once its client has sent too many. */
+  #refuse(clientIp: string, code: ErrorCode, message: string): never {
+    const key = `client:${clientIp}`;
+    const wait = this.#failures.retryAfter(key);
+    if (wait > 0) throw tooMany(wait);
+    this.#failures.fail(key);
+    throw new DomainError(code, message);
+  }
+
+  async #checkPassword(userId: string, storedHash: string, basic: { username: string; password: string }, clientIp: string): Promise<boolean> {
+    const verdictKey = sha256(`${userId}\u0000${storedHash}\u0000${basic.password}`);
+    const knownKey = `${basic.username}\n${clientIp}`;
+    if (this.#verified.has(verdictKey)) return true;
+    let pending = this.#inFlight.get(verdictKey);
     if (!pending) {
-      this.kdfRuns++;
-      pending = verifyPassword(password, storedHash).finally(() => this.#inFlight.delete(key));
-      this.#inFlight.set(key, pending);
+      const buckets = [`pair:${clientIp}\n${basic.username}`];
+      if (!this.#knownClients.has(knownKey)) buckets.push(`user:${basic.username}`);
+      const slot = this.#failures.reserve(buckets);
+      if (typeof slot === 'number') throw tooMany(slot);
+      pending = this.#kdf
+        .verify(basic.password, storedHash, clientIp)
+        .then(
+          (ok) => {
+            if (ok) slot.release();
+            return ok;
+          },
+          (error: unknown) => {
+            // The pool refused to run it: no verdict, so no failure either.
+            slot.release();
+            throw error;
+          },
+        )
+        .finally(() => this.#inFlight.delete(verdictKey));
+      this.#inFlight.set(verdictKey, pending);
     }
     const ok = await pending;
-    if (ok) this.#verified.set(key, true);
+    if (ok) {
+      this.#verified.set(verdictKey, true);
+      this.#knownClients.set(knownKey, true);
+    }
     return ok;
   }
+}
+
+function tooMany(seconds: number): DomainError {
+  return new DomainError('TooManyRequests', 'Too many failed authentication attempts; try again later', { retryAfterSeconds: seconds });
 }

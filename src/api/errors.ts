@@ -109,8 +109,8 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
 export function sendError(reply: FastifyReply, err: unknown, request: FastifyRequest): FastifyReply {
   const { status, body } = toErrorResponse(err);
   const retryAfter = body.error.innererror.retryAfterSeconds;
-  if (status === 429 && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
-  if (status === 503) request.log.warn({ err }, 'database unavailable');
+  if ((status === 429 || status === 503) && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+  if (status === 503) request.log.warn({ err }, 'service unavailable');
   else if (status >= 500) request.log.error({ err }, 'request failed');
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }

@@ -9,9 +9,16 @@ import { isIP } from 'node:net';
  */
 export function isPublicAddress(address: string): boolean {
   // net.isIP accepts only canonical dotted-quad and IPv6 forms; ipaddr.js would also take "1.2.3".
-  if (isIP(address) === 0) return false;
-  return ipaddr.parse(address).range() === 'unicast';
+  const family = isIP(address);
+  if (family === 0) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.range() !== 'unicast') return false;
+  // ipaddr.js calls the deprecated IPv4-compatible forms (::127.0.0.1, ::7f00:1) "unicast" too.
+  // Only global unicast (2000::/3) is public IPv6.
+  return family === 4 || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST);
 }
+
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
 /** The IP address a URL host names literally, without brackets; undefined for a DNS name. */
 export function literalAddress(hostname: string): string | undefined {

@@ -25,18 +25,22 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
  * that only means something to an HTML page: every header is paid for on every response,
  * by the server and by the client.
  */
-export const API_SECURITY_HEADERS = securityHeaders({
-  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  referrerPolicy: { policy: 'no-referrer' },
-  frameguard: { action: 'deny' },
-  crossOriginOpenerPolicy: false,
-  crossOriginResourcePolicy: false,
-  originAgentCluster: false,
-  xDnsPrefetchControl: false,
-  xDownloadOptions: false,
-  xPermittedCrossDomainPolicies: false,
-  xXssProtection: false,
-});
+export const API_SECURITY_HEADERS = {
+  // Responses carry AnalysisIds (bearer links) and scores: no cache may keep them.
+  'cache-control': 'no-store',
+  ...securityHeaders({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  }),
+};
 
 /** For everything else (pages, docs, assets): helmet's full set, with a strict CSP the portal replaces with its own. */
 export const DEFAULT_SECURITY_HEADERS = securityHeaders({

@@ -5,8 +5,10 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { App, Deps } from '../app-types.js';
 import { toErrorResponse } from '../api/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { ROOT } from '../paths.js';
-import { BODY_LIMIT } from '../limits.js';
+import { PORTAL_BODY_LIMIT } from '../limits.js';
+import { formParser } from './form.js';
 import { pageContext, sendPage } from './render.js';
 import { detailsRoutes } from './routes/details.js';
 import { questionRoutes } from './routes/questions.js';
@@ -19,7 +21,10 @@ const CSRF_ERRORS = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET'
 /** The candidate's pages under /anonymous/analyse: plain HTML forms, server-side state. */
 export async function portalPlugin(app: App, deps: Deps): Promise<void> {
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  // Forms only: a JSON or text body is not something the portal's pages send (415).
+  app.removeAllContentTypeParsers();
+  const maxItemsPerPage = Math.max(...[...deps.instruments.values()].map((i) => i.itemsPerPage));
+  await app.register(formbody, { bodyLimit: PORTAL_BODY_LIMIT, parser: formParser(maxItemsPerPage) });
   await app.register(csrf, {
     cookieKey: 'assay_csrf',
     cookieOpts: { path: '/anonymous', sameSite: 'strict', httpOnly: true, secure: 'auto' },
@@ -40,9 +45,19 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
       const id = (request.params as { id?: string }).id ?? '';
       return sendPage(reply, messagePage(ctx, t.expiredTitle, t.expiredText, { href: `/anonymous/analyse/start/${id}`, label: t.continueButton }), { status: 403 });
     }
-    const { status } = toErrorResponse(err);
-    if (status >= 500) request.log.error({ err }, 'portal request failed');
-    const page = status === 429 ? messagePage(ctx, t.tooManyTitle, t.tooManyText) : messagePage(ctx, t.errorTitle, t.errorText);
+    const { status, body } = toErrorResponse(err);
+    const retryAfter = body.error.innererror.retryAfterSeconds;
+    if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+    if (status === 503) request.log.warn({ err }, 'portal request refused: service unavailable');
+    else if (status >= 500) request.log.error({ err }, 'portal request failed');
+    // Shed load (a DomainError) reads "busy"; a database outage, also 503, reads as an error.
+    const shed = err instanceof DomainError && err.code === 'ServiceUnavailable';
+    const page =
+      status === 429
+        ? messagePage(ctx, t.tooManyTitle, t.tooManyText)
+        : shed
+          ? messagePage(ctx, t.busyTitle, t.busyText)
+          : messagePage(ctx, t.errorTitle, t.errorText);
     return sendPage(reply, page, { status });
   });
   app.setNotFoundHandler((request, reply) => sendPage(reply, notFoundPage(pageContext(request, reply)), { status: 404 }));

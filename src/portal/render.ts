@@ -35,7 +35,8 @@ export function pageContext(request: FastifyRequest, reply: FastifyReply): PageC
     lang = query as Language;
     reply.setCookie(LANG_COOKIE, lang, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'lax', httpOnly: true, secure: 'auto' });
   } else {
-    const cookie = request.cookies[LANG_COOKIE];
+    // Undefined when a request is refused before the cookie plugin ran (overload).
+    const cookie = request.cookies?.[LANG_COOKIE];
     lang = cookie === 'nl' || cookie === 'en' ? cookie : negotiateLanguage(request.headers['accept-language']);
   }
   return { lang, path: request.url.split('?')[0]! };

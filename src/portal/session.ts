@@ -40,14 +40,16 @@ export function stepUrl(id: string, step: Step): string {
 export async function load(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<Loaded | undefined> {
   const id = (request.params as { id: string }).id;
   const ctx = pageContext(request, reply);
-  const wait = deps.tokenGuesses.retryAfter(request.ip);
-  if (wait > 0) {
-    const t = TEXTS[ctx.lang];
-    sendPage(reply.header('retry-after', String(wait)), messagePage(ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
-    return undefined;
-  }
   const session = ANALYSIS_ID.test(id) ? await loadSession(deps.store, id) : undefined;
   if (!session) {
+    // Only misses count, and only misses are refused: a valid link always opens, whatever its
+    // address guessed before (a lookup by primary key costs less than telling them apart).
+    const wait = deps.tokenGuesses.retryAfter(request.ip);
+    if (wait > 0) {
+      const t = TEXTS[ctx.lang];
+      sendPage(reply.header('retry-after', String(wait)), messagePage(ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
+      return undefined;
+    }
     deps.tokenGuesses.fail(request.ip);
     sendPage(reply, notFoundPage(ctx), { status: 404 });
     return undefined;

@@ -5,10 +5,18 @@ interface Window {
   resetAt: number;
 }
 
+/** A slot taken before an attempt; given back if the attempt turns out not to be a failure. */
+export interface Reservation {
+  release(): void;
+}
+
 /**
- * Counts failures per key (a client IP, a username) in fixed one-minute windows and says
- * when a key has had too many. In memory, per process, bounded: an attacker spraying keys
- * evicts old entries rather than growing the heap.
+ * Counts failures per key (a client, a client and username, a username) in fixed one-minute
+ * windows and says when a key has had too many. In memory, per process, bounded: an attacker
+ * spraying keys evicts old entries rather than growing the heap.
+ *
+ * An attempt whose outcome takes time (a password check) reserves its slot before it starts,
+ * so a burst of concurrent attempts cannot all pass the check before any of them has failed.
  */
 export class FailureLimiter {
   readonly #windows: LRUCache<string, Window>;
@@ -23,7 +31,7 @@ export class FailureLimiter {
 
   /** Seconds until `key` may try again, or 0 when it may now. */
   retryAfter(key: string, now = Date.now()): number {
-    // Asked on every request; usually nothing has failed at all.
+    // Asked on every miss; usually nothing has failed at all.
     if (this.#windows.size === 0) return 0;
     const w = this.#windows.get(key);
     if (!w || w.resetAt <= now || w.count < this.#max) return 0;
@@ -31,8 +39,38 @@ export class FailureLimiter {
   }
 
   fail(key: string, now = Date.now()): void {
-    const w = this.#windows.get(key);
-    if (!w || w.resetAt <= now) this.#windows.set(key, { count: 1, resetAt: now + this.#windowMs });
-    else w.count++;
+    this.#window(key, now).count++;
+  }
+
+  /**
+   * Takes one slot in every key at once, or none: returns the seconds to wait when any key is
+   * full. A slot stays counted as a failure unless released.
+   */
+  reserve(keys: readonly string[], now = Date.now()): Reservation | number {
+    const wait = Math.max(0, ...keys.map((k) => this.retryAfter(k, now)));
+    if (wait > 0) return wait;
+    const taken = keys.map((k) => {
+      const w = this.#window(k, now);
+      w.count++;
+      return w;
+    });
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        // A window that has since expired was replaced; the slot went with it.
+        for (const w of taken) if (w.count > 0) w.count--;
+      },
+    };
+  }
+
+  #window(key: string, now: number): Window {
+    let w = this.#windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + this.#windowMs };
+      this.#windows.set(key, w);
+    }
+    return w;
   }
 }

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateDir, privateFile } from '../private-files.js';
 
 /** AES-256-GCM for secrets Assay must use later (webhook passwords). Format: v1.iv.tag.ciphertext. */
 export class SecretBox {
@@ -40,10 +41,10 @@ export class SecretBox {
  * Instances sharing a PostgreSQL database must share ENCRYPTION_KEY.
  */
 export function loadServerKey(configured: string | undefined, dataDir: string): Buffer {
+  privateDir(dataDir);
   if (configured) return Buffer.from(configured, 'base64');
   const file = join(dataDir, 'secret.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
     // Write aside, then link into place: a racing process sees no file or a whole one.
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, randomBytes(32).toString('base64') + '\n', { mode: 0o600 });
@@ -56,6 +57,7 @@ export function loadServerKey(configured: string | undefined, dataDir: string): 
       unlinkSync(temp);
     }
   }
+  privateFile(file, false);
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
   return key;

@@ -15,6 +15,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import type { Config } from '../config.js';
+import { privateFile } from '../private-files.js';
 import type { DB } from './schema.js';
 import { GroupCommitter } from './group-commit.js';
 import { PgListener } from './pg-listener.js';
@@ -119,7 +120,11 @@ function withStatementCache(raw: BetterSqlite3.Database, max = 500): SqliteDatab
 }
 
 export function openSqliteFile(path: string): BetterSqlite3.Database {
-  mkdirSync(dirname(path), { recursive: true });
+  // A folder Assay makes is owner-only; an existing one is the operator's (DATA_DIR's is tightened at start).
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // SQLite creates the WAL and SHM with the database file's own mode, so the file comes first.
+  privateFile(path);
+  for (const companion of [`${path}-wal`, `${path}-shm`]) privateFile(companion, false);
   const raw = new BetterSqlite3(path);
   raw.pragma('journal_mode = WAL');
   // FULL syncs the WAL on every commit: an acknowledged write survives power loss.

@@ -49,7 +49,7 @@ export class WebhookClient {
         .then((addresses) => {
           if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
           const refused = guard ? addresses.find((a) => !isPublicAddress(a.address)) : undefined;
-          if (refused) throw new AddressRefused(`${hostname} resolves to a non-public address (${refused.address})`);
+          if (refused) throw new AddressRefused(`${hostname} resolves to a non-public address`);
           const pinned = addresses[0]!;
           if (lookupOptions.all) callback(null, [pinned]);
           else callback(null, pinned.address, pinned.family);
@@ -62,7 +62,7 @@ export class WebhookClient {
       connect: (opts, callback) => {
         const literal = literalAddress(opts.hostname);
         if (guard && literal !== undefined && !isPublicAddress(literal)) {
-          callback(new AddressRefused(`${literal} is not a public address`), null);
+          callback(new AddressRefused('the webhook host is not a public address'), null);
           return;
         }
         connector(opts, (err, socket) => {
@@ -70,7 +70,7 @@ export class WebhookClient {
           const remote = (socket as Socket).remoteAddress;
           if (guard && (!remote || !isPublicAddress(remote))) {
             socket.destroy();
-            return callback(new AddressRefused(`connected peer ${remote ?? '?'} is not a public address`), null);
+            return callback(new AddressRefused('the connected peer is not a public address'), null);
           }
           callback(null, socket);
         });

@@ -55,7 +55,7 @@ for (const db of testDatabases()) {
       const hosts = [
         '127.0.0.1', '127.1.2.3', '0x7f.1', '2130706433', '10.0.0.8', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1',
         '0.0.0.0', '224.0.0.1', '255.255.255.255', '[::1]', '[::]', '[fc00::1]', '[fd12:3456::1]', '[fe80::1]', '[::ffff:127.0.0.1]',
-        '[::ffff:10.0.0.1]', '[64:ff9b::a00:1]', 'localhost', 'api.localhost',
+        '[::ffff:10.0.0.1]', '[64:ff9b::a00:1]', '[::127.0.0.1]', '[::7f00:1]', '[::a9fe:a9fe]', 'localhost', 'api.localhost',
       ];
       for (const host of hosts) {
         const res = await rejects({ ExternalId: externalId, AssessmentType: 0, WebhookUrl: `http://${host}:8080/hook` }, 'WebhookUrlNotAllowed', 'WebhookUrl');

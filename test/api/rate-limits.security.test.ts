@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
 import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -15,43 +16,48 @@ for (const db of testDatabases()) {
     });
     after(() => server.stop());
 
-    test('failed authentication is limited per client IP: 429 in the envelope with Retry-After', async () => {
-      for (let i = 0; i < 5; i++) {
-        const res = await apiClient(server.url, { ...creds, username: `nobody-${i}` }, '127.0.0.2').createCandidate(candidate());
-        assert.equal(res.status, 401);
-      }
-      const limited = await apiClient(server.url, creds, '127.0.0.2').createCandidate(candidate());
-      assert.equal(limited.status, 429, 'even good credentials wait out the window from that address');
+    test('requests no password could make valid are limited per client IP: 429 in the envelope with Retry-After', async () => {
+      const invalid = [
+        { ...creds, apiKey: 'ak_guess' },
+        { ...creds, username: 'nobody' },
+        { ...creds, apiKey: '' },
+        { ...creds, username: 'nobody-else' },
+        { ...creds, apiKey: 'ak_guess2' },
+      ];
+      for (const c of invalid) assert.equal((await apiClient(server.url, c, '127.0.0.2').createCandidate(candidate())).status, 401);
+      const limited = await apiClient(server.url, { ...creds, apiKey: 'ak_guess3' }, '127.0.0.2').createCandidate(candidate());
+      assert.equal(limited.status, 429);
       assert.equal(errorCode(limited), 'TooManyRequests');
       const retry = Number(limited.headers.get('retry-after'));
       assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
-      assert.equal((await apiClient(server.url, creds, '127.0.0.3').createCandidate(candidate())).status, 201, 'other clients are unaffected');
     });
 
-    test('failed authentication is limited per username, across addresses', async () => {
+    test("a client's failures never refuse valid credentials from the same address, cached or not", async () => {
+      for (let i = 0; i < 7; i++) await apiClient(server.url, { ...creds, apiKey: `ak_guess${i}` }, '127.0.0.4').createCandidate(candidate());
+      assert.equal((await apiClient(server.url, { ...creds, apiKey: 'ak_again' }, '127.0.0.4').createCandidate(candidate())).status, 429);
+      assert.equal((await apiClient(server.url, creds, '127.0.0.4').createCandidate(candidate())).status, 201, 'a cached caller');
+      const fresh = await server.tenant();
+      assert.equal((await apiClient(server.url, fresh, '127.0.0.4').createCandidate(candidate())).status, 201, 'a caller never seen before');
+    });
+
+    test('wrong passwords are limited per client and username: the right one from there waits', async () => {
       const victim = await server.tenant();
       for (let i = 0; i < 5; i++) {
-        const res = await apiClient(server.url, { ...victim, password: 'guess' }, `127.0.1.${i + 1}`).createCandidate(candidate());
-        assert.equal(res.status, 401);
+        assert.equal((await apiClient(server.url, { ...victim, password: `guess-${i}` }, '127.0.1.1').createCandidate(candidate())).status, 401);
       }
-      const res = await apiClient(server.url, victim, '127.0.1.99').createCandidate(candidate());
+      const res = await apiClient(server.url, victim, '127.0.1.1').createCandidate(candidate());
       assert.equal(res.status, 429);
       assert.equal(errorCode(res), 'TooManyRequests');
     });
 
-    test('bad API keys count as failures too', async () => {
-      for (let i = 0; i < 5; i++) {
-        assert.equal((await apiClient(server.url, { ...creds, apiKey: `ak_guess${i}` }, '127.0.2.1').createCandidate(candidate())).status, 401);
-      }
-      assert.equal((await apiClient(server.url, creds, '127.0.2.1').createCandidate(candidate())).status, 429);
-    });
-
-    test('an unknown username runs the KDF like a wrong password does', async () => {
-      const auth = server.running.deps.authenticator;
-      const before = auth.kdfRuns;
-      await apiClient(server.url, { ...creds, username: 'no-such-user' }, '127.0.3.1').createCandidate(candidate());
-      await apiClient(server.url, { ...creds, password: 'wrong' }, '127.0.3.2').createCandidate(candidate());
-      assert.equal(auth.kdfRuns, before + 2);
+    test('unknown usernames and users of another tenant are refused without running the KDF', async () => {
+      const other = await server.tenant();
+      const before = server.running.deps.authenticator.kdfRuns;
+      assert.equal((await apiClient(server.url, { ...creds, username: 'no-such-user' }, '127.0.3.1').createCandidate(candidate())).status, 401);
+      assert.equal((await apiClient(server.url, { ...creds, username: other.username, password: other.password }, '127.0.3.1').createCandidate(candidate())).status, 401);
+      assert.equal(server.running.deps.authenticator.kdfRuns, before);
+      assert.equal((await apiClient(server.url, { ...creds, password: 'wrong' }, '127.0.3.2').createCandidate(candidate())).status, 401);
+      assert.equal(server.running.deps.authenticator.kdfRuns, before + 1, 'a wrong password for an own-tenant user does run it');
     });
 
     test('per-key limits carry RateLimit headers and answer 429 in the envelope', async () => {
@@ -71,7 +77,7 @@ for (const db of testDatabases()) {
       assert.equal((await apiClient(server.url, other, '127.0.4.1').createCandidate(candidate())).status, 201, 'another key has its own budget');
     });
 
-    test('guessing portal tokens is limited per client', async () => {
+    test('guessing portal tokens is limited per client, and only guesses are refused', async () => {
       const guess = (i: number, from: string) => request(`${server.url}/anonymous/analyse/start/guess${i}xxxxxxxxxxxxxxxxx`, { from });
       for (let i = 0; i < 5; i++) assert.equal((await guess(i, '127.0.5.1')).status, 404);
       const limited = await guess(99, '127.0.5.1');
@@ -79,6 +85,9 @@ for (const db of testDatabases()) {
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
       assert.match(limited.text, /Too many attempts/);
       assert.equal((await guess(99, '127.0.5.2')).status, 404, 'other clients are unaffected');
+      const real = await newAssessment(server.url, creds);
+      const page = await request(`${server.url}/anonymous/analyse/start/${real.id}`, { from: '127.0.5.1' });
+      assert.equal(page.status, 200, 'a valid link from the guessing address still opens');
     });
   });
 }

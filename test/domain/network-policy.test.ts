@@ -16,6 +16,8 @@ describe('isPublicAddress', () => {
       nat64: ['64:ff9b::7f00:1', '64:ff9b::808:808'],
       tunnels: ['2002:7f00:1::1', '2001:0:4136:e378::1'],
       unspecified: ['::'],
+      ipv4Compatible: ['::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::8.8.8.8', '::a00:1'],
+      notGlobalUnicast: ['4000::1', 'e000::1', '100::1'],
     };
     for (const [range, addresses] of Object.entries(refused)) {
       for (const a of addresses) assert.equal(isPublicAddress(a), false, `${range} ${a}`);

@@ -22,8 +22,13 @@ export class FormClient {
     this.#bases = Array.isArray(base) ? base : [base];
   }
 
+  /** The Cookie header this browser would send now. */
+  cookieHeader(): string {
+    return [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   async #send(path: string, init: RequestInit): Promise<Page> {
-    const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const cookie = this.cookieHeader();
     const base = this.#bases[this.#next++ % this.#bases.length]!;
     const res = await fetch(new URL(path, base), {
       ...init,

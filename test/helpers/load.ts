@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Agent, request as undiciRequest } from 'undici';
 import { authHeaders, candidate, type Credentials } from './http.js';
 
@@ -63,4 +64,38 @@ export function writeLoad(baseUrl: string, creds: Credentials, workers = 8, opti
       return result;
     },
   };
+}
+
+export interface Storm {
+  statuses: Map<number, number>;
+  errors: string[];
+  /** Which requests (by index) were answered 201. */
+  created: number[];
+}
+
+/** Sends `count` requests at once, spread over the agents (one per client address), and tallies how each ended. */
+export async function storm(agents: Agent[], count: number, url: string, body: (i: number) => string, headers: Record<string, string>): Promise<Storm> {
+  const result: Storm = { statuses: new Map(), errors: [], created: [] };
+  await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      try {
+        const res = await undiciRequest(url, { method: 'POST', body: body(i), headers, dispatcher: agents[i % agents.length], headersTimeout: 120_000, bodyTimeout: 120_000 });
+        await res.body.dump();
+        result.statuses.set(res.statusCode, (result.statuses.get(res.statusCode) ?? 0) + 1);
+        if (res.statusCode === 201) result.created.push(i);
+      } catch (error) {
+        result.errors.push(String((error as { code?: string }).code ?? (error as Error).message));
+      }
+    }),
+  );
+  return result;
+}
+
+/** VmHWM of the process, in MB; 0 once it is gone (the exit check then says why). */
+export function peakRssMb(pid: number): number {
+  try {
+    return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
 }

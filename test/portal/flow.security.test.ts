@@ -139,6 +139,31 @@ for (const db of testDatabases()) {
       assert.match(fr.html, /<html lang="en">/);
     });
 
+    test('the portal reads only urlencoded forms within its limits; its largest real form fits', async () => {
+      const a = await newAssessment(server.url, creds, {}, { NeedsToUpdateData: true });
+      const client = new FormClient(server.url);
+      assert.equal((await client.submit(startPath(a.id), {})).status, 303);
+      const details = `/anonymous/analyse/${a.id}/details`;
+      const token = csrfToken((await client.get(details)).html);
+      const tooMany: Record<string, string> = { _csrf: token };
+      for (let i = 0; i < 100; i++) tooMany[`x${i}`] = '1';
+      const refused = await client.post(details, tooMany);
+      assert.equal(refused.status, 413);
+      assert.match(refused.headers.get('content-type') ?? '', /text\/html/);
+      const json = await fetch(new URL(details, server.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: client.cookieHeader() },
+        body: JSON.stringify({ _csrf: token, FirstName: 'Noor' }),
+        redirect: 'manual',
+      });
+      assert.equal(json.status, 415);
+      // Every field at its longest; each name character three UTF-8 bytes, percent-encoded: nine bytes apiece.
+      const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(50)}.nl`;
+      const longest = { FirstName: 'Ẑ'.repeat(100), LastName: 'Ẑ'.repeat(100), Preposition: 'ẞ'.repeat(50), Email: email };
+      const saved = await client.post(details, { _csrf: token, ...longest });
+      assert.equal(saved.status, 303, saved.html.slice(0, 300));
+    });
+
     test('static assets are served from this origin', async () => {
       const client = new FormClient(server.url);
       const css = await client.get('/assets/portal.css');

@@ -19,6 +19,7 @@ const RANGES: Record<string, string[]> = {
   'IPv6 ULA': ['fd00::1', 'fc00::1'],
   'IPv4-mapped IPv6': ['::ffff:127.0.0.1', '::ffff:10.0.0.1'],
   NAT64: ['64:ff9b::7f00:1', '64:ff9b::a00:1'],
+  'IPv4-compatible IPv6': ['::127.0.0.1', '::7f00:1', '::a9fe:a9fe'],
 };
 
 const fixed = (addresses: string[]): Resolver => async () => addresses.map((address): LookupAddress => ({ address, family: isIP(address) }));
@@ -41,6 +42,7 @@ describe('the guarded webhook client', () => {
         await c.close();
         assert.equal(attempt.status, null, `${range} ${address}`);
         assert.match(attempt.error ?? '', /^refused: victim\.test resolves to a non-public address/, `${range} ${address}`);
+        assert.ok(!(attempt.error ?? '').includes(address), `the reason leaves out the internal address ${address}`);
       }
     }
     assert.equal(receiver.received.length, 0);
@@ -117,6 +119,7 @@ for (const db of testDatabases()) {
           return hook.Status === 'Failed' ? hook : undefined;
         });
         assert.match(w.Error, new RegExp(`^refused: ${host.replace('.', '\\.')} resolves to a non-public address`));
+        assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
       }
       assert.equal(receiver.received.length, 0);
     });

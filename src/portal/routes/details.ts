@@ -3,6 +3,7 @@ import type { App, Deps } from '../../app-types.js';
 import { CandidateDetails } from '../../schemas/candidate.js';
 import { setGender, updateCandidateDetails } from '../../store/portal.js';
 import { currentStep } from '../../domain/flow.js';
+import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { loadAtStep, stepUrl } from '../session.js';
 import { TEXTS } from '../texts.js';
@@ -13,11 +14,9 @@ import type { FieldError } from '../views/pages.js';
 const checkDetails = Compile(CandidateDetails);
 const FIELDS = ['FirstName', 'Preposition', 'LastName', 'Email'] as const;
 
-type Form = Record<string, unknown>;
-
-function formValues(body: Form): DetailsValues {
+function formValues(form: Record<string, string>): DetailsValues {
   const values: DetailsValues = {};
-  for (const f of FIELDS) values[f] = typeof body[f] === 'string' ? body[f].trim() : '';
+  for (const f of FIELDS) values[f] = form[f]?.trim() ?? '';
   return values;
 }
 
@@ -29,9 +28,9 @@ export function detailsRoutes(app: App, deps: Deps): void {
   });
 
   app.post('/:id/details', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const values = formValues(takeForm(request));
     const l = await loadAtStep(deps, request, reply, 'details');
     if (!l) return reply;
-    const values = formValues((request.body ?? {}) as Form);
     const t = TEXTS[l.ctx.lang];
     const failed = new Set([...checkDetails.Errors(values)].map((e) => e.instancePath.slice(1)));
     const errors: FieldError[] = FIELDS.filter((f) => failed.has(f)).map((field) => ({ field, message: t.fieldErrors[field]! }));
@@ -55,9 +54,9 @@ export function detailsRoutes(app: App, deps: Deps): void {
   });
 
   app.post('/:id/gender', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const raw = takeForm(request).Gender;
     const l = await loadAtStep(deps, request, reply, 'gender');
     if (!l) return reply;
-    const raw = ((request.body ?? {}) as Form).Gender;
     const gender = raw === '1' || raw === '2' || raw === '3' ? Number(raw) : 0;
     if (gender === 0) {
       return sendPage(reply, genderPage(l.ctx, `/anonymous/analyse/${l.id}/gender`, reply.generateCsrf({ userInfo: l.id }), true), { status: 400 });

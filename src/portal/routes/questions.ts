@@ -3,12 +3,11 @@ import type { App, Deps } from '../../app-types.js';
 import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
 import { scoreAnswers } from '../../domain/instruments/scoring.js';
 import { completeAssessment, saveAnswers } from '../../store/portal.js';
+import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { load, toCurrentStep, type Loaded } from '../session.js';
 import { closeTabPage, completedPage } from '../views/pages.js';
 import { questionsPage } from '../views/questions.js';
-
-type Form = Record<string, unknown>;
 
 function pageUrl(id: string, page: number): string {
   return `/anonymous/analyse/${id}/questions/${page}`;
@@ -45,11 +44,11 @@ export function questionRoutes(app: App, deps: Deps): void {
   });
 
   app.post('/:id/questions/:page', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const form = takeForm(request);
     const l = await load(deps, request, reply);
     if (!l) return reply;
     const page = pageNumber((request.params as { page: string }).page);
     if (!mayVisitPage(l.instrument, l.progress, page)) return toCurrentStep(reply, l);
-    const form = (request.body ?? {}) as Form;
     const { answers, missing } = readPageAnswers(l.instrument, page, form);
     const last = page === pageCount(l.instrument);
 

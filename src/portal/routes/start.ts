@@ -1,5 +1,6 @@
 import type { App, Deps } from '../../app-types.js';
 import { markStarted } from '../../store/portal.js';
+import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { load, stepUrl } from '../session.js';
 import { completedPage, startPage } from '../views/pages.js';
@@ -15,6 +16,7 @@ export function startRoutes(app: App, deps: Deps): void {
   });
 
   app.post('/start/:id', { preHandler: app.csrfProtection }, async (request, reply) => {
+    takeForm(request);
     const l = await load(deps, request, reply);
     if (!l) return reply;
     if (l.step.kind === 'start') {

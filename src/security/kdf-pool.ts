@@ -1,0 +1,68 @@
+import { Piscina } from 'piscina';
+import { DomainError } from '../domain/errors.js';
+
+export interface KdfLimits {
+  /** Worker threads that run the KDF. */
+  threads: number;
+  /** Checks that may wait for a thread; past that, 503. */
+  queue: number;
+  /** Checks one client may have running or waiting at once; past that, 429. */
+  perClient: number;
+}
+
+/**
+ * Password checks on threads of their own. scrypt on libuv's pool (crypto.scrypt) would share
+ * its four threads with the WAL's fdatasync, and a burst of logins would hold every durable
+ * write behind it. Here the KDF never touches that pool, and its concurrency is capped twice:
+ * per client, so one client cannot fill the queue, and globally, so the queue stays bounded.
+ */
+export class KdfPool {
+  readonly #pool: Piscina;
+  readonly #limits: KdfLimits;
+  readonly #perClient = new Map<string, number>();
+  /** How many checks ran to a verdict: observable so tests can prove caches and limits work. */
+  runs = 0;
+
+  constructor(limits: KdfLimits) {
+    this.#limits = limits;
+    this.#pool = new Piscina({
+      filename: new URL('./kdf-worker.js', import.meta.url).href,
+      minThreads: limits.threads,
+      maxThreads: limits.threads,
+      maxQueue: limits.queue,
+      // Threads stay: starting one costs more than the check it would run.
+      idleTimeout: Number.MAX_SAFE_INTEGER,
+    });
+  }
+
+  /** Checks waiting for a thread right now. */
+  get queued(): number {
+    return this.#pool.queueSize;
+  }
+
+  async verify(password: string, stored: string, client: string): Promise<boolean> {
+    const running = this.#perClient.get(client) ?? 0;
+    if (running >= this.#limits.perClient) {
+      throw new DomainError('TooManyRequests', 'Too many password checks from this client at once; try again shortly', { retryAfterSeconds: 1 });
+    }
+    this.#perClient.set(client, running + 1);
+    try {
+      const ok = (await this.#pool.run({ password, stored })) as boolean;
+      this.runs++;
+      return ok;
+    } catch (error) {
+      if (error instanceof Error && /queue is at limit/i.test(error.message)) {
+        throw new DomainError('ServiceUnavailable', 'Too many password checks are waiting; try again shortly', { retryAfterSeconds: 2 });
+      }
+      throw error;
+    } finally {
+      const left = (this.#perClient.get(client) ?? 1) - 1;
+      if (left === 0) this.#perClient.delete(client);
+      else this.#perClient.set(client, left);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.destroy();
+  }
+}
