@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Authenticator, Caller } from './api/auth.js';
 import type { Config } from './config.js';
 import type { Instruments } from './domain/instruments/load.js';
+import type { CompetenceModel } from './domain/results/types.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { FailureLimiter } from './security/failure-limiter.js';
 import type { KdfPool } from './security/kdf-pool.js';
@@ -16,6 +17,7 @@ export interface Deps {
   store: Store;
   secretBox: SecretBox;
   instruments: Instruments;
+  competences: CompetenceModel;
   authenticator: Authenticator;
   /** The password-check threads: their queue is observable (tests, metrics). */
   kdf: KdfPool;

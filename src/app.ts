@@ -3,8 +3,9 @@ import { Authenticator } from './api/auth.js';
 import type { App, Deps } from './app-types.js';
 import type { Config } from './config.js';
 import { loadInstruments } from './domain/instruments/load.js';
-import { BUILT_IN_CONTENT_DIR } from './paths.js';
-import { demoBanner, ensureDemoTenant } from './provision.js';
+import { loadCompetences } from './domain/results/load.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from './paths.js';
+import { demoBanner, ensureDemoTenant, ensureExampleNorms } from './provision.js';
 import { FailureLimiter } from './security/failure-limiter.js';
 import { KdfPool } from './security/kdf-pool.js';
 import { loadServerKey, SecretBox } from './security/secret-box.js';
@@ -32,10 +33,12 @@ export interface StartOptions {
 /** Opens the store, migrates, loads content, builds the server and the dispatcher, and listens. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const instruments = loadInstruments(config.contentDir ?? BUILT_IN_CONTENT_DIR);
+  const competences = loadCompetences(COMPETENCES_FILE, instruments);
   const secretBox = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
   let app: App | undefined;
   const store = openStore(config.database, { serving: true, onPoolError: (err) => app?.log.warn({ err }, 'database connection lost') });
   await migrateToLatest(store);
+  if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
 
   const kdf = new KdfPool(config.kdf);
   const readiness = { shuttingDown: false };
@@ -45,6 +48,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     store,
     secretBox,
     instruments,
+    competences,
     authenticator: new Authenticator(store, kdf, config.auth),
     kdf,
     onCompletion: () => dispatcher?.wake(),

@@ -12,6 +12,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   encryptionKey: string | undefined;
   demoTenant: boolean;
+  /** Load the illustrative example norm group for an instrument that has none. */
+  exampleNorms: boolean;
   contentDir: string | undefined;
   /** Addresses or CIDRs of the reverse proxies whose X-Forwarded-* headers are believed; empty: none. */
   trustProxy: string[];
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     encryptionKey,
     demoTenant: bool(env, 'DEMO_TENANT', true),
+    exampleNorms: bool(env, 'EXAMPLE_NORMS', true),
     contentDir: env.ASSESSMENT_CONTENT_DIR?.trim() ? resolve(env.ASSESSMENT_CONTENT_DIR.trim()) : undefined,
     trustProxy: parseTrustProxy(env),
     webhook: {

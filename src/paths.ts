@@ -5,3 +5,5 @@ import { join } from 'node:path';
 export const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url));
 
 export const BUILT_IN_CONTENT_DIR = join(ROOT, 'content', 'instruments');
+export const COMPETENCES_FILE = join(ROOT, 'content', 'competences', 'competences.json');
+export const EXAMPLE_NORMS_DIR = join(ROOT, 'content', 'norms');

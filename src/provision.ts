@@ -4,6 +4,13 @@ import { newApiKey, newPassword } from './security/tokens.js';
 import { countTenants, createKey, createTenant, createUser } from './store/credentials.js';
 import type { Store } from './store/database.js';
 import { isUniqueViolation } from './store/errors.js';
+import { activateNormGroup, countNormGroups, insertNormGroup } from './store/norms.js';
+import type { Instruments } from './domain/instruments/load.js';
+import { readContent } from './domain/results/load.js';
+import { parseNormFile } from './domain/results/norm-groups.js';
+import type { CompetenceModel } from './domain/results/types.js';
+import { EXAMPLE_NORMS_DIR } from './paths.js';
+import { join } from 'node:path';
 
 export class ProvisionError extends Error {}
 
@@ -97,4 +104,21 @@ export function demoBanner(c: IssuedCredentials, baseUrl: string): string {
     `    -d '${body}' ${baseUrl}/api/anonymous/candidate`,
     '',
   ].join('\n');
+}
+
+/**
+ * On a database with no norm group for an instrument, the illustrative example from content/norms,
+ * active, so a fresh install shows normed results. Its name and source say it is simulated and not
+ * for selection. Instances starting together insert it once (a fixed id) and activate it once.
+ */
+export async function ensureExampleNorms(store: Store, instruments: Instruments, model: CompetenceModel, dir = EXAMPLE_NORMS_DIR): Promise<string[]> {
+  const added: string[] = [];
+  for (const instrument of instruments.values()) {
+    if ((await countNormGroups(store, instrument.assessmentType)) > 0) continue;
+    const group = parseNormFile(readContent(join(dir, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
+    const id = await insertNormGroup(store, { ...group, id: `example-${instrument.code.toLowerCase()}-${instrument.version}` });
+    await activateNormGroup(store, id);
+    added.push(id);
+  }
+  return added;
 }

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { App, Deps } from '../app-types.js';
 import { DomainError } from '../domain/errors.js';
 import type { Caller } from './auth.js';
+import { analysisResult } from './routes/analysis-result.js';
 import { assessmentCreate } from './routes/assessment-create.js';
 import { assessmentGet } from './routes/assessment-get.js';
 import { candidateCreate } from './routes/candidate-create.js';
@@ -57,6 +58,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   candidateCreate(app, deps);
   assessmentCreate(app, deps);
   assessmentGet(app, deps);
+  analysisResult(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { keyCommands } from './key.js';
+import { normsCommands } from './norms.js';
 import { serveCommands } from './serve.js';
 import { isUserError } from './shared.js';
 import { tenantCommands } from './tenant.js';
@@ -12,6 +13,7 @@ serveCommands(program);
 tenantCommands(program);
 keyCommands(program);
 userCommands(program);
+normsCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,8 +1,13 @@
 import { loadConfig, type Config } from '../config.js';
-import { findTenant } from '../store/credentials.js';
+import { parseOrigin } from '../config.js';
+import { findActiveKeys, findTenant } from '../store/credentials.js';
 import { openStore, type Store } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { ProvisionError } from '../provision.js';
+import { loadInstruments } from '../domain/instruments/load.js';
+import { ContentError, loadCompetences } from '../domain/results/load.js';
+import { NormError } from '../domain/results/norm-groups.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from '../paths.js';
 
 export class CliError extends Error {}
 
@@ -38,5 +43,32 @@ export function table(rows: Array<Record<string, unknown>>): string {
 }
 
 export function isUserError(error: unknown): error is Error {
-  return error instanceof CliError || error instanceof ProvisionError || (error instanceof Error && error.name === 'ConfigError');
+  return (
+    error instanceof CliError ||
+    error instanceof ProvisionError ||
+    error instanceof NormError ||
+    error instanceof ContentError ||
+    (error instanceof Error && error.name === 'ConfigError')
+  );
+}
+
+/**
+ * The API key (portal) an option names: `--key` (id or prefix), or `--portal-domain` when exactly
+ * one active key uses that domain.
+ */
+export async function portalKey(store: Store, opts: { key?: string; portalDomain?: string }): Promise<{ id: string; tenant_id: string; portal_domain: string }> {
+  if (!opts.key && !opts.portalDomain) throw new CliError('Name the portal with --portal-domain URL or --key KEY');
+  const keys = await findActiveKeys(store, {
+    ...(opts.key ? { idOrPrefix: opts.key } : {}),
+    ...(opts.portalDomain ? { portalDomain: parseOrigin(opts.portalDomain, '--portal-domain') } : {}),
+  });
+  if (keys.length === 0) throw new CliError(`No active API key ${opts.key ? `"${opts.key}"` : `on ${opts.portalDomain}`}`);
+  if (keys.length > 1) throw new CliError(`${keys.length} active API keys match; name one with --key (see key list)`);
+  return keys[0]!;
+}
+
+/** Instruments and the competence model, as the server loads them. */
+export function loadContent(config: Config) {
+  const instruments = loadInstruments(config.contentDir ?? BUILT_IN_CONTENT_DIR);
+  return { instruments, competences: loadCompetences(COMPETENCES_FILE, instruments) };
 }

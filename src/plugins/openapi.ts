@@ -24,6 +24,7 @@ export function openApiOptions(): SwaggerOptions {
       tags: [
         { name: 'Candidates' },
         { name: 'Assessments' },
+        { name: 'Results', description: 'TMA\'s classic results endpoint, with Assay\'s extensions.' },
         { name: 'Extensions', description: 'Beyond the original specification.' },
         { name: 'Operations' },
       ],

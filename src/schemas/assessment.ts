@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Envelope } from './envelopes.js';
 import { AbsoluteUrl, ExternalId, LIMITS, Text } from './fields.js';
+import { IntegrityFlags, NormGroupInfo } from './results.js';
 
 export const AssessmentCreateBody = Type.Object(
   {
@@ -37,6 +38,11 @@ export const AssessmentStatus = Envelope(
     CreatedAt: Type.String({ format: 'date-time' }),
     StartedAt: Timestamp,
     CompletedAt: Timestamp,
+    AnsweredItems: Type.Integer({ description: 'Statements answered so far: the candidate\'s progress.' }),
+    TotalItems: Type.Integer({ description: 'Statements in the questionnaire.' }),
+    ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], { description: 'Once completed: 0–100, agreement between designated item pairs.' }),
+    IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], { description: 'Once completed: StraightLining, Speeding, LowConsistency; see README "Results".' }),
+    NormGroup: NormGroupInfo,
     Webhook: Type.Union([
       Type.Null(),
       Type.Object(

@@ -14,6 +14,9 @@ const COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 const INTEGER_COLUMNS = new Set<string>(['assessment_type']);
 
+/** What creation writes; the rest of the row fills in as the candidate goes. */
+export type NewAssessment = Pick<AssessmentRow, (typeof COLUMNS)[number]>;
+
 /**
  * One statement: insert ... select from the candidate row, so a candidate that does not exist
  * in this tenant inserts nothing. Casts give PostgreSQL the types of the bound values.
@@ -36,7 +39,7 @@ const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
  * one commit, joined to their candidates in the same tenant. Rows come in as one array per
  * column; each AnalysisId is new, so the ones returned are the ones created.
  */
-async function insertBatch(store: Store, rows: AssessmentRow[]): Promise<Array<'created' | 'no-candidate'>> {
+async function insertBatch(store: Store, rows: NewAssessment[]): Promise<Array<'created' | 'no-candidate'>> {
   const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
   const { rows: inserted } = await sql<{ analysis_id: string }>`${sql.raw(PREPARE)}
     insert into assessments (${names})
@@ -55,7 +58,7 @@ const insertBatched = perStore(insertBatch, { maxInFlight: 2 });
  * Inserts the assessment if its candidate exists in the same tenant. Another tenant's
  * candidate counts as no candidate: tenants never learn of each other's ExternalIds.
  */
-export async function insertAssessment(store: Store, row: AssessmentRow): Promise<'created' | 'no-candidate'> {
+export async function insertAssessment(store: Store, row: NewAssessment): Promise<'created' | 'no-candidate'> {
   if (store.dialect === 'postgres') {
     return insertBatched(store, row);
   }
@@ -67,4 +70,14 @@ export async function insertAssessment(store: Store, row: AssessmentRow): Promis
 
 export async function findAssessment(store: Store, analysisId: string): Promise<AssessmentRow | undefined> {
   return store.db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId).executeTakeFirst();
+}
+
+/** How many items of the assessment have an answer: its progress. */
+export async function countAnswers(store: Store, analysisId: string): Promise<number> {
+  const row = await store.db
+    .selectFrom('assessment_answers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('analysis_id', '=', analysisId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

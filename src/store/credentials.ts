@@ -168,3 +168,11 @@ export async function listUsers(store: Store, tenantId?: string) {
   if (tenantId) q = q.where('api_users.tenant_id', '=', tenantId);
   return q.execute();
 }
+
+/** Active API keys by id, visible prefix or portal domain: how the CLI names a portal. */
+export async function findActiveKeys(store: Store, by: { idOrPrefix?: string; portalDomain?: string }) {
+  let q = store.db.selectFrom('api_keys').select(['id', 'prefix', 'tenant_id', 'portal_domain']).where('revoked_at', 'is', null);
+  if (by.idOrPrefix) q = q.where((eb) => eb.or([eb('id', '=', by.idOrPrefix!), eb('prefix', '=', by.idOrPrefix!)]));
+  if (by.portalDomain) q = q.where('portal_domain', '=', by.portalDomain);
+  return q.execute();
+}

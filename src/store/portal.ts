@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import type { ScaleScore } from '../domain/instruments/types.js';
+import type { CompletedResult } from '../domain/results/types.js';
 import type { Store } from './database.js';
 import type { AssessmentRow } from './assessments.js';
 import type { CandidateRow } from './candidates.js';
 import type { DB } from './schema.js';
+import { normGroupInForce } from './norms.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
 
 export interface Session {
@@ -28,8 +29,14 @@ export async function loadSession(store: Store, analysisId: string): Promise<Ses
 }
 
 export async function markStarted(store: Store, analysisId: string): Promise<void> {
+  const at = now();
   await store.write((trx) =>
-    trx.updateTable('assessments').set({ status: 'Started', started_at: now() }).where('analysis_id', '=', analysisId).where('status', '=', 'Created').execute(),
+    trx
+      .updateTable('assessments')
+      .set({ status: 'Started', started_at: at, last_activity_at: at })
+      .where('analysis_id', '=', analysisId)
+      .where('status', '=', 'Created')
+      .execute(),
   );
 }
 
@@ -59,16 +66,37 @@ async function upsertAnswers(trx: Kysely<DB>, analysisId: string, answers: Reado
     .execute();
 }
 
-async function isCompleted(trx: Kysely<DB>, analysisId: string): Promise<boolean> {
-  const row = await trx.selectFrom('assessments').select('status').where('analysis_id', '=', analysisId).executeTakeFirst();
-  return row?.status === 'Completed';
+/** Adds the time since the candidate's last post (or start) to `page`, and restarts that clock. */
+async function recordPageTime(trx: Kysely<DB>, analysisId: string, page: number, lastActivity: string | null, at: string): Promise<void> {
+  await trx.updateTable('assessments').set({ last_activity_at: at }).where('analysis_id', '=', analysisId).execute();
+  if (!lastActivity) return;
+  const ms = Math.max(0, Date.parse(at) - Date.parse(lastActivity));
+  await trx
+    .insertInto('assessment_page_times')
+    .values({ analysis_id: analysisId, page, ms, posts: 1 })
+    .onConflict((oc) =>
+      oc.columns(['analysis_id', 'page']).doUpdateSet((eb) => ({ ms: eb('assessment_page_times.ms', '+', eb.ref('excluded.ms')), posts: eb('assessment_page_times.posts', '+', 1) })),
+    )
+    .execute();
+}
+
+async function progressOf(trx: Kysely<DB>, analysisId: string) {
+  return trx.selectFrom('assessments').select(['status', 'last_activity_at', 'api_key_id', 'assessment_type']).where('analysis_id', '=', analysisId).executeTakeFirst();
+}
+
+/** Milliseconds spent per questionnaire page (1-based). */
+export async function readPageTimes(db: Kysely<DB>, analysisId: string): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('assessment_page_times').select(['page', 'ms']).where('analysis_id', '=', analysisId).execute();
+  return new Map(rows.map((r) => [r.page, r.ms]));
 }
 
 /** Saves one page. Answers to a completed assessment are refused: there is no second completion. */
-export async function saveAnswers(store: Store, analysisId: string, answers: ReadonlyMap<string, number>): Promise<'saved' | 'completed'> {
+export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>): Promise<'saved' | 'completed'> {
   return store.write(async (trx) => {
-    if (await isCompleted(trx, analysisId)) return 'completed';
+    const progress = await progressOf(trx, analysisId);
+    if (!progress || progress.status === 'Completed') return 'completed';
     await upsertAnswers(trx, analysisId, answers);
+    await recordPageTime(trx, analysisId, page, progress.last_activity_at, now());
     return 'saved';
   });
 }
@@ -76,25 +104,36 @@ export async function saveAnswers(store: Store, analysisId: string, answers: Rea
 export type Completion = { outcome: 'completed'; webhook: boolean } | { outcome: 'already-completed' } | { outcome: 'incomplete' };
 
 /**
- * The last page, the scores, the Completed status and the webhook outbox row, in one
- * transaction. `score` is the domain's: it returns undefined while items are unanswered.
- * The status guard makes a racing second finish a no-op.
+ * The last page, the results, the Completed status, the norm group in force and the webhook
+ * outbox row, in one transaction. `score` is the domain's: it returns undefined while items are
+ * unanswered. The status guard makes a racing second finish a no-op.
  */
 export async function completeAssessment(
   store: Store,
   analysisId: string,
+  page: number,
   lastPage: ReadonlyMap<string, number>,
-  score: (answers: ReadonlyMap<string, number>) => ScaleScore[] | undefined,
+  score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>) => CompletedResult | undefined,
 ): Promise<Completion> {
   return store.write(async (trx): Promise<Completion> => {
-    if (await isCompleted(trx, analysisId)) return { outcome: 'already-completed' };
-    await upsertAnswers(trx, analysisId, lastPage);
-    const scores = score(await readAnswers(trx, analysisId));
-    if (!scores) return { outcome: 'incomplete' };
+    const progress = await progressOf(trx, analysisId);
+    if (!progress || progress.status === 'Completed') return { outcome: 'already-completed' };
     const at = now();
+    await upsertAnswers(trx, analysisId, lastPage);
+    await recordPageTime(trx, analysisId, page, progress.last_activity_at, at);
+    const result = score(await readAnswers(trx, analysisId), await readPageTimes(trx, analysisId));
+    if (!result) return { outcome: 'incomplete' };
     const updated = await trx
       .updateTable('assessments')
-      .set({ status: 'Completed', completed_at: at, scores: JSON.stringify(scores) })
+      .set({
+        status: 'Completed',
+        completed_at: at,
+        scores: JSON.stringify(result.scales),
+        competence_scores: JSON.stringify(result.competences),
+        consistency: result.consistency ?? null,
+        integrity_flags: JSON.stringify(result.flags),
+        norm_group_id: await normGroupInForce(trx, progress.api_key_id, progress.assessment_type),
+      })
       .where('analysis_id', '=', analysisId)
       .where('status', '<>', 'Completed')
       .returning(['webhook_url'])

@@ -50,10 +50,20 @@ export interface AssessmentTable {
   webhook_username: string | null;
   webhook_password_enc: string | null;
   status: 'Created' | 'Started' | 'Completed';
+  /** JSON ScaleScore[], set at completion. */
   scores: string | null;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
+  /** JSON CompetenceScore[], set at completion. */
+  competence_scores: string | null;
+  consistency: number | null;
+  /** JSON IntegrityFlag[], set at completion. */
+  integrity_flags: string | null;
+  /** The norm group in force when it was completed, pinned so the result stays reproducible. */
+  norm_group_id: string | null;
+  /** The candidate's last page post (or start): the start of the time spent on the next page. */
+  last_activity_at: string | null;
 }
 
 export interface AnswerTable {
@@ -61,6 +71,36 @@ export interface AnswerTable {
   item_id: string;
   value: number;
   answered_at: string;
+}
+
+export interface PageTimeTable {
+  analysis_id: string;
+  page: number;
+  /** Milliseconds on the page, summed over every post of it. */
+  ms: number;
+  posts: number;
+}
+
+export interface NormGroupTable {
+  id: string;
+  name: string;
+  assessment_type: number;
+  source: string;
+  sample_size: number;
+  collected_from: string | null;
+  collected_to: string | null;
+  illustrative: number;
+  /** JSON NormTable. */
+  norms: string;
+  /** The default for its instrument: at most one per assessment type. */
+  active: number;
+  created_at: string;
+}
+
+export interface PortalNormTable {
+  api_key_id: string;
+  assessment_type: number;
+  norm_group_id: string;
 }
 
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'unknown';
@@ -91,5 +131,8 @@ export interface DB {
   assessment_answers: AnswerTable;
   webhook_deliveries: WebhookDeliveryTable;
   credentials_version: CredentialsVersionTable;
+  assessment_page_times: PageTimeTable;
+  norm_groups: NormGroupTable;
+  portal_norms: PortalNormTable;
 }
 

@@ -80,6 +80,8 @@ export interface CompleteOptions {
   answer?: (itemName: string, index: number) => string;
   details?: Record<string, string>;
   gender?: string;
+  /** Runs before each questionnaire page is posted (a test can make the candidate take their time). */
+  beforePost?: (path: string) => Promise<void>;
 }
 
 /**
@@ -102,6 +104,7 @@ export async function completeViaForms(client: FormClient, id: string, opts: Com
       const fields: Record<string, string> = { _csrf: csrfToken(page.html) };
       for (const name of itemNames(page.html)) fields[name] = opts.answer?.(name, answered++) ?? String(1 + (answered++ % 5));
       fields.nav = /value="finish"/.test(page.html) ? 'finish' : 'next';
+      await opts.beforePost?.(location);
       res = await client.post(location, fields);
     } else {
       return res;

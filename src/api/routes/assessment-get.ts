@@ -3,7 +3,9 @@ import { DomainError } from '../../domain/errors.js';
 import type { ScaleScore } from '../../domain/instruments/types.js';
 import { AssessmentParams, AssessmentStatus } from '../../schemas/assessment.js';
 import { ErrorRef } from '../../schemas/envelopes.js';
-import { findAssessment } from '../../store/assessments.js';
+import { countAnswers, findAssessment } from '../../store/assessments.js';
+import { pinnedNormGroup, storedResult } from '../../store/results.js';
+import { normGroupInfo } from './analysis-result.js';
 import { findDelivery } from '../../store/outbox.js';
 import { assessmentUrl } from './assessment-create.js';
 
@@ -16,7 +18,9 @@ export function assessmentGet(app: App, { store, instruments }: Deps): void {
     {
       schema: {
         summary: 'Look up an assessment (extension)',
-        description: 'Not in the original specification. Status, timestamps, the webhook attempt and, once completed, the scale scores. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
+        description:
+          'Not in the original specification. Status, timestamps, progress, the webhook attempt and, once completed, the raw scale scores, the consistency score, ' +
+          'integrity flags and the norm group pinned at completion. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
         tags: ['Extensions'],
         params: AssessmentParams,
         response: { 200: AssessmentStatus, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
@@ -30,6 +34,7 @@ export function assessmentGet(app: App, { store, instruments }: Deps): void {
         throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       }
       const delivery = row.webhook_url ? await findDelivery(store, AnalysisId) : undefined;
+      const stored = storedResult(row);
       const instrument = instruments.get(row.assessment_type);
       const names = new Map(instrument?.scales.map((s) => [s.id, s.name.en]));
       const scores = row.scores ? (JSON.parse(row.scores) as ScaleScore[]) : null;
@@ -46,6 +51,11 @@ export function assessmentGet(app: App, { store, instruments }: Deps): void {
           CreatedAt: row.created_at,
           StartedAt: row.started_at,
           CompletedAt: row.completed_at,
+          AnsweredItems: await countAnswers(store, AnalysisId),
+          TotalItems: instrument?.items.length ?? 0,
+          ConsistencyScore: stored?.consistency ?? null,
+          IntegrityFlags: stored ? [...stored.flags] : null,
+          NormGroup: stored ? normGroupInfo(await pinnedNormGroup(store, row)) : null,
           Webhook: row.webhook_url
             ? {
                 Status: delivery ? capitalize(delivery.status) : 'NotSent',

@@ -4,6 +4,8 @@ export type Localized = Record<Language, string>;
 
 export interface Scale {
   id: string;
+  /** Stable integer: the `ID` callers of the results endpoint see. Never reused for another scale. */
+  number: number;
   name: Localized;
   description: Localized;
 }
@@ -28,6 +30,11 @@ export interface Instrument {
   responseScale: { min: number; max: number; labels: Record<Language, string[]> };
   scales: Scale[];
   items: Item[];
+  /**
+   * Pairs of items on one scale that a careful respondent answers alike (after reverse keying):
+   * the consistency score. Optional: without it an instrument has no consistency score.
+   */
+  consistencyPairs?: Array<[string, string]>;
   scoring: { method: 'mean'; reverseKeyed: 'min+max-response' };
 }
 

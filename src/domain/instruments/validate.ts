@@ -48,6 +48,7 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
   }
 
   const scaleIds = new Set<string>();
+  const scaleNumbers = new Set<number>();
   if (!Array.isArray(inst.scales) || inst.scales.length === 0) {
     problems.push('scales must be a non-empty list');
   } else {
@@ -55,6 +56,9 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
       if (typeof scale?.id !== 'string' || !scale.id) problems.push(`scales[${i}] has no id`);
       else if (scaleIds.has(scale.id)) problems.push(`scale "${scale.id}" appears twice`);
       else scaleIds.add(scale.id);
+      if (!Number.isInteger(scale?.number) || scale.number < 1) problems.push(`scale "${scale?.id}" needs a positive integer number`);
+      else if (scaleNumbers.has(scale.number)) problems.push(`scale number ${scale.number} appears twice`);
+      else scaleNumbers.add(scale.number);
       problems.push(...localizedProblems(scale?.name, `scale "${scale?.id}" name`));
       problems.push(...localizedProblems(scale?.description, `scale "${scale?.id}" description`));
     });
@@ -78,5 +82,25 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
     problems.push(...localizedProblems(item?.text, `${label} text`));
   });
   for (const id of scaleIds) if (!used.has(id)) problems.push(`scale "${id}" has no items`);
+  problems.push(...pairProblems(inst.consistencyPairs, new Map(inst.items.map((item) => [item?.id, item?.scale]))));
+  return problems;
+}
+
+function pairProblems(pairs: unknown, scaleOf: ReadonlyMap<unknown, unknown>): string[] {
+  if (pairs === undefined) return [];
+  if (!Array.isArray(pairs)) return ['consistencyPairs must be a list of [itemId, itemId] pairs'];
+  const problems: string[] = [];
+  const seen = new Set<unknown>();
+  pairs.forEach((pair: unknown, i) => {
+    if (!Array.isArray(pair) || pair.length !== 2) return problems.push(`consistencyPairs[${i}] must be two item ids`);
+    const [a, b] = pair as unknown[];
+    if (!scaleOf.has(a) || !scaleOf.has(b)) return problems.push(`consistencyPairs[${i}] names an unknown item`);
+    if (a === b || scaleOf.get(a) !== scaleOf.get(b)) problems.push(`consistencyPairs[${i}] must be two items of one scale`);
+    for (const id of [a, b]) {
+      if (seen.has(id)) problems.push(`item "${String(id)}" is in two consistency pairs`);
+      seen.add(id);
+    }
+    return undefined;
+  });
   return problems;
 }

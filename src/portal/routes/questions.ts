@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { App, Deps } from '../../app-types.js';
-import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
-import { scoreAnswers } from '../../domain/instruments/scoring.js';
+import { mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
+import { scoreCompletion } from '../../domain/results/completion.js';
 import { completeAssessment, saveAnswers } from '../../store/portal.js';
 import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
@@ -53,22 +53,20 @@ export function questionRoutes(app: App, deps: Deps): void {
     const last = page === pageCount(l.instrument);
 
     if (form.nav === 'back') {
-      await saveAnswers(deps.store, l.id, answers);
+      await saveAnswers(deps.store, l.id, page, answers);
       return redirect(reply, pageUrl(l.id, Math.max(1, page - 1)));
     }
     if (missing.length > 0) {
-      await saveAnswers(deps.store, l.id, answers);
+      await saveAnswers(deps.store, l.id, page, answers);
       const merged = new Map([...l.session.answers, ...answers]);
       return renderPage(reply, l, page, reply.generateCsrf({ userInfo: l.id }), merged, new Set(missing));
     }
     if (!last) {
-      const saved = await saveAnswers(deps.store, l.id, answers);
+      const saved = await saveAnswers(deps.store, l.id, page, answers);
       return redirect(reply, saved === 'completed' ? `/anonymous/analyse/start/${l.id}` : pageUrl(l.id, page + 1));
     }
 
-    const done = await completeAssessment(deps.store, l.id, answers, (all) =>
-      isComplete(l.instrument, all) ? scoreAnswers(l.instrument, all) : undefined,
-    );
+    const done = await completeAssessment(deps.store, l.id, page, answers, (all, pageMs) => scoreCompletion(l.instrument, deps.competences, all, pageMs));
     if (done.outcome === 'incomplete') {
       const merged = new Map([...l.session.answers, ...answers]);
       return redirect(reply, pageUrl(l.id, resumePage(l.instrument, merged)));

@@ -24,6 +24,22 @@ describe('the shipped instruments', () => {
     const full = new Map(read('tma312').items.map((i) => [i.id, i]));
     for (const item of read('tma170').items) assert.deepEqual(item, full.get(item.id));
   });
+
+  test('both forms designate the same consistency pairs: one per scale, keyed opposite ways, all in the short form', () => {
+    const short = read('tma170');
+    assert.deepEqual(read('tma312').consistencyPairs, short.consistencyPairs);
+    const items = new Map(short.items.map((i) => [i.id, i]));
+    const scales = short.consistencyPairs!.map(([a, b]) => {
+      assert.equal(items.get(a)?.scale, items.get(b)?.scale, `${a} and ${b}`);
+      assert.notEqual(items.get(a)?.keying, items.get(b)?.keying, `${a} and ${b}`);
+      return items.get(a)!.scale;
+    });
+    assert.deepEqual(scales, short.scales.map((s) => s.id));
+  });
+
+  test('scale numbers are 1 to 26 in both forms, the same for each scale', () => {
+    assert.deepEqual(read('tma170').scales.map((s) => [s.id, s.number]), read('tma312').scales.map((s, i) => [s.id, i + 1]));
+  });
 });
 
 describe('instrument validation', () => {
@@ -64,6 +80,17 @@ describe('instrument validation', () => {
     assert.ok(problems.some((p) => p.includes('appears twice')));
     assert.ok(problems.some((p) => p.includes('keying')));
     assert.ok(problems.some((p) => p.includes('code must be "TMA312"')));
+  });
+
+  test('bad consistency pairs and scale numbers are reported', () => {
+    const inst = good();
+    inst.consistencyPairs = [[inst.items[0]!.id, inst.items[1]!.id], ['M001', 'nope'], [inst.items[0]!.id, inst.items[26]!.id]];
+    inst.scales[1]!.number = inst.scales[0]!.number;
+    const problems = instrumentProblems(inst, 'TMA170').join('\n');
+    assert.match(problems, /consistencyPairs\[0\] must be two items of one scale/);
+    assert.match(problems, /consistencyPairs\[1\] names an unknown item/);
+    assert.match(problems, /is in two consistency pairs/);
+    assert.match(problems, /scale number 1 appears twice/);
   });
 
   test('ASSESSMENT_CONTENT_DIR content is loaded, and refused with the reasons when broken', () => {

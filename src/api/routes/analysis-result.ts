@@ -1,0 +1,97 @@
+import type { App, Deps } from '../../app-types.js';
+import { DomainError } from '../../domain/errors.js';
+import { CULTURES, cultureLanguage } from '../../domain/results/culture.js';
+import { buildResult, type Result, type Scored } from '../../domain/results/result.js';
+import type { NormGroup } from '../../domain/results/types.js';
+import { ErrorRef } from '../../schemas/envelopes.js';
+import { AnalysisResult, ResultParams } from '../../schemas/results.js';
+import { findAssessment } from '../../store/assessments.js';
+import { pinnedNormGroup, storedResult } from '../../store/results.js';
+
+const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Description: s.name, ExternalCode: s.code });
+
+/** The vendor's list fields from a result: raw scores always, stens and percentiles where normed. */
+function lists(r: Result) {
+  const normed = (xs: Scored[]) => xs.filter((x) => x.sten !== undefined);
+  return {
+    AptitudeScores: normed(r.competences).map((c) => item(c, c.sten!)),
+    NormScores: normed(r.scales).map((s) => item(s, s.sten!)),
+    NormScoresPercentage: normed(r.scales).map((s) => item(s, s.percentile!)),
+    AptitudeScoresPercentage: normed(r.competences).map((c) => item(c, c.percentile!)),
+    NormScoreScales: r.scales.map((s) => item(s, s.raw)),
+    AptitudeScoresScale: r.competences.map((c) => item(c, c.raw)),
+  };
+}
+
+export function normGroupInfo(group: NormGroup | null) {
+  return group
+    ? {
+        Id: group.id,
+        Name: group.name,
+        SampleSize: group.sampleSize,
+        CollectedFrom: group.collectedFrom,
+        CollectedTo: group.collectedTo,
+        Source: group.source,
+        Illustrative: group.illustrative,
+      }
+    : null;
+}
+
+function normNote(group: NormGroup | null): string | null {
+  if (!group) return 'No norm group was in force when this assessment was completed: the sten and percentile lists are empty, and the raw scores are not norm-referenced.';
+  if (group.illustrative) return 'The norm group is an illustrative example built from simulated answers: never use these stens or percentiles for selection decisions.';
+  return null;
+}
+
+const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [] };
+
+/** TMA's classic results endpoint, so a caller of the original service can point it at Assay. */
+export function analysisResult(app: App, { store, instruments, competences }: Deps): void {
+  app.get(
+    '/api/candidateanalysisresult/:token/:culture',
+    {
+      schema: {
+        summary: 'Results of an assessment (the vendor\'s classic endpoint)',
+        description:
+          'Field names and types as in TMA\'s public documentation of the classic API. `culture` picks the language of each Description: ' +
+          `${Object.keys(CULTURES).join(', ')}, case-insensitive; any other is a 400. Until the candidate finishes: Done false, DoneDate null, empty lists. ` +
+          'Assay adds NormGroup, NormNote and IntegrityFlags. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
+        tags: ['Results'],
+        params: ResultParams,
+        response: { 200: AnalysisResult, 400: ErrorRef, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+      },
+    },
+    async (request) => {
+      const { token, culture } = request.params;
+      const lang = cultureLanguage(culture);
+      if (!lang) {
+        throw new DomainError('ValidationError', `Culture "${culture}" is not supported; use one of ${Object.keys(CULTURES).join(', ')}`, {
+          field: 'culture',
+          rule: 'supportedCulture',
+          supported: Object.keys(CULTURES),
+        });
+      }
+      const row = await findAssessment(store, token);
+      if (!row || row.tenant_id !== request.caller!.tenantId) {
+        throw new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
+      }
+      const stored = storedResult(row);
+      const head = { AnalysisToken: row.analysis_id, CandidateIdentifier: row.external_id };
+      if (!stored) {
+        return { ...head, ...EMPTY, Done: false, DoneDate: null, ConsistencyScore: '', NormGroup: null, NormNote: null, IntegrityFlags: [] };
+      }
+      const group = await pinnedNormGroup(store, row);
+      const result = buildResult(instruments.get(row.assessment_type)!, competences, stored, group, lang);
+      return {
+        ...head,
+        ...lists(result),
+        Done: true,
+        DoneDate: row.completed_at,
+        ConsistencyScore: result.consistency === undefined ? '' : String(result.consistency),
+        NormGroup: normGroupInfo(group),
+        NormNote: normNote(group),
+        IntegrityFlags: result.flags,
+      };
+    },
+  );
+}

@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { readContent } from '../domain/results/load.js';
+import { buildNormTable, DEFAULT_MIN_SAMPLE, parseNormFile } from '../domain/results/norm-groups.js';
+import { activateNormGroup, insertNormGroup, listNormGroups, normSample, setPortalNormGroup } from '../store/norms.js';
+import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function date(value: string | undefined, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!DATE.test(value) || Number.isNaN(Date.parse(value))) throw new CliError(`${option} must be a date as YYYY-MM-DD, got "${value}"`);
+  return value;
+}
+
+export function normsCommands(program: Command): void {
+  const norms = program.command('norms').description('norm groups: what stens and percentiles are measured against');
+
+  norms
+    .command('build')
+    .description('build a norm group from completed assessments (those without integrity flags); it starts inactive')
+    .requiredOption('--instrument <type>', '0 (TMA170) or 1 (TMA312)')
+    .requiredOption('--name <name>', 'a name that says whose norms these are')
+    .option('--tenant <tenant>', 'only this tenant\'s assessments (id or name)')
+    .option('--from <date>', 'completed on or after this date (YYYY-MM-DD)')
+    .option('--to <date>', 'completed before this date (YYYY-MM-DD)')
+    .option('--min-sample <n>', 'refuse with fewer usable assessments than this', String(DEFAULT_MIN_SAMPLE))
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { instrument: string; name: string; tenant?: string; from?: string; to?: string; minSample: string; json?: boolean }) => {
+      const type = Number(opts.instrument);
+      const minSample = Number(opts.minSample);
+      if (!Number.isInteger(minSample) || minSample < 2) throw new CliError('--min-sample must be a whole number of at least 2');
+      const from = date(opts.from, '--from');
+      const to = date(opts.to, '--to');
+      const out = await withStore(async (store, config) => {
+        const { instruments, competences } = loadContent(config);
+        const instrument = instruments.get(type);
+        if (!instrument) throw new CliError('--instrument must be 0 (TMA170) or 1 (TMA312)');
+        const tenant = opts.tenant ? await tenantId(store, opts.tenant) : undefined;
+        const sample = await normSample(store, { assessmentType: type, ...(tenant ? { tenantId: tenant } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
+        const built = buildNormTable(sample, instrument, competences, minSample);
+        const scope = [tenant ? `tenant ${opts.tenant}` : 'all tenants', from ? `from ${from}` : '', to ? `before ${to}` : ''].filter(Boolean).join(', ');
+        const id = await insertNormGroup(store, {
+          name: opts.name,
+          assessmentType: type,
+          source: `Built by Assay from ${built.used} completed ${instrument.code} assessments (${scope}); ${built.excluded} with integrity flags left out.`,
+          sampleSize: built.used,
+          collectedFrom: from ?? null,
+          collectedTo: to ?? null,
+          illustrative: false,
+          table: built.table,
+        });
+        return { id, name: opts.name, instrument: instrument.code, sampleSize: built.used, excluded: built.excluded };
+      });
+      print(!!opts.json, out, `Built norm group ${out.id} "${out.name}" for ${out.instrument} from ${out.sampleSize} assessments (${out.excluded} flagged left out).\nActivate it with: bin/assay norms activate ${out.id}`);
+    });
+
+  norms
+    .command('import')
+    .description('import a norm group from a norm file (README "Norm groups"); it starts inactive')
+    .argument('<file>', 'a JSON file in the assay-norms/1 format')
+    .option('--json', 'print one JSON object')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const out = await withStore(async (store, config) => {
+        const { instruments, competences } = loadContent(config);
+        const group = parseNormFile(readContent(file), instruments, competences);
+        return { id: await insertNormGroup(store, group), name: group.name, sampleSize: group.sampleSize };
+      });
+      print(!!opts.json, out, `Imported norm group ${out.id} "${out.name}" (n = ${out.sampleSize}).\nActivate it with: bin/assay norms activate ${out.id}`);
+    });
+
+  norms
+    .command('list')
+    .description('list norm groups: which is active per instrument, and how many portals chose each')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await withStore((store) => listNormGroups(store));
+      const shown = rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        instrument: r.assessment_type === 0 ? 'TMA170' : 'TMA312',
+        sampleSize: r.sample_size,
+        collectedFrom: r.collected_from,
+        collectedTo: r.collected_to,
+        illustrative: r.illustrative === 1,
+        active: r.active === 1,
+        portals: Number(r.portals ?? 0),
+      }));
+      print(!!opts.json, shown, table(shown.map((r) => ({ ...r, illustrative: r.illustrative ? 'yes' : 'no', active: r.active ? 'yes' : 'no' }))));
+    });
+
+  norms
+    .command('activate')
+    .description('make a group the default for its instrument, or one portal\'s choice; later completions use it, earlier results keep theirs')
+    .argument('<id>', 'norm group id (see norms list)')
+    .option('--portal-domain <url>', 'only for the portal (API key) on this domain')
+    .option('--key <key>', 'only for this API key (id or prefix)')
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: { portalDomain?: string; key?: string; json?: boolean }) => {
+      const forPortal = opts.portalDomain !== undefined || opts.key !== undefined;
+      const done = await withStore(async (store) => {
+        if (!forPortal) return activateNormGroup(store, id);
+        return setPortalNormGroup(store, (await portalKey(store, opts)).id, id);
+      });
+      if (!done) throw new CliError(`No norm group "${id}"`);
+      print(!!opts.json, { activated: id, portal: forPortal }, forPortal ? `Norm group ${id} is now that portal's choice` : `Norm group ${id} is now the default for its instrument`);
+    });
+}

@@ -1,0 +1,100 @@
+import type { Instrument, ScaleScore } from '../instruments/types.js';
+import { buildNorm, normTableProblems } from './norms.js';
+import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
+
+/** A completed assessment as a norm sample sees it: scores only, nothing that identifies anyone. */
+export interface SampleMember {
+  scales: readonly ScaleScore[];
+  competences: readonly CompetenceScore[];
+  flags: readonly IntegrityFlag[];
+}
+
+export const DEFAULT_MIN_SAMPLE = 200;
+
+/**
+ * A norm table from completed assessments. Members with any integrity flag are left out: their
+ * answers may not describe them. Throws with the counts when too few remain.
+ */
+export function buildNormTable(sample: readonly SampleMember[], instrument: Instrument, model: CompetenceModel, minSample: number): { table: NormTable; used: number; excluded: number } {
+  const used = sample.filter((m) => m.flags.length === 0);
+  if (used.length < minSample) {
+    throw new NormError(`${used.length} usable completed assessments (${sample.length - used.length} more had integrity flags); at least ${minSample} are needed`);
+  }
+  const values = <T>(pick: (m: SampleMember) => readonly T[], key: (x: T) => string, value: (x: T) => number, id: string) =>
+    used.flatMap((m) => pick(m).filter((x) => key(x) === id).map(value));
+  const table: NormTable = { scales: {}, competences: {} };
+  for (const s of instrument.scales) table.scales[s.id] = buildNorm(values((m) => m.scales, (x) => x.scale, (x) => x.mean, s.id));
+  for (const c of model.competences) {
+    const v = values((m) => m.competences, (x) => x.competence, (x) => x.raw, c.code);
+    if (v.length >= minSample) table.competences[c.code] = buildNorm(v);
+  }
+  return { table, used: used.length, excluded: sample.length - used.length };
+}
+
+export class NormError extends Error {}
+
+/** The norm file format (README "Norm groups"); what `norms import` reads and the example ships as. */
+export interface NormFile {
+  format: 'assay-norms/1';
+  name: string;
+  instrument: 'TMA170' | 'TMA312';
+  source: string;
+  sampleSize: number;
+  collectedFrom?: string | null;
+  collectedTo?: string | null;
+  illustrative?: boolean;
+  scales: NormTable['scales'];
+  competences?: NormTable['competences'];
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Reads a norm file for one of the instruments; every problem is listed in the error. */
+export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, Instrument>, model: CompetenceModel): Omit<NormGroup, 'id'> {
+  if (typeof data !== 'object' || data === null) throw new NormError('the file does not hold a JSON object');
+  const f = data as Partial<NormFile>;
+  const problems: string[] = [];
+  if (f.format !== 'assay-norms/1') problems.push('format must be "assay-norms/1"');
+  if (typeof f.name !== 'string' || !f.name.trim() || f.name.length > 200) problems.push('name must be 1 to 200 characters');
+  if (typeof f.source !== 'string' || !f.source.trim()) problems.push('source must say where the norms come from');
+  if (!Number.isInteger(f.sampleSize) || (f.sampleSize ?? 0) < 2) problems.push('sampleSize must be a whole number of at least 2');
+  for (const key of ['collectedFrom', 'collectedTo'] as const) {
+    const v = f[key];
+    if (v !== undefined && v !== null && (typeof v !== 'string' || !DATE.test(v))) problems.push(`${key} must be a date (YYYY-MM-DD) or null`);
+  }
+  if (f.illustrative !== undefined && typeof f.illustrative !== 'boolean') problems.push('illustrative must be true or false');
+  const instrument = [...instruments.values()].find((i) => i.code === f.instrument);
+  if (!instrument) problems.push('instrument must be "TMA170" or "TMA312"');
+  else {
+    const table = { scales: f.scales, competences: f.competences ?? {} } as Partial<NormTable>;
+    problems.push(...normTableProblems(table, instrument.scales.map((s) => s.id), new Set(model.competences.map((c) => c.code))));
+  }
+  if (problems.length > 0) throw new NormError(`not a valid norm file:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return {
+    name: f.name!.trim(),
+    assessmentType: instrument!.assessmentType,
+    source: f.source!.trim(),
+    sampleSize: f.sampleSize!,
+    collectedFrom: f.collectedFrom ?? null,
+    collectedTo: f.collectedTo ?? null,
+    illustrative: f.illustrative ?? false,
+    table: { scales: f.scales!, competences: f.competences ?? {} },
+  };
+}
+
+/** A norm group as a norm file, the inverse of `parseNormFile`. */
+export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument): NormFile {
+  return {
+    format: 'assay-norms/1',
+    name: group.name,
+    instrument: instrument.code,
+    source: group.source,
+    sampleSize: group.sampleSize,
+    collectedFrom: group.collectedFrom,
+    collectedTo: group.collectedTo,
+    illustrative: group.illustrative,
+    scales: group.table.scales,
+    competences: group.table.competences,
+  };
+}
+

@@ -1,0 +1,108 @@
+import type { Norm, NormTable } from './types.js';
+
+const SCALE_MIN = 1;
+const SCALE_MAX = 5;
+
+/** Standard ten: 5.5 + 2z, rounded half up, kept within 1–10. Monotonic in the raw score. */
+export function sten(raw: number, norm: Norm): number {
+  const z = (raw - norm.mean) / norm.sd;
+  return Math.min(10, Math.max(1, Math.floor(5.5 + 2 * z + 0.5)));
+}
+
+/**
+ * Percentile rank, 0–100, rounded. With the sample's distribution: the mid-rank (the share below
+ * plus half the share at the value), interpolated linearly between the values the sample had and
+ * towards 0 at 1 and 100 at 5. Without one: the normal distribution's Φ(z).
+ */
+export function percentile(raw: number, norm: Norm): number {
+  const p = norm.distribution?.length ? midRank(raw, norm.distribution) : normalCdf((raw - norm.mean) / norm.sd);
+  return Math.min(100, Math.max(0, Math.round(p * 100)));
+}
+
+function midRank(x: number, distribution: ReadonlyArray<readonly [number, number]>): number {
+  const total = distribution.reduce((sum, [, share]) => sum + share, 0);
+  const points: Array<[number, number]> = [[SCALE_MIN, 0]];
+  let below = 0;
+  for (const [value, share] of distribution) {
+    points.push([value, (below + share / 2) / total]);
+    below += share;
+  }
+  points.push([SCALE_MAX, 1]);
+  if (x <= SCALE_MIN) return 0;
+  if (x >= SCALE_MAX) return 1;
+  for (let i = 1; i < points.length; i++) {
+    const [v1, p1] = points[i]!;
+    if (x > v1) continue;
+    const [v0, p0] = points[i - 1]!;
+    return v1 === v0 ? p1 : p0 + ((p1 - p0) * (x - v0)) / (v1 - v0);
+  }
+  return 1;
+}
+
+/** Φ, from the error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/** Mean, sample SD and distribution of raw scores (two decimals, as they are reported). */
+export function buildNorm(values: readonly number[]): Norm {
+  const n = values.length;
+  if (n < 2) throw new Error('a norm needs at least two values');
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
+  const counts = new Map<number, number>();
+  for (const v of values) {
+    const key = Math.round(v * 100) / 100;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const distribution = [...counts]
+    .sort(([a], [b]) => a - b)
+    .map(([value, count]): [number, number] => [value, Math.round((count / n) * 1e6) / 1e6]);
+  return { mean: Math.round(mean * 10_000) / 10_000, sd: Math.round(sd * 10_000) / 10_000, distribution };
+}
+
+/** Every problem with one norm entry; [] when sound. */
+export function normProblems(norm: unknown, label: string): string[] {
+  const n = norm as Partial<Norm> | undefined;
+  const problems: string[] = [];
+  if (typeof n?.mean !== 'number' || n.mean < SCALE_MIN || n.mean > SCALE_MAX) problems.push(`${label}: mean must be a number from 1 to 5`);
+  if (typeof n?.sd !== 'number' || !(n.sd > 0) || n.sd > SCALE_MAX - SCALE_MIN) problems.push(`${label}: sd must be a number above 0 and at most 4`);
+  if (n?.distribution !== undefined) {
+    const d = n.distribution as unknown;
+    if (!Array.isArray(d) || d.length === 0) return [...problems, `${label}: distribution must be a non-empty list of [value, share]`];
+    let last = -Infinity;
+    let total = 0;
+    for (const point of d as unknown[]) {
+      const [value, share] = Array.isArray(point) ? (point as unknown[]) : [];
+      if (typeof value !== 'number' || typeof share !== 'number' || value < SCALE_MIN || value > SCALE_MAX || share < 0 || value <= last) {
+        return [...problems, `${label}: distribution must hold [value, share] pairs with values from 1 to 5 in increasing order and shares of at least 0`];
+      }
+      last = value;
+      total += share;
+    }
+    if (Math.abs(total - 1) > 0.01) problems.push(`${label}: distribution shares must add up to 1 (they add up to ${total.toFixed(4)})`);
+  }
+  return problems;
+}
+
+/** Every problem with a norm table for these scales and competences. Competences may be left out. */
+export function normTableProblems(table: Partial<NormTable> | undefined, scaleIds: readonly string[], competenceCodes: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const scales = table?.scales;
+  if (typeof scales !== 'object' || scales === null) return ['scales must be an object of norms by scale id'];
+  for (const id of scaleIds) {
+    if (!(id in scales)) problems.push(`scale "${id}" has no norm`);
+    else problems.push(...normProblems(scales[id], `scale "${id}"`));
+  }
+  for (const id of Object.keys(scales)) if (!scaleIds.includes(id)) problems.push(`scale "${id}" is not a scale of this instrument`);
+  const competences = table?.competences ?? {};
+  if (typeof competences !== 'object' || competences === null) return [...problems, 'competences must be an object of norms by competence code'];
+  for (const [code, norm] of Object.entries(competences)) {
+    if (!competenceCodes.has(code)) problems.push(`competence "${code}" is not in the competence model`);
+    else problems.push(...normProblems(norm, `competence "${code}"`));
+  }
+  return problems;
+}

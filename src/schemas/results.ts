@@ -1,0 +1,57 @@
+import { Type, type Static } from 'typebox';
+
+const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+/** One entry of the vendor's result lists. */
+export const ResultItem = Type.Object({
+  ID: Type.Integer({ description: 'Stable integer: the scale number (1–26) or the competence id. Never reused.' }),
+  Value: Type.Number({ description: 'Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100.' }),
+  Description: Type.String({ description: 'The scale or competence name in the culture\'s language.' }),
+  ExternalCode: Type.String({ description: 'Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions.' }),
+});
+
+export const NormGroupInfo = Type.Union(
+  [
+    Type.Null(),
+    Type.Object({
+      Id: Type.String(),
+      Name: Type.String(),
+      SampleSize: Type.Integer(),
+      CollectedFrom: Type.Union([Type.String(), Type.Null()]),
+      CollectedTo: Type.Union([Type.String(), Type.Null()]),
+      Source: Type.String(),
+      Illustrative: Type.Boolean({ description: 'True for the shipped example: simulated, never for selection decisions.' }),
+    }),
+  ],
+  { description: 'The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was.' },
+);
+
+export const IntegrityFlags = Type.Array(Type.Union([Type.Literal('StraightLining'), Type.Literal('Speeding'), Type.Literal('LowConsistency')]), {
+  description: 'Signs that the answers may not describe the candidate; see README "Results". Empty when none.',
+});
+
+const List = (description: string) => Type.Array(ResultItem, { description });
+
+export const ResultParams = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 64, description: 'The AnalysisId.' }),
+  culture: Type.String({ minLength: 1, maxLength: 20, description: 'nl-NL, en-GB or en-US (case-insensitive): the language of Description.' }),
+});
+
+/** The vendor's classic results response: field names and types exactly as documented, plus Assay's extensions. */
+export const AnalysisResult = Type.Object({
+  AnalysisToken: Type.String(),
+  CandidateIdentifier: Type.String({ description: 'The candidate\'s ExternalId.' }),
+  AptitudeScores: List('Per competence: sten 1–10 against the norm group. Empty without a norm group.'),
+  NormScores: List('Per scale: sten 1–10 against the norm group. Empty without a norm group.'),
+  NormScoresPercentage: List('Per scale: percentile 0–100 against the norm group. Empty without a norm group.'),
+  AptitudeScoresPercentage: List('Per competence: percentile 0–100 against the norm group. Empty without a norm group.'),
+  NormScoreScales: List('Per scale: the raw score, the mean of its keyed items on 1–5.'),
+  AptitudeScoresScale: List('Per competence: the raw score, the weighted mean of its scales on 1–5.'),
+  Done: Type.Boolean(),
+  DoneDate: Timestamp,
+  ConsistencyScore: Type.String({ description: 'Integer 0–100 as a string: agreement between designated item pairs. "" when not finished.' }),
+  NormGroup: NormGroupInfo,
+  NormNote: Type.Union([Type.String(), Type.Null()], { description: 'Why the norm lists are empty, or that the norm group is only illustrative.' }),
+  IntegrityFlags,
+});
+export type AnalysisResult = Static<typeof AnalysisResult>;

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ScaleScore } from '../domain/instruments/types.js';
+import type { SampleMember } from '../domain/results/norm-groups.js';
+import type { CompetenceScore, IntegrityFlag, NormGroup, NormTable } from '../domain/results/types.js';
+import type { Store } from './database.js';
+import type { DB, NormGroupTable } from './schema.js';
+
+const now = () => new Date().toISOString();
+
+function toGroup(row: NormGroupTable): NormGroup {
+  return {
+    id: row.id,
+    name: row.name,
+    assessmentType: row.assessment_type,
+    source: row.source,
+    sampleSize: row.sample_size,
+    collectedFrom: row.collected_from,
+    collectedTo: row.collected_to,
+    illustrative: row.illustrative === 1,
+    table: JSON.parse(row.norms) as NormTable,
+  };
+}
+
+// Norm groups never change once stored, so each is read and parsed once per process.
+const cached = new WeakMap<Store, Map<string, NormGroup>>();
+
+export async function findNormGroup(store: Store, id: string): Promise<NormGroup | undefined> {
+  let groups = cached.get(store);
+  if (!groups) cached.set(store, (groups = new Map()));
+  const hit = groups.get(id);
+  if (hit) return hit;
+  const row = await store.db.selectFrom('norm_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const group = toGroup(row);
+  if (groups.size >= 1_000) groups.clear();
+  groups.set(id, group);
+  return group;
+}
+
+/** The group a completion pins: the portal's own choice for the instrument, else the instrument's active group. */
+export async function normGroupInForce(db: Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null> {
+  const own = await db
+    .selectFrom('portal_norms')
+    .select('norm_group_id')
+    .where('api_key_id', '=', apiKeyId)
+    .where('assessment_type', '=', assessmentType)
+    .executeTakeFirst();
+  if (own) return own.norm_group_id;
+  const active = await db.selectFrom('norm_groups').select('id').where('assessment_type', '=', assessmentType).where('active', '=', 1).executeTakeFirst();
+  return active?.id ?? null;
+}
+
+export type NewNormGroup = Omit<NormGroup, 'id'> & { id?: string };
+
+/** Stores a group (inactive); a given id that exists already is left as it is. Returns the id. */
+export async function insertNormGroup(store: Store, group: NewNormGroup): Promise<string> {
+  const id = group.id ?? randomUUID();
+  await store.write((trx) =>
+    trx
+      .insertInto('norm_groups')
+      .values({
+        id,
+        name: group.name,
+        assessment_type: group.assessmentType,
+        source: group.source,
+        sample_size: group.sampleSize,
+        collected_from: group.collectedFrom,
+        collected_to: group.collectedTo,
+        illustrative: group.illustrative ? 1 : 0,
+        norms: JSON.stringify(group.table),
+        active: 0,
+        created_at: now(),
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute(),
+  );
+  return id;
+}
+
+/** Makes the group its instrument's default, in place of the one before. */
+export async function activateNormGroup(store: Store, id: string): Promise<boolean> {
+  return store.write(async (trx) => {
+    const group = await trx.selectFrom('norm_groups').select('assessment_type').where('id', '=', id).executeTakeFirst();
+    if (!group) return false;
+    await trx.updateTable('norm_groups').set({ active: 0 }).where('assessment_type', '=', group.assessment_type).where('id', '<>', id).execute();
+    await trx.updateTable('norm_groups').set({ active: 1 }).where('id', '=', id).execute();
+    return true;
+  });
+}
+
+/** A portal's (API key's) own group for the group's instrument. */
+export async function setPortalNormGroup(store: Store, apiKeyId: string, id: string): Promise<boolean> {
+  return store.write(async (trx) => {
+    const group = await trx.selectFrom('norm_groups').select('assessment_type').where('id', '=', id).executeTakeFirst();
+    if (!group) return false;
+    await trx
+      .insertInto('portal_norms')
+      .values({ api_key_id: apiKeyId, assessment_type: group.assessment_type, norm_group_id: id })
+      .onConflict((oc) => oc.columns(['api_key_id', 'assessment_type']).doUpdateSet({ norm_group_id: id }))
+      .execute();
+    return true;
+  });
+}
+
+export async function countNormGroups(store: Store, assessmentType: number): Promise<number> {
+  const row = await store.db.selectFrom('norm_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('assessment_type', '=', assessmentType).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listNormGroups(store: Store) {
+  return store.db
+    .selectFrom('norm_groups')
+    .select(['id', 'name', 'assessment_type', 'sample_size', 'collected_from', 'collected_to', 'source', 'illustrative', 'active', 'created_at'])
+    .select((eb) =>
+      eb.selectFrom('portal_norms').select((e) => e.fn.countAll<number>().as('n')).whereRef('portal_norms.norm_group_id', '=', 'norm_groups.id').as('portals'),
+    )
+    .orderBy('created_at')
+    .execute();
+}
+
+export interface SampleFilter {
+  assessmentType: number;
+  tenantId?: string;
+  from?: string;
+  to?: string;
+}
+
+/** The stored results of completed assessments that a norm group is built from. */
+export async function normSample(store: Store, filter: SampleFilter): Promise<SampleMember[]> {
+  let q = store.db
+    .selectFrom('assessments')
+    .select(['scores', 'competence_scores', 'integrity_flags'])
+    .where('status', '=', 'Completed')
+    .where('assessment_type', '=', filter.assessmentType)
+    .where('scores', 'is not', null)
+    .where('competence_scores', 'is not', null);
+  if (filter.tenantId) q = q.where('tenant_id', '=', filter.tenantId);
+  if (filter.from) q = q.where('completed_at', '>=', filter.from);
+  if (filter.to) q = q.where('completed_at', '<', filter.to);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    scales: JSON.parse(r.scores!) as ScaleScore[],
+    competences: JSON.parse(r.competence_scores!) as CompetenceScore[],
+    flags: JSON.parse(r.integrity_flags ?? '[]') as IntegrityFlag[],
+  }));
+}

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { apiClient, errorCode, type Credentials } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+for (const db of testDatabases()) {
+  describe(`results stay within their tenant [${db}]`, () => {
+    let server: TestServer;
+    let owner: Credentials;
+    let other: Credentials;
+    before(async () => {
+      server = await startServer(db);
+      owner = await server.tenant();
+      other = await server.tenant();
+    });
+    after(() => server.stop());
+
+    test("another tenant's token is a 404, exactly like an unknown one, finished or not", async () => {
+      const open = await newAssessment(server.url, owner);
+      const done = await newAssessment(server.url, owner);
+      await completeViaForms(new FormClient(server.url), done.id);
+      const stranger = apiClient(server.url, other);
+      const unknown = await stranger.get('/api/candidateanalysisresult/AAAAAAAAAAAAAAAAAAAAAAAA/en-GB');
+      for (const id of [open.id, done.id]) {
+        const res = await stranger.get(`/api/candidateanalysisresult/${id}/en-GB`);
+        assert.equal(res.status, 404);
+        assert.equal(errorCode(res), 'NotFound');
+        assert.deepEqual(res.body, unknown.body, 'nothing tells it apart from a token that does not exist');
+      }
+      assert.equal((await apiClient(server.url, owner).get(`/api/candidateanalysisresult/${done.id}/en-GB`)).body.Done, true);
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.js';
+import { testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { apiClient, type Credentials } from '../helpers/http.js';
+import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const tma170 = instruments.get(0)!;
+
+for (const db of testDatabases()) {
+  describe(`norm groups: built from completions, imported from a file, pinned at completion [${db}]`, () => {
+    let server: TestServer;
+    let env: Record<string, string>;
+    let tenant: Credentials & { tenantId: string; portalDomain: string };
+    before(async () => {
+      // No example norms: this suite starts with no norm group at all.
+      server = await startServer(db, { EXAMPLE_NORMS: 'false' });
+      env = { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir };
+      tenant = await server.tenant(undefined, `https://norms-${db}.example.test`);
+    });
+    after(() => server.stop());
+
+    async function cli(...args: string[]) {
+      const r = await runCli(args, env);
+      assert.equal(r.code, 0, `assay ${args.join(' ')}: ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    }
+
+    /** A careful, unhurried TMA170 candidate whose profile depends on `seed`. */
+    async function completed(creds: Credentials, seed: number): Promise<string> {
+      const a = await newAssessment(server.url, creds, { AssessmentType: 0 });
+      await completeViaForms(new FormClient(server.url), a.id, { answer: profileAnswers(tma170, seed).answer, beforePost: takeTime(server.running.deps.store, a.id) });
+      return a.id;
+    }
+
+    const result = async (creds: Credentials, id: string) => (await apiClient(server.url, creds).get(`/api/candidateanalysisresult/${id}/en-GB`)).body;
+
+    test('build, list, activate for one portal, import, activate for everyone; each result keeps the group it was completed under', { timeout: 240_000 }, async () => {
+      const before = await completed(tenant, 0);
+      const unnormed = await result(tenant, before);
+      assert.equal(unnormed.NormGroup, null);
+      assert.match(unnormed.NormNote, /No norm group/);
+      assert.deepEqual([unnormed.NormScores, unnormed.NormScoresPercentage, unnormed.AptitudeScores, unnormed.AptitudeScoresPercentage], [[], [], [], []]);
+      assert.equal(unnormed.NormScoreScales.length, 26, 'raw scores are there without norms');
+
+      for (let seed = 1; seed < 12; seed++) await completed(tenant, seed);
+      // One hurried candidate: flagged, so left out of the norms.
+      const hurried = await newAssessment(server.url, tenant, { AssessmentType: 0 });
+      await completeViaForms(new FormClient(server.url), hurried.id);
+
+      const refused = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Too few'], env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /12 usable completed assessments \(1 more had integrity flags\); at least 200 are needed/);
+
+      const built = await cli('norms', 'build', '--instrument', '0', '--name', `Our applicants ${db}`, '--tenant', tenant.tenantId, '--min-sample', '10', '--json');
+      assert.equal(built.sampleSize, 12);
+      assert.equal(built.excluded, 1);
+      let list = await cli('norms', 'list', '--json');
+      assert.deepEqual(list.map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]), [[built.id, false, false, 12]]);
+
+      await cli('norms', 'activate', built.id, '--portal-domain', tenant.portalDomain, '--json');
+      const underBuilt = await completed(tenant, 3);
+      const normed = await result(tenant, underBuilt);
+      assert.equal(normed.NormGroup.Id, built.id);
+      assert.equal(normed.NormGroup.SampleSize, 12);
+      assert.equal(normed.NormGroup.Illustrative, false);
+      assert.equal(normed.NormNote, null);
+      assert.equal(normed.NormScores.length, 26);
+      assert.ok(normed.NormScores.every((x: any) => Number.isInteger(x.Value) && x.Value >= 1 && x.Value <= 10));
+      const other = await server.tenant();
+      assert.equal((await result(other, await completed(other, 4))).NormGroup, null, "another portal has not chosen it, and nothing is active");
+
+      // A published table in the documented file format.
+      const file = join(server.dataDir, 'published.json');
+      const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));
+      writeFileSync(file, JSON.stringify({ format: 'assay-norms/1', name: 'Published table', instrument: 'TMA170', source: 'A test publisher', sampleSize: 2500, collectedFrom: '2024-01-01', collectedTo: '2024-12-31', scales }));
+      const imported = await cli('norms', 'import', file, '--json');
+      await cli('norms', 'activate', imported.id, '--json');
+      list = await cli('norms', 'list', '--json');
+      assert.deepEqual(list.map((g: any) => [g.id, g.active, g.portals]), [[built.id, false, 1], [imported.id, true, 0]]);
+
+      const underImported = await result(other, await completed(other, 5));
+      assert.equal(underImported.NormGroup.Id, imported.id);
+      assert.equal(underImported.NormGroup.CollectedFrom, '2024-01-01');
+      // Scale means of 3 with SD 0.5: a raw 1 is sten 1, a raw 5 is sten 10, on the normal curve.
+      for (const [i, raw] of underImported.NormScoreScales.entries()) {
+        const z = (raw.Value - 3) / 0.5;
+        assert.equal(underImported.NormScores[i].Value, Math.min(10, Math.max(1, Math.floor(5.5 + 2 * z + 0.5))));
+      }
+      assert.deepEqual(underImported.AptitudeScores, [], 'the table has no competence norms');
+      assert.equal((await result(tenant, await completed(tenant, 6))).NormGroup.Id, built.id, "a portal's own choice wins over the default");
+
+      // Earlier results are reproducible: each keeps the group pinned when it was completed.
+      assert.deepEqual(await result(tenant, before), unnormed);
+      assert.deepEqual(await result(tenant, underBuilt), normed);
+    });
+
+    test('a broken norm file is refused with every problem', async () => {
+      const file = join(server.dataDir, 'broken.json');
+      writeFileSync(file, JSON.stringify({ format: 'assay-norms/1', name: 'Broken', instrument: 'TMA170', source: 'x', sampleSize: 10, scales: { achievement: { mean: 9, sd: -1 } } }));
+      const r = await runCli(['norms', 'import', file], env);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /scale "achievement": mean must be a number from 1 to 5/);
+      assert.match(r.stderr, /scale "autonomy" has no norm/);
+      const missing = await runCli(['norms', 'activate', 'no-such-group'], env);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /No norm group "no-such-group"/);
+    });
+  });
+}

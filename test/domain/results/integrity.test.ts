@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { pageCount, pageItems } from '../../../src/domain/flow.js';
+import { consistencyScore } from '../../../src/domain/results/consistency.js';
+import { INTEGRITY, integrityFlags } from '../../../src/domain/results/integrity.js';
+import { tma170 } from './content.js';
+
+/** Answers that follow a profile: each scale at one level, negatively keyed items answered the other way. */
+function consistent(level: (scale: string) => number): Map<string, number> {
+  return new Map(tma170.items.map((item) => [item.id, item.keying === 'negative' ? 6 - level(item.scale) : level(item.scale)]));
+}
+
+const slowPages = new Map(Array.from({ length: pageCount(tma170) }, (_, i) => [i + 1, 60_000]));
+
+describe('consistency', () => {
+  test('answers that follow a profile score 100; agreeing with everything scores 0', () => {
+    assert.equal(consistencyScore(tma170, consistent((s) => (s.length % 5) + 1)), 100);
+    assert.equal(consistencyScore(tma170, new Map(tma170.items.map((i) => [i.id, 5]))), 0, 'every designated pair is keyed both ways');
+  });
+
+  test('lies within 0–100 for any answers; random answering averages about 60', () => {
+    let total = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 170, maxLength: 170 }), (values) => {
+        const score = consistencyScore(tma170, new Map(tma170.items.map((item, i) => [item.id, values[i]!])))!;
+        assert.ok(score >= 0 && score <= 100);
+        total += score;
+        runs++;
+      }),
+      { numRuns: 500 },
+    );
+    const mean = total / runs;
+    assert.ok(mean > 55 && mean < 65, `mean ${mean}`);
+  });
+});
+
+describe('integrity flags', () => {
+  test('careful, unhurried answers raise none', () => {
+    const answers = consistent((s) => (s.length % 5) + 1);
+    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: consistencyScore(tma170, answers) }), []);
+  });
+
+  test('the same answer on every statement of most pages is straight-lining', () => {
+    const answers = new Map(tma170.items.map((i) => [i.id, 3]));
+    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 100 }), ['StraightLining']);
+  });
+
+  test('under a second per statement, at the median page, is speeding', () => {
+    const answers = consistent(() => 4);
+    const perPage = (secondsPerItem: number) => new Map(Array.from({ length: pageCount(tma170) }, (_, i) => [i + 1, secondsPerItem * 1000 * pageItems(tma170, i + 1).length]));
+    assert.ok(integrityFlags({ instrument: tma170, answers, pageMs: perPage(0.5), consistency: 100 }).includes('Speeding'));
+    assert.ok(!integrityFlags({ instrument: tma170, answers, pageMs: perPage(INTEGRITY.speedingSecondsPerItem + 0.5), consistency: 100 }).includes('Speeding'));
+    assert.ok(!integrityFlags({ instrument: tma170, answers, pageMs: new Map(), consistency: 100 }).includes('Speeding'), 'no timings, no verdict');
+  });
+
+  test('a consistency score under 70 is low consistency', () => {
+    const answers = consistent(() => 4);
+    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 69 }), ['LowConsistency']);
+    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 70 }), []);
+  });
+});
