@@ -4,6 +4,8 @@ import type { Authenticator, Caller } from './api/auth.js';
 import type { Config } from './config.js';
 import type { Instruments } from './domain/instruments/load.js';
 import type { CompetenceModel } from './domain/results/types.js';
+import type { Interpretations } from './reports/interpretations.js';
+import type { ReportLinks } from './reports/links.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { FailureLimiter } from './security/failure-limiter.js';
 import type { KdfPool } from './security/kdf-pool.js';
@@ -18,6 +20,8 @@ export interface Deps {
   secretBox: SecretBox;
   instruments: Instruments;
   competences: CompetenceModel;
+  interpretations: Interpretations;
+  reportLinks: ReportLinks;
   authenticator: Authenticator;
   /** The password-check threads: their queue is observable (tests, metrics). */
   kdf: KdfPool;

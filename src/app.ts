@@ -4,7 +4,9 @@ import type { App, Deps } from './app-types.js';
 import type { Config } from './config.js';
 import { loadInstruments } from './domain/instruments/load.js';
 import { loadCompetences } from './domain/results/load.js';
-import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from './paths.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, INTERPRETATIONS_FILE } from './paths.js';
+import { loadInterpretations } from './reports/interpretations.js';
+import { ReportLinks } from './reports/links.js';
 import { demoBanner, ensureDemoTenant, ensureExampleNorms } from './provision.js';
 import { FailureLimiter } from './security/failure-limiter.js';
 import { KdfPool } from './security/kdf-pool.js';
@@ -34,6 +36,7 @@ export interface StartOptions {
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const instruments = loadInstruments(config.contentDir ?? BUILT_IN_CONTENT_DIR);
   const competences = loadCompetences(COMPETENCES_FILE, instruments);
+  const interpretations = loadInterpretations(INTERPRETATIONS_FILE, instruments);
   const secretBox = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
   let app: App | undefined;
   const store = openStore(config.database, { serving: true, onPoolError: (err) => app?.log.warn({ err }, 'database connection lost') });
@@ -49,6 +52,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     secretBox,
     instruments,
     competences,
+    interpretations,
+    reportLinks: new ReportLinks(secretBox.derive('report-links'), config.reportLinkDays),
     authenticator: new Authenticator(store, kdf, config.auth),
     kdf,
     onCompletion: () => dispatcher?.wake(),

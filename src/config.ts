@@ -29,6 +29,8 @@ export interface Config {
   rateLimit: { perKeyPerMinute: number; portalUnknownTokenPerMinute: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; headersTimeoutMs: number; maxHeaderBytes: number };
   shutdownDrainMs: number;
+  /** How long a report share link stays valid. */
+  reportLinkDays: number;
 }
 
 export class ConfigError extends Error {
@@ -186,5 +188,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 16_384, 1_024, 65_536),
     },
     shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 3_000, 0, 300_000),
+    reportLinkDays: int(env, 'REPORT_LINK_DAYS', 30, 1, 3_650),
   };
 }

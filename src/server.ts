@@ -14,6 +14,7 @@ import { guardAgainstOverload } from './plugins/overload.js';
 import { API_SECURITY_HEADERS, DEFAULT_SECURITY_HEADERS } from './plugins/security-headers.js';
 import { BODY_LIMIT } from './limits.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
+import { reportAssets, reportRoutes } from './reports/routes.js';
 
 function badUrl(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   void reply.code(400).send(errorBody('ValidationError', 'The request URL is not valid', { rule: String(err.code) }));
@@ -85,6 +86,8 @@ export async function buildServer(deps: Deps): Promise<App> {
     await guarded.register(apiPlugin, deps);
     await guarded.register((scope: App) => portalPlugin(scope, deps), { prefix: '/anonymous/analyse' });
     await guarded.register(portalAssets);
+    await guarded.register((scope: App) => reportRoutes(scope, deps), { prefix: '/reports' });
+    await guarded.register(reportAssets);
   });
   return app;
 }

@@ -14,6 +14,7 @@ export const STATUS: Record<ErrorCode, number> = {
   InvalidApiKey: 401,
   InvalidCredentials: 401,
   NotFound: 404,
+  ResultsNotReleased: 409,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
   InternalError: 500,

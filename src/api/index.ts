@@ -6,6 +6,7 @@ import { analysisResult } from './routes/analysis-result.js';
 import { assessmentCreate } from './routes/assessment-create.js';
 import { assessmentGet } from './routes/assessment-get.js';
 import { candidateCreate } from './routes/candidate-create.js';
+import { report } from './routes/report.js';
 
 function isJson(contentType: string | undefined): boolean {
   // The exact common spelling needs no splitting or case folding.
@@ -59,6 +60,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   assessmentCreate(app, deps);
   assessmentGet(app, deps);
   analysisResult(app, deps);
+  report(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { keyCommands } from './key.js';
 import { normsCommands } from './norms.js';
+import { portalCommands } from './portal.js';
+import { reportCommands } from './report.js';
 import { serveCommands } from './serve.js';
 import { isUserError } from './shared.js';
 import { tenantCommands } from './tenant.js';
@@ -14,6 +16,8 @@ tenantCommands(program);
 keyCommands(program);
 userCommands(program);
 normsCommands(program);
+portalCommands(program);
+reportCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'InvalidApiKey'
   | 'InvalidCredentials'
   | 'NotFound'
+  | 'ResultsNotReleased'
   | 'TooManyRequests'
   | 'ServiceUnavailable'
   | 'InternalError';

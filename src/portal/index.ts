@@ -11,6 +11,7 @@ import { PORTAL_BODY_LIMIT } from '../limits.js';
 import { formParser } from './form.js';
 import { pageContext, sendPage } from './render.js';
 import { detailsRoutes } from './routes/details.js';
+import { feedbackRoutes } from './routes/feedback.js';
 import { questionRoutes } from './routes/questions.js';
 import { startRoutes } from './routes/start.js';
 import { TEXTS } from './texts.js';
@@ -65,6 +66,7 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
   startRoutes(app, deps);
   detailsRoutes(app, deps);
   questionRoutes(app, deps);
+  feedbackRoutes(app, deps);
 }
 
 /** CSS and the progressive-enhancement script; the pages work without the latter. */

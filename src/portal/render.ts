@@ -1,8 +1,8 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES, type Language } from '../domain/instruments/types.js';
-import type { Html } from './html.js';
-import { negotiateLanguage } from './texts.js';
+import type { Html } from '../html.js';
+import { negotiateLanguage } from '../domain/language.js';
 import type { PageContext } from './views/layout.js';
 
 const LANG_COOKIE = 'assay_lang';

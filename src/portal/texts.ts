@@ -51,6 +51,20 @@ const en = {
   busyText: 'Too many people are using this service at the moment. Your earlier answers are safe; please try again in a few seconds.',
   errorTitle: 'Something went wrong',
   errorText: 'We could not process this step. Your earlier answers are safe; please try again in a moment.',
+  feedbackTitle: 'Your results',
+  feedbackIntro: 'Thank you for completing the questionnaire. Here is a short summary of what motivates you in work.',
+  feedbackMost: 'What motivates you most',
+  feedbackLeast: 'What matters less to you',
+  feedbackHint: 'This summary describes what you prefer in work, not what you can do. Nothing here is good or bad.',
+  releaseQuestion: 'May the organisation that invited you see your results?',
+  releaseHint: 'They see your results only if you agree. You can also decide later with the same link.',
+  releaseYes: 'Yes, share my results',
+  releaseNo: 'No, do not share them',
+  releaseLater: 'Decide later',
+  released: 'You have shared your results with the organisation that invited you.',
+  declined: 'You chose not to share your results. You can still change your mind below.',
+  seeResults: 'See your results',
+  continue: 'Continue',
   fieldRequired: (label: string) => `Enter your ${label.toLowerCase()}`,
   fieldErrors: {
     FirstName: 'First name must be 2 to 100 characters',
@@ -112,6 +126,20 @@ const nl: Texts = {
   busyText: 'Er maken op dit moment te veel mensen gebruik van deze dienst. Uw eerdere antwoorden zijn veilig; probeer het over een paar seconden opnieuw.',
   errorTitle: 'Er ging iets mis',
   errorText: 'We konden deze stap niet verwerken. Uw eerdere antwoorden zijn veilig; probeer het zo opnieuw.',
+  feedbackTitle: 'Uw resultaten',
+  feedbackIntro: 'Dank u wel voor het invullen van de vragenlijst. Hier leest u in het kort wat u motiveert in uw werk.',
+  feedbackMost: 'Wat u het meest motiveert',
+  feedbackLeast: 'Wat voor u minder belangrijk is',
+  feedbackHint: 'Deze samenvatting beschrijft wat u prettig vindt in werk, niet wat u kunt. Niets hiervan is goed of slecht.',
+  releaseQuestion: 'Mag de organisatie die u uitnodigde uw resultaten inzien?',
+  releaseHint: 'Zij zien uw resultaten alleen als u daarmee instemt. U kunt ook later beslissen, met dezelfde link.',
+  releaseYes: 'Ja, deel mijn resultaten',
+  releaseNo: 'Nee, deel ze niet',
+  releaseLater: 'Later beslissen',
+  released: 'U hebt uw resultaten gedeeld met de organisatie die u uitnodigde.',
+  declined: 'U hebt ervoor gekozen uw resultaten niet te delen. U kunt hieronder alsnog van gedachten veranderen.',
+  seeResults: 'Bekijk uw resultaten',
+  continue: 'Verder',
   fieldRequired: (label) => `Vul uw ${label.toLowerCase()} in`,
   fieldErrors: {
     FirstName: 'Voornaam moet 2 tot 100 tekens hebben',
@@ -123,21 +151,6 @@ const nl: Texts = {
 };
 
 export const TEXTS: Record<Language, Texts> = { en, nl };
-
-/** Picks nl or en from an Accept-Language header by q-value; English when neither is asked for. */
-export function negotiateLanguage(header: string | undefined): Language {
-  if (!header) return 'en';
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { lang: (tag ?? '').split('-')[0], q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((x) => (x.lang === 'nl' || x.lang === 'en') && x.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return (ranked[0]?.lang as Language | undefined) ?? 'en';
-}
 
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));

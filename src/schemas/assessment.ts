@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Envelope } from './envelopes.js';
 import { AbsoluteUrl, ExternalId, LIMITS, Text } from './fields.js';
-import { IntegrityFlags, NormGroupInfo } from './results.js';
+import { IntegrityFlags, NormGroupInfo, ReportUrl, ResultsRelease } from './results.js';
 
 export const AssessmentCreateBody = Type.Object(
   {
@@ -43,6 +43,8 @@ export const AssessmentStatus = Envelope(
     ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], { description: 'Once completed: 0–100, agreement between designated item pairs.' }),
     IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], { description: 'Once completed: StraightLining, Speeding, LowConsistency; see README "Results".' }),
     NormGroup: NormGroupInfo,
+    ResultsRelease,
+    ReportUrl,
     Webhook: Type.Union([
       Type.Null(),
       Type.Object(

@@ -30,6 +30,15 @@ export const IntegrityFlags = Type.Array(Type.Union([Type.Literal('StraightLinin
   description: 'Signs that the answers may not describe the candidate; see README "Results". Empty when none.',
 });
 
+export const ReportUrl = Type.Union([Type.String(), Type.Null()], {
+  description: 'Once completed: a signed link to the report on the portal domain, for people without API credentials. It expires (REPORT_LINK_DAYS).',
+});
+
+export const ResultsRelease = Type.Union(
+  [Type.Literal('NotRequired'), Type.Literal('Pending'), Type.Literal('Released'), Type.Literal('Declined')],
+  { description: 'Whether the candidate must release the results before they are shown (a portal setting), and their answer.' },
+);
+
 const List = (description: string) => Type.Array(ResultItem, { description });
 
 export const ResultParams = Type.Object({
@@ -51,7 +60,10 @@ export const AnalysisResult = Type.Object({
   DoneDate: Timestamp,
   ConsistencyScore: Type.String({ description: 'Integer 0–100 as a string: agreement between designated item pairs. "" when not finished.' }),
   NormGroup: NormGroupInfo,
-  NormNote: Type.Union([Type.String(), Type.Null()], { description: 'Why the norm lists are empty, or that the norm group is only illustrative.' }),
+  Note: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why lists are empty (no norm group; results not released by the candidate), or that the norm group is only illustrative.',
+  }),
   IntegrityFlags,
+  ReportUrl: ReportUrl,
 });
 export type AnalysisResult = Static<typeof AnalysisResult>;

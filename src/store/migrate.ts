@@ -3,12 +3,14 @@ import type { Store } from './database.js';
 import * as initial from './migrations/0001-initial.js';
 import * as credentialsVersion from './migrations/0002-credentials-version.js';
 import * as results from './migrations/0003-results.js';
+import * as reports from './migrations/0004-reports.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-credentials-version': credentialsVersion,
   '0003-results': results,
+  '0004-reports': reports,
 };
 
 export async function migrateToLatest(store: Store): Promise<MigrationResult[]> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { CompletedResult } from '../domain/results/types.js';
 import type { Store } from './database.js';
@@ -6,6 +7,7 @@ import type { CandidateRow } from './candidates.js';
 import type { DB } from './schema.js';
 import { normGroupInForce } from './norms.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
+import { portalSettings } from './portal-settings.js';
 
 export interface Session {
   assessment: AssessmentRow;
@@ -101,7 +103,8 @@ export async function saveAnswers(store: Store, analysisId: string, page: number
   });
 }
 
-export type Completion = { outcome: 'completed'; webhook: boolean } | { outcome: 'already-completed' } | { outcome: 'incomplete' };
+/** `candidatePage`: the portal offers the candidate feedback or asks them to release the results. */
+export type Completion = { outcome: 'completed'; webhook: boolean; candidatePage: boolean } | { outcome: 'already-completed' } | { outcome: 'incomplete' };
 
 /**
  * The last page, the results, the Completed status, the norm group in force and the webhook
@@ -123,6 +126,7 @@ export async function completeAssessment(
     await recordPageTime(trx, analysisId, page, progress.last_activity_at, at);
     const result = score(await readAnswers(trx, analysisId), await readPageTimes(trx, analysisId));
     if (!result) return { outcome: 'incomplete' };
+    const settings = await portalSettings(trx, progress.api_key_id);
     const updated = await trx
       .updateTable('assessments')
       .set({
@@ -133,6 +137,8 @@ export async function completeAssessment(
         consistency: result.consistency ?? null,
         integrity_flags: JSON.stringify(result.flags),
         norm_group_id: await normGroupInForce(trx, progress.api_key_id, progress.assessment_type),
+        report_nonce: randomBytes(12).toString('base64url'),
+        results_release: settings.candidate_release ? 'pending' : null,
       })
       .where('analysis_id', '=', analysisId)
       .where('status', '<>', 'Completed')
@@ -154,6 +160,31 @@ export async function completeAssessment(
       // Delivered by PostgreSQL at commit, to every instance's dispatcher.
       if (store.dialect === 'postgres') await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
     }
-    return { outcome: 'completed', webhook: updated.webhook_url !== null };
+    return { outcome: 'completed', webhook: updated.webhook_url !== null, candidatePage: settings.candidate_feedback === 1 || settings.candidate_release === 1 };
   });
+}
+
+/** The candidate's answer to "may they see your results?"; once released it stays released. */
+export async function decideRelease(store: Store, analysisId: string, release: boolean): Promise<void> {
+  await store.write((trx) =>
+    trx
+      .updateTable('assessments')
+      .set({ results_release: release ? 'released' : 'declined', results_released_at: release ? now() : null })
+      .where('analysis_id', '=', analysisId)
+      .where('results_release', 'in', ['pending', 'declined'])
+      .execute(),
+  );
+}
+
+/** Revokes every share link of an assessment's report: a new nonce, so earlier signatures fail. */
+export async function revokeReportLinks(store: Store, analysisId: string): Promise<boolean> {
+  const r = await store.write((trx) =>
+    trx
+      .updateTable('assessments')
+      .set({ report_nonce: randomBytes(12).toString('base64url') })
+      .where('analysis_id', '=', analysisId)
+      .where('report_nonce', 'is not', null)
+      .executeTakeFirst(),
+  );
+  return Number(r.numUpdatedRows) === 1;
 }

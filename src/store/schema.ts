@@ -64,6 +64,19 @@ export interface AssessmentTable {
   norm_group_id: string | null;
   /** The candidate's last page post (or start): the start of the time spent on the next page. */
   last_activity_at: string | null;
+  /** Signs the report's share links; replaced to revoke them, cleared on erasure. */
+  report_nonce: string | null;
+  /** Null when the portal does not ask the candidate; else pending, released or declined. */
+  results_release: 'pending' | 'released' | 'declined' | null;
+  results_released_at: string | null;
+}
+
+/** Per portal (API key): what the candidate is offered after finishing. */
+export interface PortalSettingsTable {
+  api_key_id: string;
+  candidate_feedback: number;
+  candidate_release: number;
+  updated_at: string;
 }
 
 export interface AnswerTable {
@@ -134,5 +147,6 @@ export interface DB {
   assessment_page_times: PageTimeTable;
   norm_groups: NormGroupTable;
   portal_norms: PortalNormTable;
+  portal_settings: PortalSettingsTable;
 }
 

@@ -71,7 +71,7 @@ for (const db of testDatabases()) {
       assert.equal(r.NormGroup.Id, 'example-tma170-2026.1');
       assert.equal(r.NormGroup.Illustrative, true);
       assert.equal(r.NormGroup.SampleSize, 1000);
-      assert.match(r.NormNote, /illustrative/);
+      assert.match(r.Note, /illustrative/);
 
       const nl = (await a.api.get(`/api/candidateanalysisresult/${a.id}/nl-NL`)).body;
       assert.deepEqual(nl.NormScoreScales.map((x: any) => x.Description), tma170.scales.map((s) => s.name.nl));

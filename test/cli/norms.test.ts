@@ -44,7 +44,7 @@ for (const db of testDatabases()) {
       const before = await completed(tenant, 0);
       const unnormed = await result(tenant, before);
       assert.equal(unnormed.NormGroup, null);
-      assert.match(unnormed.NormNote, /No norm group/);
+      assert.match(unnormed.Note, /No norm group/);
       assert.deepEqual([unnormed.NormScores, unnormed.NormScoresPercentage, unnormed.AptitudeScores, unnormed.AptitudeScoresPercentage], [[], [], [], []]);
       assert.equal(unnormed.NormScoreScales.length, 26, 'raw scores are there without norms');
 
@@ -69,7 +69,7 @@ for (const db of testDatabases()) {
       assert.equal(normed.NormGroup.Id, built.id);
       assert.equal(normed.NormGroup.SampleSize, 12);
       assert.equal(normed.NormGroup.Illustrative, false);
-      assert.equal(normed.NormNote, null);
+      assert.equal(normed.Note, null);
       assert.equal(normed.NormScores.length, 26);
       assert.ok(normed.NormScores.every((x: any) => Number.isInteger(x.Value) && x.Value >= 1 && x.Value <= 10));
       const other = await server.tenant();

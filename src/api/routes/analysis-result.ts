@@ -1,12 +1,12 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CULTURES, cultureLanguage } from '../../domain/results/culture.js';
-import { buildResult, type Result, type Scored } from '../../domain/results/result.js';
+import type { Result, Scored } from '../../domain/results/result.js';
 import type { NormGroup } from '../../domain/results/types.js';
 import { ErrorRef } from '../../schemas/envelopes.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
 import { findAssessment } from '../../store/assessments.js';
-import { pinnedNormGroup, storedResult } from '../../store/results.js';
+import { reportUrl, resultOf, withheld } from '../../reports/render.js';
 
 const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Description: s.name, ExternalCode: s.code });
 
@@ -37,7 +37,9 @@ export function normGroupInfo(group: NormGroup | null) {
     : null;
 }
 
-function normNote(group: NormGroup | null): string | null {
+const WITHHELD = 'The candidate has not released these results (the portal asks them to first): the lists stay empty until they do.';
+
+function note(group: NormGroup | null): string | null {
   if (!group) return 'No norm group was in force when this assessment was completed: the sten and percentile lists are empty, and the raw scores are not norm-referenced.';
   if (group.illustrative) return 'The norm group is an illustrative example built from simulated answers: never use these stens or percentiles for selection decisions.';
   return null;
@@ -46,7 +48,7 @@ function normNote(group: NormGroup | null): string | null {
 const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [] };
 
 /** TMA's classic results endpoint, so a caller of the original service can point it at Assay. */
-export function analysisResult(app: App, { store, instruments, competences }: Deps): void {
+export function analysisResult(app: App, deps: Deps): void {
   app.get(
     '/api/candidateanalysisresult/:token/:culture',
     {
@@ -55,7 +57,8 @@ export function analysisResult(app: App, { store, instruments, competences }: De
         description:
           'Field names and types as in TMA\'s public documentation of the classic API. `culture` picks the language of each Description: ' +
           `${Object.keys(CULTURES).join(', ')}, case-insensitive; any other is a 400. Until the candidate finishes: Done false, DoneDate null, empty lists. ` +
-          'Assay adds NormGroup, NormNote and IntegrityFlags. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
+          'Assay adds NormGroup, Note, IntegrityFlags and ReportUrl. When the portal asks candidates to release their results, the lists stay empty ' +
+          'until they do. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
         tags: ['Results'],
         params: ResultParams,
         response: { 200: AnalysisResult, 400: ErrorRef, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
@@ -71,26 +74,36 @@ export function analysisResult(app: App, { store, instruments, competences }: De
           supported: Object.keys(CULTURES),
         });
       }
-      const row = await findAssessment(store, token);
+      const row = await findAssessment(deps.store, token);
       if (!row || row.tenant_id !== request.caller!.tenantId) {
         throw new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
       }
-      const stored = storedResult(row);
       const head = { AnalysisToken: row.analysis_id, CandidateIdentifier: row.external_id };
-      if (!stored) {
-        return { ...head, ...EMPTY, Done: false, DoneDate: null, ConsistencyScore: '', NormGroup: null, NormNote: null, IntegrityFlags: [] };
+      const result = withheld(row) ? undefined : await resultOf(deps, row, lang);
+      if (!result) {
+        const done = row.status === 'Completed';
+        return {
+          ...head,
+          ...EMPTY,
+          Done: done,
+          DoneDate: done ? row.completed_at : null,
+          ConsistencyScore: '',
+          NormGroup: null,
+          Note: done ? WITHHELD : null,
+          IntegrityFlags: [],
+          ReportUrl: reportUrl(deps, row),
+        };
       }
-      const group = await pinnedNormGroup(store, row);
-      const result = buildResult(instruments.get(row.assessment_type)!, competences, stored, group, lang);
       return {
         ...head,
         ...lists(result),
         Done: true,
         DoneDate: row.completed_at,
         ConsistencyScore: result.consistency === undefined ? '' : String(result.consistency),
-        NormGroup: normGroupInfo(group),
-        NormNote: normNote(group),
+        NormGroup: normGroupInfo(result.normGroup),
+        Note: note(result.normGroup),
         IntegrityFlags: result.flags,
+        ReportUrl: reportUrl(deps, row),
       };
     },
   );

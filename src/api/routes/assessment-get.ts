@@ -1,10 +1,10 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
-import type { ScaleScore } from '../../domain/instruments/types.js';
 import { AssessmentParams, AssessmentStatus } from '../../schemas/assessment.js';
 import { ErrorRef } from '../../schemas/envelopes.js';
 import { countAnswers, findAssessment } from '../../store/assessments.js';
 import { pinnedNormGroup, storedResult } from '../../store/results.js';
+import { reportUrl, withheld } from '../../reports/render.js';
 import { normGroupInfo } from './analysis-result.js';
 import { findDelivery } from '../../store/outbox.js';
 import { assessmentUrl } from './assessment-create.js';
@@ -12,14 +12,17 @@ import { assessmentUrl } from './assessment-create.js';
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Beyond the spec: a caller whose webhook got lost can look up the outcome. */
-export function assessmentGet(app: App, { store, instruments }: Deps): void {
+const RELEASE = { none: 'NotRequired', pending: 'Pending', released: 'Released', declined: 'Declined' } as const;
+
+export function assessmentGet(app: App, deps: Deps): void {
+  const { store, instruments } = deps;
   app.get(
     '/api/anonymous/assessment/:AnalysisId',
     {
       schema: {
         summary: 'Look up an assessment (extension)',
         description:
-          'Not in the original specification. Status, timestamps, progress, the webhook attempt and, once completed, the raw scale scores, the consistency score, ' +
+          'Not in the original specification. Status, timestamps, progress, the webhook attempt and, once completed (and released by the candidate where the portal asks), the raw scale scores, the consistency score, ' +
           'integrity flags and the norm group pinned at completion. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
         tags: ['Extensions'],
         params: AssessmentParams,
@@ -34,10 +37,10 @@ export function assessmentGet(app: App, { store, instruments }: Deps): void {
         throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       }
       const delivery = row.webhook_url ? await findDelivery(store, AnalysisId) : undefined;
-      const stored = storedResult(row);
+      // Until the candidate releases them (when the portal asks), no scores leave Assay.
+      const stored = withheld(row) ? undefined : storedResult(row);
       const instrument = instruments.get(row.assessment_type);
       const names = new Map(instrument?.scales.map((s) => [s.id, s.name.en]));
-      const scores = row.scores ? (JSON.parse(row.scores) as ScaleScore[]) : null;
       reply.header('cache-control', 'no-store');
       return {
         StatusCode: 200,
@@ -56,6 +59,8 @@ export function assessmentGet(app: App, { store, instruments }: Deps): void {
           ConsistencyScore: stored?.consistency ?? null,
           IntegrityFlags: stored ? [...stored.flags] : null,
           NormGroup: stored ? normGroupInfo(await pinnedNormGroup(store, row)) : null,
+          ResultsRelease: RELEASE[row.results_release ?? 'none'],
+          ReportUrl: reportUrl(deps, row),
           Webhook: row.webhook_url
             ? {
                 Status: delivery ? capitalize(delivery.status) : 'NotSent',
@@ -65,7 +70,7 @@ export function assessmentGet(app: App, { store, instruments }: Deps): void {
                 Error: delivery?.error ?? null,
               }
             : null,
-          Scores: scores?.map((s) => ({ Scale: s.scale, Name: names.get(s.scale) ?? s.scale, Raw: s.raw, Mean: s.mean, Items: s.items })) ?? null,
+          Scores: stored?.scales.map((s) => ({ Scale: s.scale, Name: names.get(s.scale) ?? s.scale, Raw: s.raw, Mean: s.mean, Items: s.items })) ?? null,
         },
       };
     },

@@ -4,6 +4,7 @@ import { mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from 
 import { scoreCompletion } from '../../domain/results/completion.js';
 import { completeAssessment, saveAnswers } from '../../store/portal.js';
 import { takeForm } from '../form.js';
+import { afterwards } from './feedback.js';
 import { redirect, sendPage } from '../render.js';
 import { load, toCurrentStep, type Loaded } from '../session.js';
 import { closeTabPage, completedPage } from '../views/pages.js';
@@ -72,8 +73,8 @@ export function questionRoutes(app: App, deps: Deps): void {
       return redirect(reply, pageUrl(l.id, resumePage(l.instrument, merged)));
     }
     if (done.outcome === 'completed' && done.webhook) deps.onCompletion();
-    const returnUrl = l.session.assessment.return_url;
-    return redirect(reply, returnUrl ?? `/anonymous/analyse/${l.id}/done`);
+    if (done.outcome === 'completed' && done.candidatePage) return redirect(reply, `/anonymous/analyse/${l.id}/feedback`);
+    return redirect(reply, afterwards(l));
   });
 
   app.get('/:id/done', async (request, reply) => {

@@ -5,12 +5,16 @@ import { redirect, sendPage } from '../render.js';
 import { load, stepUrl } from '../session.js';
 import { completedPage, startPage } from '../views/pages.js';
 import { currentStep } from '../../domain/flow.js';
+import { offersFeedback } from './feedback.js';
 
 export function startRoutes(app: App, deps: Deps): void {
   app.get('/start/:id', async (request, reply) => {
     const l = await load(deps, request, reply);
     if (!l) return reply;
-    if (l.step.kind === 'completed') return sendPage(reply, completedPage(l.ctx, l.session.assessment.return_url));
+    if (l.step.kind === 'completed') {
+      const feedback = (await offersFeedback(deps, l)) ? `/anonymous/analyse/${l.id}/feedback` : undefined;
+      return sendPage(reply, completedPage(l.ctx, l.session.assessment.return_url, feedback));
+    }
     const csrf = reply.generateCsrf({ userInfo: l.id });
     return sendPage(reply, startPage(l.ctx, l.instrument, `/anonymous/analyse/start/${l.id}`, csrf, l.step.kind !== 'start'));
   });

@@ -1,5 +1,5 @@
 import type { Language } from '../../domain/instruments/types.js';
-import { html, type Html } from '../html.js';
+import { html, type Html } from '../../html.js';
 import { TEXTS } from '../texts.js';
 
 export interface PageContext {

@@ -1,5 +1,5 @@
 import type { Instrument } from '../../domain/instruments/types.js';
-import { html, type Html } from '../html.js';
+import { html, type Html } from '../../html.js';
 import { TEXTS } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 
@@ -26,19 +26,25 @@ ${csrfField(csrf)}
   );
 }
 
-export function messagePage(ctx: PageContext, title: string, text: string, link?: { href: string; label: string }): Html {
+export function messagePage(ctx: PageContext, title: string, text: string, ...links: Array<{ href: string; label: string } | undefined>): Html {
   return layout(
     ctx,
     title,
     html`<h1>${title}</h1>
 <p class="lead">${text}</p>
-${link ? html`<p><a class="button-link" href="${link.href}" rel="noreferrer">${link.label}</a></p>` : ''}`,
+${links.map((link) => (link ? html`<p><a class="button-link" href="${link.href}" rel="noreferrer">${link.label}</a></p>` : ''))}`,
   );
 }
 
-export function completedPage(ctx: PageContext, returnUrl: string | null): Html {
+export function completedPage(ctx: PageContext, returnUrl: string | null, feedbackHref?: string): Html {
   const t = TEXTS[ctx.lang];
-  return messagePage(ctx, t.completedTitle, t.completedText, returnUrl ? { href: returnUrl, label: t.returnLink } : undefined);
+  return messagePage(
+    ctx,
+    t.completedTitle,
+    t.completedText,
+    feedbackHref ? { href: feedbackHref, label: t.seeResults } : undefined,
+    returnUrl ? { href: returnUrl, label: t.returnLink } : undefined,
+  );
 }
 
 export function closeTabPage(ctx: PageContext): Html {

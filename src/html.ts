@@ -1,3 +1,4 @@
+// HTML templating shared by the portal and the reports: every interpolated value is escaped.
 /** Markup that is already safe. Only html`` makes one. */
 export class Html {
   constructor(readonly value: string) {}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as fontkit from 'fontkit';
+
+const require = createRequire(import.meta.url);
+
+/** A font file from an npm package of Google's Noto fonts (SIL Open Font License). */
+function noto(pkg: string, file: string): string {
+  return join(dirname(require.resolve(`@expo-google-fonts/${pkg}/package.json`)), file);
+}
+
+/**
+ * The PDF's fonts, in the order a character looks for one that has it. Noto Sans covers Latin,
+ * Greek, Cyrillic and Devanagari; the others cover Han and kana, Hangul, Arabic, Hebrew and Thai.
+ * A PDF embeds only the glyphs it uses.
+ */
+const FILES = {
+  regular: noto('noto-sans', '400Regular/NotoSans_400Regular.ttf'),
+  bold: noto('noto-sans', '700Bold/NotoSans_700Bold.ttf'),
+  han: noto('noto-sans-sc', '400Regular/NotoSansSC_400Regular.ttf'),
+  hangul: noto('noto-sans-kr', '400Regular/NotoSansKR_400Regular.ttf'),
+  arabic: noto('noto-sans-arabic', '400Regular/NotoSansArabic_400Regular.ttf'),
+  hebrew: noto('noto-sans-hebrew', '400Regular/NotoSansHebrew_400Regular.ttf'),
+  thai: noto('noto-sans-thai', '400Regular/NotoSansThai_400Regular.ttf'),
+} as const;
+
+export type FontName = keyof typeof FILES;
+const FALLBACKS: readonly FontName[] = ['han', 'hangul', 'arabic', 'hebrew', 'thai'];
+
+interface Loaded {
+  bytes: Buffer;
+  font: fontkit.Font;
+}
+
+// Read once per process, on first use: the CJK files are several MB each.
+const loaded = new Map<FontName, Loaded>();
+
+export function fontBytes(name: FontName): Buffer {
+  return load(name).bytes;
+}
+
+function load(name: FontName): Loaded {
+  let f = loaded.get(name);
+  if (!f) {
+    const bytes = readFileSync(FILES[name]);
+    f = { bytes, font: fontkit.create(bytes) as fontkit.Font };
+    loaded.set(name, f);
+  }
+  return f;
+}
+
+const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+
+/** A piece of text in one font, in the order it is drawn left to right. */
+export interface Run {
+  font: FontName;
+  text: string;
+}
+
+/**
+ * Splits a line into runs of one font each, in visual order. Each character takes the first font
+ * that has it (the bold or regular base first). A line whose first letter is right-to-left
+ * (Arabic, Hebrew) has its words laid out right to left; each word's own shaping and order are
+ * fontkit's.
+ */
+export function runs(text: string, base: 'regular' | 'bold' = 'regular'): Run[] {
+  const firstLetter = [...text].find((c) => /\p{L}/u.test(c));
+  let words = text.split(/(\s+)/u).filter((w) => w !== '');
+  if (firstLetter !== undefined && RTL.test(firstLetter)) words = words.reverse();
+  const out: Run[] = [];
+  for (const word of words) {
+    for (const ch of word) {
+      const font = fontFor(ch.codePointAt(0)!, base);
+      const last = out.at(-1);
+      if (last && last.font === font) last.text += ch;
+      else out.push({ font, text: ch });
+    }
+  }
+  return out;
+}
+
+function fontFor(codePoint: number, base: 'regular' | 'bold'): FontName {
+  if (codePoint <= 0x7f || load(base).font.hasGlyphForCodePoint(codePoint)) return base;
+  return FALLBACKS.find((name) => load(name).font.hasGlyphForCodePoint(codePoint)) ?? base;
+}

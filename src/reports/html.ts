@@ -1,0 +1,107 @@
+import { html, type Html } from '../html.js';
+import type { Language } from '../domain/instruments/types.js';
+import { profileChart } from './chart.js';
+import type { ReportModel } from './model.js';
+import { REPORT_TEXTS } from './texts.js';
+
+const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
+
+function page(lang: Language, title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${title}</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/report/report.css">
+</head>
+<body>
+<main id="main">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/** The report as an accessible HTML page; `pdfHref` adds the download link (share links). */
+export function reportPage(m: ReportModel, opts: { pdfHref?: string; generatedAt: string }): Html {
+  const { t } = m;
+  return page(
+    m.lang,
+    `${t.title}: ${m.candidateName}`,
+    html`<header>
+<h1>${t.title}</h1>
+<p class="confidential">${t.confidential}</p>
+<dl class="facts">
+<dt>${t.candidate}</dt><dd>${m.candidateName}</dd>
+<dt>${t.instrument}</dt><dd>${m.instrumentName}</dd>
+<dt>${t.completed}</dt><dd>${m.completedOn}</dd>
+<dt>${t.normGroup}</dt><dd>${m.norm.line}</dd>
+</dl>
+${m.norm.illustrative ? html`<p class="notice">${t.illustrative}</p>` : ''}
+${opts.pdfHref ? html`<a class="pdf-link" href="${opts.pdfHref}" download>${t.pdf}</a>` : ''}
+</header>
+<section aria-labelledby="profile">
+<h2 id="profile">${t.profile}</h2>
+<p>${m.norm.normed ? t.profileIntro : t.profileRaw}</p>
+${profileChart(m)}
+<table>
+<caption>${t.tableCaption}</caption>
+<thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th><th scope="col">${t.band}</th></tr></thead>
+<tbody>
+${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td><td>${t.bands[s.band]}</td></tr>`)}
+</tbody>
+</table>
+</section>
+<section aria-labelledby="meaning">
+<h2 id="meaning">${t.interpretation}</h2>
+<dl class="interpretations">
+${m.scales.map((s) => html`<dt>${s.name} <span class="band">(${t.bands[s.band]})</span></dt><dd>${s.interpretation}</dd>`)}
+</dl>
+</section>
+<section aria-labelledby="competences">
+<h2 id="competences">${t.competences}</h2>
+<p>${t.competencesIntro}</p>
+<table>
+<caption>${t.competences}</caption>
+<thead><tr><th scope="col">${t.competence}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th></tr></thead>
+<tbody>
+${m.competences.map((c) => html`<tr><th scope="row">${c.name}<div class="competence-description">${c.description}</div></th><td class="num">${num(c.sten)}</td><td class="num">${num(c.percentile)}</td><td class="num">${c.raw.toFixed(2)}</td></tr>`)}
+</tbody>
+</table>
+</section>
+<section aria-labelledby="quality">
+<h2 id="quality">${t.quality}</h2>
+<p>${m.consistency} ${t.consistencyHelp}</p>
+${m.flags.length ? html`<ul>${m.flags.map((f) => html`<li>${f.text}</li>`)}</ul><p>${t.flagAdvice}</p>` : html`<p>${t.noFlags}</p>`}
+</section>
+<section aria-labelledby="how">
+<h2 id="how">${t.howToRead}</h2>
+<ul>${t.howToReadItems.map((i) => html`<li>${i}</li>`)}</ul>
+</section>
+<section aria-labelledby="limits">
+<h2 id="limits">${t.limits}</h2>
+<ul>${t.limitsItems.map((i) => html`<li>${i}</li>`)}</ul>
+</section>
+<footer><p>${t.generated(opts.generatedAt)}</p></footer>`,
+  );
+}
+
+/** The page a share link shows while the candidate has not released the results. */
+export function withheldPage(lang: Language, candidateName: string): Html {
+  const t = REPORT_TEXTS[lang];
+  return page(lang, `${t.title}: ${candidateName}`, html`<h1>${t.withheldTitle}</h1><p>${t.withheld}</p>`);
+}
+
+/** The HTML 404 for a link that is tampered with, expired or revoked: it says no more than that. */
+export function linkNotFoundPage(lang: Language): Html {
+  const title = lang === 'nl' ? 'Rapport niet gevonden' : 'Report not found';
+  const text =
+    lang === 'nl'
+      ? 'Deze rapportlink is niet (meer) geldig. Vraag een nieuwe link aan in uw wervingssysteem.'
+      : 'This report link is not valid, or no longer. Ask your recruitment system for a new link.';
+  return page(lang, title, html`<h1>${title}</h1><p>${text}</p>`);
+}

@@ -1,0 +1,42 @@
+import type { Instruments } from '../domain/instruments/load.js';
+import { LANGUAGES, type Localized } from '../domain/instruments/types.js';
+import { ContentError, readContent } from '../domain/results/load.js';
+import type { Scored } from '../domain/results/result.js';
+
+export type Band = 'low' | 'average' | 'high';
+export const BANDS: readonly Band[] = ['low', 'average', 'high'];
+
+export interface Interpretations {
+  format: 'assay-interpretations/1';
+  version: string;
+  scales: Record<string, { report: Record<Band, Localized>; feedback: Record<Band, Localized> }>;
+}
+
+/**
+ * Where a score stands. Against a norm group: sten 1–3 low, 4–7 average, 8–10 high. Without
+ * one, from the raw mean on 1–5: below 2.5 low, above 3.5 high.
+ */
+export function band(s: Pick<Scored, 'sten' | 'raw'>): Band {
+  if (s.sten !== undefined) return s.sten <= 3 ? 'low' : s.sten >= 8 ? 'high' : 'average';
+  return s.raw < 2.5 ? 'low' : s.raw > 3.5 ? 'high' : 'average';
+}
+
+/** Loads the per-scale band texts and checks that every scale of every instrument has all of them. */
+export function loadInterpretations(file: string, instruments: Instruments): Interpretations {
+  const data = readContent(file) as Partial<Interpretations>;
+  const problems: string[] = [];
+  if (data?.format !== 'assay-interpretations/1') problems.push('format must be "assay-interpretations/1"');
+  const scales = new Set([...instruments.values()].flatMap((i) => i.scales.map((s) => s.id)));
+  for (const id of scales) {
+    for (const audience of ['report', 'feedback'] as const) {
+      for (const b of BANDS) {
+        for (const lang of LANGUAGES) {
+          const text = data?.scales?.[id]?.[audience]?.[b]?.[lang];
+          if (typeof text !== 'string' || !text.trim()) problems.push(`scale "${id}" has no ${audience} text for ${b} in ${lang}`);
+        }
+      }
+    }
+  }
+  if (problems.length) throw new ContentError(`${file} is not valid:\n${problems.slice(0, 10).map((p) => `  - ${p}`).join('\n')}`);
+  return data as Interpretations;
+}

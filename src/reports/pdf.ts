@@ -1,0 +1,189 @@
+import PDFDocument from 'pdfkit';
+import { chartScale } from './chart.js';
+import { fontBytes, runs, type FontName } from './fonts.js';
+import type { ReportModel } from './model.js';
+
+const MARGIN = 50;
+const INK = '#111827';
+const MUTED = '#374151';
+const BRAND = '#1d4ed8';
+const BAND = '#e8edf3';
+const FONTS: FontName[] = ['regular', 'bold', 'han', 'hangul', 'arabic', 'hebrew', 'thai'];
+
+type Doc = PDFKit.PDFDocument;
+
+/** The report as a PDF (A4), from the same model as the HTML page. Fonts are embedded as subsets. */
+export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> {
+  const { t } = m;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
+    bufferPages: true,
+    lang: m.lang,
+    info: { Title: `${t.title}: ${m.candidateName}`, Author: 'Assay', Subject: m.instrumentName },
+    pdfVersion: '1.7',
+    displayTitle: true,
+  });
+  for (const name of FONTS) doc.registerFont(name, fontBytes(name));
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const width = doc.page.width - 2 * MARGIN;
+  doc.font('bold').fontSize(20).fillColor(INK).text(t.title);
+  doc.font('regular').fontSize(9.5).fillColor(MUTED).text(t.confidential).moveDown(0.8);
+  facts(doc, [
+    [t.candidate, m.candidateName],
+    [t.instrument, m.instrumentName],
+    [t.completed, m.completedOn],
+  ]);
+  const y = doc.y;
+  doc.font('bold').fontSize(10).fillColor(INK).text(t.normGroup, MARGIN, y, { lineBreak: false });
+  doc.font('regular').text(m.norm.line, MARGIN + 110, y, { width: width - 110 });
+  if (m.norm.illustrative) notice(doc, t.illustrative, width);
+
+  heading(doc, t.profile);
+  doc.font('regular').fontSize(9.5).fillColor(MUTED).text(m.norm.normed ? t.profileIntro : t.profileRaw, { width });
+  chart(doc, m, width);
+
+  heading(doc, t.tableCaption);
+  table(doc, width, [t.scale, t.sten, t.percentile, t.raw, t.band], m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), t.bands[s.band]]));
+
+  heading(doc, t.interpretation);
+  for (const s of m.scales) {
+    ensure(doc, 40);
+    doc.font('bold').fontSize(10).fillColor(INK).text(`${s.name} (${t.bands[s.band]})`, MARGIN, doc.y, { width });
+    doc.font('regular').fontSize(9.5).text(s.interpretation, { width }).moveDown(0.4);
+  }
+
+  heading(doc, t.competences);
+  doc.font('regular').fontSize(9.5).fillColor(MUTED).text(t.competencesIntro, { width }).moveDown(0.3);
+  table(doc, width, [t.competence, t.sten, t.percentile, t.raw], m.competences.map((c) => [c.name, num(c.sten), num(c.percentile), c.raw.toFixed(2)]));
+
+  heading(doc, t.quality);
+  paragraph(doc, `${m.consistency} ${t.consistencyHelp}`, width);
+  if (m.flags.length) {
+    for (const f of m.flags) paragraph(doc, `• ${f.text}`, width);
+    paragraph(doc, t.flagAdvice, width);
+  } else paragraph(doc, t.noFlags, width);
+
+  heading(doc, t.howToRead);
+  for (const item of t.howToReadItems) paragraph(doc, `• ${item}`, width);
+  heading(doc, t.limits);
+  for (const item of t.limitsItems) paragraph(doc, `• ${item}`, width);
+  paragraph(doc, t.generated(generatedAt), width);
+
+  // Page numbers last, when the page count is known.
+  const range = doc.bufferedPageRange();
+  for (let i = 0; i < range.count; i++) {
+    doc.switchToPage(range.start + i);
+    // Inside the bottom margin: without this pdfkit would start a new page for the footer.
+    doc.page.margins.bottom = 0;
+    doc.font('regular').fontSize(8).fillColor(MUTED);
+    doc.text(t.page(i + 1, range.count), MARGIN, doc.page.height - MARGIN + 15, { width, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = MARGIN;
+  }
+  doc.end();
+  return done;
+}
+
+const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
+
+function ensure(doc: Doc, height: number): void {
+  if (doc.y + height > doc.page.height - MARGIN) doc.addPage();
+}
+
+function heading(doc: Doc, text: string): void {
+  ensure(doc, 60);
+  doc.moveDown(0.8).font('bold').fontSize(13).fillColor(BRAND).text(text, MARGIN, doc.y).fillColor(INK).moveDown(0.2);
+}
+
+function paragraph(doc: Doc, text: string, width: number): void {
+  ensure(doc, 30);
+  doc.font('regular').fontSize(9.5).fillColor(INK).text(text, MARGIN, doc.y, { width }).moveDown(0.3);
+}
+
+function notice(doc: Doc, text: string, width: number): void {
+  doc.moveDown(0.5);
+  const y = doc.y;
+  doc.font('regular').fontSize(9.5);
+  const h = doc.heightOfString(text, { width: width - 16 }) + 10;
+  doc.rect(MARGIN, y, width, h).fill('#fef3c7');
+  doc.rect(MARGIN, y, 3, h).fill('#92400e');
+  doc.fillColor('#451a03').text(text, MARGIN + 10, y + 5, { width: width - 16 });
+  doc.y = y + h;
+  doc.fillColor(INK);
+}
+
+/** Label and value lines; values may be in any script (a candidate's name), drawn run by run. */
+function facts(doc: Doc, rows: Array<[string, string]>): void {
+  for (const [label, value] of rows) {
+    const y = doc.y;
+    doc.font('bold').fontSize(10).fillColor(INK).text(label, MARGIN, y, { lineBreak: false });
+    line(doc, value, MARGIN + 110, y, 10, doc.page.width - 2 * MARGIN - 110);
+    doc.y = y + 16;
+  }
+}
+
+/** One line of text in whichever fonts its characters need, shrunk to fit `width`. */
+function line(doc: Doc, text: string, x: number, y: number, size: number, width: number): void {
+  const parts = runs(text);
+  const measure = (s: number) => parts.reduce((w, r) => w + doc.font(r.font).fontSize(s).widthOfString(r.text), 0);
+  let s = size;
+  while (s > 6 && measure(s) > width) s -= 0.5;
+  for (const r of parts) {
+    doc.font(r.font).fontSize(s).text(r.text, x, y, { lineBreak: false });
+    x += doc.widthOfString(r.text);
+  }
+}
+
+function chart(doc: Doc, m: ReportModel, width: number): void {
+  const { min, max, value } = chartScale(m);
+  const label = 160;
+  const row = 15;
+  const plot = width - label - 30;
+  const height = 18 + m.scales.length * row;
+  ensure(doc, height + 10);
+  const top = doc.y + 16;
+  const x = (v: number) => MARGIN + label + ((v - min) / (max - min)) * plot;
+  if (m.norm.normed) {
+    doc.rect(x(3.5), top - 4, x(7.5) - x(3.5), m.scales.length * row + 4).fill(BAND);
+    doc.font('regular').fontSize(7.5).fillColor(MUTED).text(m.t.averageBand, x(3.5), top - 15, { width: x(7.5) - x(3.5), align: 'center', lineBreak: false });
+  }
+  for (let v = min + 1; v <= max; v++) {
+    doc.moveTo(x(v), top - 4).lineTo(x(v), top + m.scales.length * row).lineWidth(0.4).strokeColor('#d1d5db').stroke();
+    if (!m.norm.normed || v % 1 === 0) doc.font('regular').fontSize(7).fillColor(MUTED).text(String(v), x(v) - 10, top + m.scales.length * row + 2, { width: 20, align: 'center', lineBreak: false });
+  }
+  m.scales.forEach((s, i) => {
+    const y = top + i * row;
+    const v = value(s);
+    doc.font('regular').fontSize(8.5).fillColor(INK).text(s.name, MARGIN, y + 2, { width: label - 8, align: 'right', lineBreak: false });
+    doc.rect(x(min), y + 2, Math.max(1.5, x(v) - x(min)), row - 5).fill(BRAND);
+    doc.font('regular').fontSize(8).fillColor(INK).text(m.norm.normed ? String(v) : v.toFixed(2), x(v) + 4, y + 2, { lineBreak: false });
+  });
+  doc.y = top + height;
+  doc.x = MARGIN;
+}
+
+function table(doc: Doc, width: number, head: string[], rows: string[][]): void {
+  const first = width - (head.length - 1) * 70;
+  const cols = [first, ...head.slice(1).map(() => 70)];
+  const draw = (cells: string[], bold: boolean) => {
+    ensure(doc, 16);
+    const y = doc.y;
+    let x = MARGIN;
+    cells.forEach((cell, i) => {
+      doc.font(bold ? 'bold' : 'regular').fontSize(9).fillColor(INK).text(cell, x + 2, y + 3, { width: cols[i]! - 6, align: i === 0 ? 'left' : 'right', lineBreak: false });
+      x += cols[i]!;
+    });
+    doc.moveTo(MARGIN, y + 15).lineTo(MARGIN + width, y + 15).lineWidth(0.4).strokeColor('#9ca3af').stroke();
+    doc.y = y + 16;
+  };
+  draw(head, true);
+  for (const r of rows) draw(r, false);
+  doc.x = MARGIN;
+  doc.moveDown(0.3);
+}

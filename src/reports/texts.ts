@@ -1,0 +1,129 @@
+import type { Language } from '../domain/instruments/types.js';
+import type { IntegrityFlag } from '../domain/results/types.js';
+import type { Band } from './interpretations.js';
+
+/** Every word of the report in both languages. Scale and competence texts are content data. */
+const en = {
+  title: 'Assessment report',
+  confidential: 'Confidential: for the recruitment process this candidate applied for.',
+  candidate: 'Candidate',
+  instrument: 'Questionnaire',
+  completed: 'Completed',
+  normGroup: 'Norm group',
+  normed: (name: string, size: number, period: string) => `${name} (${size.toLocaleString('en')} people${period ? `, ${period}` : ''})`,
+  period: (from: string | null, to: string | null) => (from || to ? `${from ?? '…'} to ${to ?? '…'}` : ''),
+  notNormed: 'These scores are not norm-referenced: no norm group was in force when the questionnaire was completed. The bands below follow the raw scores on the 1–5 scale.',
+  illustrative: 'This norm group is an illustrative example built from simulated answers. Do not use these scores for selection decisions.',
+  profile: 'Motivation profile',
+  profileIntro: 'Each bar shows the candidate’s standard ten (sten) on a scale. Stens run from 1 to 10; the shaded band from 4 to 7 is where about two thirds of the norm group score.',
+  profileRaw: 'Each bar shows the candidate’s raw score on a scale, the mean of its statements on the 1–5 agreement scale.',
+  chartLabel: (n: number) => `Bar chart of ${n} scales; the same scores follow in a table.`,
+  tableCaption: 'The scores of the chart',
+  scale: 'Scale',
+  sten: 'Sten',
+  percentile: 'Percentile',
+  raw: 'Raw (1–5)',
+  band: 'Band',
+  bands: { low: 'Low', average: 'Average', high: 'High' } as Record<Band, string>,
+  averageBand: 'Average band (sten 4–7)',
+  interpretation: 'What the scores mean',
+  competences: 'Competences',
+  competencesIntro: 'Each competence combines several motivation scales. It says how well the candidate’s motivation fits work that calls for it, not how well they would do that work.',
+  competence: 'Competence',
+  quality: 'How the questionnaire was answered',
+  consistency: (score: number) => `Consistency: ${score} out of 100.`,
+  consistencyHelp: 'The questionnaire asks some things twice in different words. The consistency score shows how much those answers agree: careful answering scores high, random answering about 60.',
+  noConsistency: 'No consistency score is available for this questionnaire.',
+  noFlags: 'Nothing in the way the questionnaire was answered calls for attention.',
+  flags: {
+    StraightLining: 'On at least half of the pages every statement got the same answer. The scores may not describe the candidate.',
+    Speeding: 'The candidate spent less than a second per statement on a typical page, too little to read them.',
+    LowConsistency: 'Answers to statements that ask nearly the same thing often disagree (consistency under 70).',
+  } as Record<IntegrityFlag, string>,
+  flagAdvice: 'Talk about this with the candidate before you rely on the scores.',
+  howToRead: 'How to read this report',
+  howToReadItems: [
+    'The questionnaire describes what motivates the candidate in work: what gives energy and what matters in a job. It measures preferences, not abilities, knowledge or performance.',
+    'Stens compare the candidate with the norm group named above. A sten of 5 or 6 is average; each step is half a standard deviation.',
+    'Low and high scores are neither good nor bad. What fits depends on the job and the team.',
+    'Scores are estimates. A difference of one sten between two scales, or between two candidates, means little.',
+  ],
+  limits: 'What this report must not be used for',
+  limitsItems: [
+    'Do not reject or select anyone on this report alone. Use it next to interviews, references and work samples, and discuss it with the candidate.',
+    'Do not use it for people other than the candidate named here, or for purposes other than this recruitment process.',
+    'The candidate has the right to see and discuss their results.',
+  ],
+  pdf: 'Download as PDF',
+  generated: (at: string) => `Generated ${at} by Assay.`,
+  withheldTitle: 'Results not released',
+  withheld: 'The candidate has not (yet) agreed to share these results. They become available once the candidate releases them.',
+  page: (n: number, of: number) => `Page ${n} of ${of}`,
+};
+
+export type ReportTexts = typeof en;
+
+const nl: ReportTexts = {
+  title: 'Assessmentrapport',
+  confidential: 'Vertrouwelijk: voor de selectieprocedure waarvoor deze kandidaat solliciteerde.',
+  candidate: 'Kandidaat',
+  instrument: 'Vragenlijst',
+  completed: 'Afgerond',
+  normGroup: 'Normgroep',
+  normed: (name, size, period) => `${name} (${size.toLocaleString('nl')} personen${period ? `, ${period}` : ''})`,
+  period: (from, to) => (from || to ? `${from ?? '…'} tot ${to ?? '…'}` : ''),
+  notNormed: 'Deze scores zijn niet genormeerd: er gold geen normgroep toen de vragenlijst werd ingevuld. De indeling hieronder volgt de ruwe scores op de schaal van 1 tot 5.',
+  illustrative: 'Deze normgroep is een illustratief voorbeeld, gemaakt met gesimuleerde antwoorden. Gebruik deze scores niet voor selectiebeslissingen.',
+  profile: 'Motivatieprofiel',
+  profileIntro: 'Elke balk toont de stenscore van de kandidaat op een schaal. Stenscores lopen van 1 tot 10; in de gearceerde band van 4 tot 7 scoort ongeveer twee derde van de normgroep.',
+  profileRaw: 'Elke balk toont de ruwe score van de kandidaat op een schaal: het gemiddelde van de uitspraken op de instemmingsschaal van 1 tot 5.',
+  chartLabel: (n) => `Staafdiagram van ${n} schalen; dezelfde scores staan in de tabel hierna.`,
+  tableCaption: 'De scores uit het diagram',
+  scale: 'Schaal',
+  sten: 'Sten',
+  percentile: 'Percentiel',
+  raw: 'Ruw (1–5)',
+  band: 'Niveau',
+  bands: { low: 'Laag', average: 'Gemiddeld', high: 'Hoog' },
+  averageBand: 'Gemiddelde band (sten 4–7)',
+  interpretation: 'Wat de scores betekenen',
+  competences: 'Competenties',
+  competencesIntro: 'Elke competentie combineert een aantal motivatieschalen. Ze zegt hoe goed de motivatie van de kandidaat past bij werk dat erom vraagt, niet hoe goed de kandidaat dat werk zou doen.',
+  competence: 'Competentie',
+  quality: 'Hoe de vragenlijst is ingevuld',
+  consistency: (score) => `Consistentie: ${score} van de 100.`,
+  consistencyHelp: 'De vragenlijst vraagt sommige dingen twee keer, in andere woorden. De consistentiescore laat zien hoe goed die antwoorden overeenkomen: zorgvuldig invullen geeft een hoge score, willekeurig invullen ongeveer 60.',
+  noConsistency: 'Voor deze vragenlijst is geen consistentiescore beschikbaar.',
+  noFlags: 'Niets in de manier van invullen vraagt om aandacht.',
+  flags: {
+    StraightLining: 'Op minstens de helft van de pagina’s kreeg elke uitspraak hetzelfde antwoord. De scores beschrijven de kandidaat mogelijk niet.',
+    Speeding: 'De kandidaat besteedde op een gewone pagina minder dan een seconde per uitspraak, te weinig om ze te lezen.',
+    LowConsistency: 'Antwoorden op uitspraken die bijna hetzelfde vragen, spreken elkaar vaak tegen (consistentie onder de 70).',
+  },
+  flagAdvice: 'Bespreek dit met de kandidaat voordat u op de scores vertrouwt.',
+  howToRead: 'Zo leest u dit rapport',
+  howToReadItems: [
+    'De vragenlijst beschrijft wat de kandidaat motiveert in het werk: waar de kandidaat energie van krijgt en wat belangrijk is in een baan. Ze meet voorkeuren, geen vaardigheden, kennis of prestaties.',
+    'Stenscores vergelijken de kandidaat met de normgroep hierboven. Een sten van 5 of 6 is gemiddeld; elke stap is een halve standaarddeviatie.',
+    'Lage en hoge scores zijn niet goed of slecht. Wat past, hangt af van de functie en het team.',
+    'Scores zijn schattingen. Een verschil van één sten tussen twee schalen, of tussen twee kandidaten, zegt weinig.',
+  ],
+  limits: 'Waarvoor dit rapport niet gebruikt mag worden',
+  limitsItems: [
+    'Wijs niemand af en kies niemand uit op grond van dit rapport alleen. Gebruik het naast gesprekken, referenties en werkproeven, en bespreek het met de kandidaat.',
+    'Gebruik het niet voor anderen dan de kandidaat die hier genoemd is, en niet voor andere doelen dan deze selectieprocedure.',
+    'De kandidaat heeft het recht de resultaten in te zien en te bespreken.',
+  ],
+  pdf: 'Downloaden als pdf',
+  generated: (at) => `Gemaakt op ${at} door Assay.`,
+  withheldTitle: 'Resultaten niet vrijgegeven',
+  withheld: 'De kandidaat heeft (nog) geen toestemming gegeven om deze resultaten te delen. Ze komen beschikbaar zodra de kandidaat ze vrijgeeft.',
+  page: (n, of) => `Pagina ${n} van ${of}`,
+};
+
+export const REPORT_TEXTS: Record<Language, ReportTexts> = { en, nl };
+
+/** A date as the report writes it: 23 November 2026, 23 november 2026. */
+export function longDate(iso: string, lang: Language): string {
+  return new Date(iso).toLocaleDateString(lang === 'nl' ? 'nl-NL' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { apiClient, errorCode, request, type Credentials } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+for (const db of testDatabases()) {
+  describe(`the report refuses what it cannot show [${db}]`, () => {
+    let server: TestServer;
+    let owner: Credentials;
+    let other: Credentials;
+    let done: string;
+    before(async () => {
+      server = await startServer(db);
+      owner = await server.tenant();
+      other = await server.tenant();
+      const a = await newAssessment(server.url, owner);
+      await completeViaForms(new FormClient(server.url), a.id);
+      done = a.id;
+    });
+    after(() => server.stop());
+
+    test("an unfinished, an unknown and another tenant's assessment are all the same 404 envelope", async () => {
+      const open = await newAssessment(server.url, owner);
+      const own = apiClient(server.url, owner);
+      const replies = [
+        await own.get(`/api/anonymous/assessment/${open.id}/report`),
+        await own.get('/api/anonymous/assessment/AAAAAAAAAAAAAAAAAAAAAAAA/report'),
+        await apiClient(server.url, other).get(`/api/anonymous/assessment/${done}/report`),
+        await apiClient(server.url, other).get(`/api/anonymous/assessment/${done}/report?format=pdf`),
+      ];
+      for (const res of replies) {
+        assert.equal(res.status, 404);
+        assert.equal(errorCode(res), 'NotFound');
+        assert.deepEqual(res.body, replies[0]!.body);
+      }
+      assert.equal((await own.get(`/api/anonymous/assessment/${done}/report`)).status, 200);
+    });
+
+    test('a bad language or format is a 400 in the envelope; no credentials a 401', async () => {
+      const own = apiClient(server.url, owner);
+      for (const q of ['?lang=de', '?format=docx', '?lang=<script>']) {
+        const res = await own.get(`/api/anonymous/assessment/${done}/report${q}`);
+        assert.equal(res.status, 400, q);
+        assert.equal(errorCode(res), 'ValidationError');
+      }
+      const anonymous = await request(`${server.url}/api/anonymous/assessment/${done}/report`);
+      assert.equal(anonymous.status, 401);
+    });
+  });
+}
