@@ -14,8 +14,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Time from sending the final form post of an assessment to the webhook POST arriving at a
- * local receiver, over `count` completions made one after another.
+ * Time from sending the form post that completes an assessment (the confirmation) to the webhook
+ * POST arriving at a local receiver, over `count` completions made one after another.
  */
 export async function webhookLatency(
   baseUrl: string,
@@ -47,11 +47,13 @@ export async function webhookLatency(
       const page = await client.get(res.location!);
       const fields: Record<string, string> = { _csrf: csrfToken(page.html) };
       for (const name of itemNames(page.html)) fields[name] = '3';
-      if (/value="finish"/.test(page.html)) {
-        prepared.push({ id, client, path: res.location!, fields: { ...fields, nav: 'finish' } });
+      res = await client.post(res.location!, { ...fields, nav: /value="finish"/.test(page.html) ? 'finish' : 'next' });
+      // The last page leads to the confirmation; confirming is the post that completes.
+      if (res.location?.endsWith('/confirm')) {
+        const confirm = await client.get(res.location);
+        prepared.push({ id, client, path: res.location, fields: { _csrf: csrfToken(confirm.html), nav: 'finish' } });
         break;
       }
-      res = await client.post(res.location!, { ...fields, nav: 'next' });
     }
   }
 

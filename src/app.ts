@@ -15,6 +15,7 @@ import { buildServer } from './server.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import type { Resolver } from './webhooks/client.js';
+import { RetentionSweeper } from './ops/retention.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 
 export interface RunningApp {
@@ -73,6 +74,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   await dispatcher.start();
+  const sweeper = new RetentionSweeper(store, config.lifecycle.retentionDays, config.lifecycle.sweepIntervalMs, app.log);
+  sweeper.start();
 
   let stopping: Promise<void> | undefined;
   const running: RunningApp = {
@@ -89,6 +92,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         }
         await app.close();
         await dispatcher.stop();
+        await sweeper.stop();
         await kdf.close();
         await store.close();
         app.log.info('stopped');

@@ -31,6 +31,14 @@ export interface Config {
   shutdownDrainMs: number;
   /** How long a report share link stays valid. */
   reportLinkDays: number;
+  lifecycle: {
+    /** An assessment without ExpiresAt expires this long after creation. */
+    expiryDays: number;
+    /** Personal data is erased this long after a candidate's last assessment closed (per tenant overridable). */
+    retentionDays: number;
+    /** How often the retention sweep runs. */
+    sweepIntervalMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -189,5 +197,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 3_000, 0, 300_000),
     reportLinkDays: int(env, 'REPORT_LINK_DAYS', 30, 1, 3_650),
+    lifecycle: {
+      expiryDays: int(env, 'ASSESSMENT_EXPIRY_DAYS', 90, 1, 3_650),
+      retentionDays: int(env, 'RETENTION_DAYS', 180, 0, 36_500),
+      sweepIntervalMs: int(env, 'RETENTION_SWEEP_INTERVAL_MS', 3_600_000, 1_000, 86_400_000),
+    },
   };
 }

@@ -15,6 +15,7 @@ export const STATUS: Record<ErrorCode, number> = {
   InvalidCredentials: 401,
   NotFound: 404,
   ResultsNotReleased: 409,
+  AlreadyCompleted: 409,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
   InternalError: 500,

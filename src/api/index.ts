@@ -3,9 +3,12 @@ import type { App, Deps } from '../app-types.js';
 import { DomainError } from '../domain/errors.js';
 import type { Caller } from './auth.js';
 import { analysisResult } from './routes/analysis-result.js';
+import { assessmentCancel } from './routes/assessment-cancel.js';
 import { assessmentCreate } from './routes/assessment-create.js';
 import { assessmentGet } from './routes/assessment-get.js';
 import { candidateCreate } from './routes/candidate-create.js';
+import { candidateDelete } from './routes/candidate-delete.js';
+import { candidateGet } from './routes/candidate-get.js';
 import { report } from './routes/report.js';
 
 function isJson(contentType: string | undefined): boolean {
@@ -61,6 +64,9 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   assessmentGet(app, deps);
   analysisResult(app, deps);
   report(app, deps);
+  assessmentCancel(app, deps);
+  candidateGet(app, deps);
+  candidateDelete(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

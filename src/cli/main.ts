@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { candidateCommands } from './candidate.js';
 import { keyCommands } from './key.js';
 import { normsCommands } from './norms.js';
 import { portalCommands } from './portal.js';
@@ -18,6 +19,7 @@ userCommands(program);
 normsCommands(program);
 portalCommands(program);
 reportCommands(program);
+candidateCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,6 +1,12 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { portalSettings, updatePortalSettings, type PortalSettings } from '../store/portal-settings.js';
+import { AA_CONTRAST, contrastRatio, HEX_COLOUR } from '../domain/colour.js';
+import { logoType } from '../domain/logo.js';
+import { portalSettings, updatePortalSettings, type Logo, type PortalSettings } from '../store/portal-settings.js';
 import { CliError, portalKey, print, withStore } from './shared.js';
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
 function onOff(value: string | undefined, option: string): number | undefined {
   if (value === undefined) return undefined;
@@ -10,12 +16,90 @@ function onOff(value: string | undefined, option: string): number | undefined {
 }
 
 function shown(apiKeyId: string, portalDomain: string, s: PortalSettings) {
-  return { apiKeyId, portalDomain, candidateFeedback: s.candidate_feedback === 1, candidateRelease: s.candidate_release === 1 };
+  return {
+    apiKeyId,
+    portalDomain,
+    organisationName: s.organisation_name,
+    logo: s.logo_type,
+    colour: s.primary_colour,
+    privacyUrl: s.privacy_url,
+    contactEmail: s.contact_email,
+    candidateFeedback: s.candidate_feedback === 1,
+    candidateRelease: s.candidate_release === 1,
+  };
 }
 
 function text(p: ReturnType<typeof shown>): string {
   const yes = (b: boolean) => (b ? 'on' : 'off');
-  return [`Portal ${p.portalDomain} (key ${p.apiKeyId})`, `  candidate feedback: ${yes(p.candidateFeedback)}`, `  candidate release:  ${yes(p.candidateRelease)}`].join('\n');
+  const or = (v: string | null) => v ?? '(none)';
+  return [
+    `Portal ${p.portalDomain} (key ${p.apiKeyId})`,
+    `  organisation:       ${or(p.organisationName)}`,
+    `  logo:               ${or(p.logo)}`,
+    `  colour:             ${or(p.colour)}`,
+    `  privacy statement:  ${or(p.privacyUrl)}`,
+    `  contact:            ${or(p.contactEmail)}`,
+    `  candidate feedback: ${yes(p.candidateFeedback)}`,
+    `  candidate release:  ${yes(p.candidateRelease)}`,
+  ].join('\n');
+}
+
+/** Each branding option checked; an empty value clears the setting. */
+function branding(opts: BrandingOptions): { changes: Partial<PortalSettings>; logo?: Logo } {
+  const changes: Partial<PortalSettings> = {};
+  const clear = (v: string | undefined) => v !== undefined && v.trim() === '';
+  if (opts.name !== undefined) {
+    if (opts.name.length > 100) throw new CliError('--name must be at most 100 characters');
+    changes.organisation_name = clear(opts.name) ? null : opts.name.trim();
+  }
+  if (opts.colour !== undefined) {
+    if (clear(opts.colour)) changes.primary_colour = null;
+    else {
+      if (!HEX_COLOUR.test(opts.colour)) throw new CliError(`--colour must be a hex colour such as #1d4ed8, got "${opts.colour}"`);
+      const ratio = contrastRatio(opts.colour, '#ffffff');
+      if (ratio < AA_CONTRAST) {
+        throw new CliError(`--colour ${opts.colour} has a contrast of ${ratio.toFixed(2)}:1 with white text; WCAG AA needs ${AA_CONTRAST}:1. Choose a darker colour.`);
+      }
+      changes.primary_colour = opts.colour.toLowerCase();
+    }
+  }
+  if (opts.privacyUrl !== undefined) {
+    if (clear(opts.privacyUrl)) changes.privacy_url = null;
+    else {
+      let url: URL;
+      try {
+        url = new URL(opts.privacyUrl);
+      } catch {
+        throw new CliError('--privacy-url must be an absolute https URL');
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new CliError('--privacy-url must be an absolute http(s) URL');
+      changes.privacy_url = url.href;
+    }
+  }
+  if (opts.contact !== undefined) {
+    if (clear(opts.contact)) changes.contact_email = null;
+    else if (!EMAIL.test(opts.contact) || opts.contact.length > 254) throw new CliError(`--contact must be an e-mail address, got "${opts.contact}"`);
+    else changes.contact_email = opts.contact;
+  }
+  if (opts.logo === undefined) return { changes };
+  if (clear(opts.logo)) return { changes: { ...changes, logo_type: null, logo_hash: null } };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(opts.logo);
+  } catch (error) {
+    throw new CliError(`--logo: cannot read ${opts.logo}: ${(error as Error).message}`);
+  }
+  const sniffed = logoType(bytes);
+  if ('problem' in sniffed) throw new CliError(`--logo: ${sniffed.problem}`);
+  return { changes, logo: { bytes, type: sniffed.type, hash: createHash('sha256').update(bytes).digest('hex').slice(0, 16) } };
+}
+
+interface BrandingOptions {
+  name?: string;
+  logo?: string;
+  colour?: string;
+  privacyUrl?: string;
+  contact?: string;
 }
 
 export function portalCommands(program: Command): void {
@@ -26,18 +110,23 @@ export function portalCommands(program: Command): void {
     .description('change a portal\'s settings; the ones not given stay as they are')
     .option('--portal-domain <url>', 'the portal, by its domain')
     .option('--key <key>', 'the portal, by its API key id or prefix')
+    .option('--name <name>', 'the organisation that invites candidates ("" clears it)')
+    .option('--logo <file>', 'a PNG, JPEG, WebP or SVG logo of at most 256 KiB ("" removes it)')
+    .option('--colour <hex>', 'the primary colour, e.g. #0b5394; white text on it must meet WCAG AA')
+    .option('--privacy-url <url>', 'the organisation\'s privacy statement')
+    .option('--contact <email>', 'where candidates can ask questions')
     .option('--candidate-feedback <on|off>', 'after finishing, show the candidate a short summary of their profile')
     .option('--candidate-release <on|off>', 'withhold scores until the candidate agrees to share them (shows the summary first)')
     .option('--json', 'print JSON')
-    .action(async (opts: { portalDomain?: string; key?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean }) => {
-      const changes: Partial<PortalSettings> = {};
+    .action(async (opts: BrandingOptions & { portalDomain?: string; key?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean }) => {
+      const { changes, logo } = branding(opts);
       const feedback = onOff(opts.candidateFeedback, '--candidate-feedback');
       const release = onOff(opts.candidateRelease, '--candidate-release');
       if (feedback !== undefined) changes.candidate_feedback = feedback;
       if (release !== undefined) changes.candidate_release = release;
       const out = await withStore(async (store) => {
         const key = await portalKey(store, opts);
-        return shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes));
+        return shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo));
       });
       print(!!opts.json, out, text(out));
     });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { provisionTenant } from '../provision.js';
-import { listTenants } from '../store/credentials.js';
-import { print, table, withStore } from './shared.js';
+import { listTenants, setRetentionDays } from '../store/credentials.js';
+import { CliError, print, table, tenantId, withStore } from './shared.js';
 
 export function tenantCommands(program: Command): void {
   const tenant = program.command('tenant').description('tenants: a customer with its API users and keys');
@@ -35,5 +35,18 @@ export function tenantCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const rows = await withStore((store) => listTenants(store));
       print(!!opts.json, rows, table(rows));
+    });
+
+  tenant
+    .command('set')
+    .description('change a tenant\'s settings')
+    .requiredOption('--tenant <tenant>', 'tenant id or name')
+    .requiredOption('--retention-days <days>', 'keep personal data this many days after the last assessment closed, or "default" for RETENTION_DAYS')
+    .option('--json', 'print JSON')
+    .action(async (opts: { tenant: string; retentionDays: string; json?: boolean }) => {
+      const days = opts.retentionDays === 'default' ? null : Number(opts.retentionDays);
+      if (days !== null && (!Number.isInteger(days) || days < 0 || days > 36_500)) throw new CliError('--retention-days must be a whole number from 0 to 36500, or "default"');
+      await withStore(async (store) => setRetentionDays(store, await tenantId(store, opts.tenant), days));
+      print(!!opts.json, { tenant: opts.tenant, retentionDays: days }, `Retention of ${opts.tenant}: ${days === null ? 'RETENTION_DAYS' : `${days} days`}`);
     });
 }

@@ -4,7 +4,7 @@ import { isLocalName, isPublicAddress, literalAddress } from './network-policy.j
 export const ASSESSMENT_TYPES = { 0: 'TMA170', 1: 'TMA312' } as const;
 export type AssessmentTypeNumber = keyof typeof ASSESSMENT_TYPES;
 export type AssessmentCode = (typeof ASSESSMENT_TYPES)[AssessmentTypeNumber];
-export type AssessmentStatus = 'Created' | 'Started' | 'Completed';
+export type { LifecycleStatus as AssessmentStatus } from './lifecycle.js';
 
 export function assessmentCode(type: number): AssessmentCode {
   if (type !== 0 && type !== 1) {

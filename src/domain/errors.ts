@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'InvalidCredentials'
   | 'NotFound'
   | 'ResultsNotReleased'
+  | 'AlreadyCompleted'
   | 'TooManyRequests'
   | 'ServiceUnavailable'
   | 'InternalError';

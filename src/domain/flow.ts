@@ -3,9 +3,12 @@ import type { Instrument, Item } from './instruments/types.js';
 
 /** Where a candidate stands; everything the portal decides from is in the database. */
 export interface Progress {
+  /** The effective status: Expired already worked out from the expiry. */
   status: AssessmentStatus;
   needsToUpdateData: boolean;
   gender: number;
+  /** The candidate answered the gender question, "prefer not to say" included. */
+  genderAsked: boolean;
   answers: ReadonlyMap<string, number>;
 }
 
@@ -14,7 +17,10 @@ export type Step =
   | { kind: 'details' }
   | { kind: 'gender' }
   | { kind: 'questions'; page: number }
-  | { kind: 'completed' };
+  | { kind: 'confirm' }
+  | { kind: 'completed' }
+  | { kind: 'expired' }
+  | { kind: 'cancelled' };
 
 export function pageCount(instrument: Instrument): number {
   return Math.ceil(instrument.items.length / instrument.itemsPerPage);
@@ -34,21 +40,27 @@ export function resumePage(instrument: Instrument, answers: ReadonlyMap<string, 
 
 /**
  * The step a candidate must be on: update details first (when asked), then gender (when
- * unknown), then the questionnaire from the first unanswered page. Resuming on another
- * device lands on the same step because it is derived, not remembered.
+ * unknown and not yet asked), then the questionnaire from the first unanswered page, then the
+ * confirmation before finishing. Resuming on another device lands on the same step because it
+ * is derived, not remembered. A closed assessment (completed, expired, cancelled) has only its
+ * closing page.
  */
 export function currentStep(instrument: Instrument, p: Progress): Step {
   if (p.status === 'Completed') return { kind: 'completed' };
+  if (p.status === 'Cancelled') return { kind: 'cancelled' };
+  if (p.status === 'Expired') return { kind: 'expired' };
   if (p.status === 'Created') return { kind: 'start' };
   if (p.needsToUpdateData) return { kind: 'details' };
-  if (p.gender === 0) return { kind: 'gender' };
+  if (p.gender === 0 && !p.genderAsked) return { kind: 'gender' };
+  if (isComplete(instrument, p.answers)) return { kind: 'confirm' };
   return { kind: 'questions', page: resumePage(instrument, p.answers) };
 }
 
 /** A questionnaire page may be visited if it is at or before the resume page (back navigation). */
 export function mayVisitPage(instrument: Instrument, p: Progress, page: number): boolean {
   const step = currentStep(instrument, p);
-  return step.kind === 'questions' && Number.isInteger(page) && page >= 1 && page <= step.page;
+  const last = step.kind === 'questions' ? step.page : step.kind === 'confirm' ? pageCount(instrument) : 0;
+  return Number.isInteger(page) && page >= 1 && page <= last;
 }
 
 /**

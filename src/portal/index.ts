@@ -10,6 +10,7 @@ import { ROOT } from '../paths.js';
 import { PORTAL_BODY_LIMIT } from '../limits.js';
 import { formParser } from './form.js';
 import { pageContext, sendPage } from './render.js';
+import { brandRoutes } from './routes/brand.js';
 import { detailsRoutes } from './routes/details.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { questionRoutes } from './routes/questions.js';
@@ -67,6 +68,7 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
   detailsRoutes(app, deps);
   questionRoutes(app, deps);
   feedbackRoutes(app, deps);
+  brandRoutes(app, deps);
 }
 
 /** CSS and the progressive-enhancement script; the pages work without the latter. */

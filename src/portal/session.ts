@@ -1,12 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../app-types.js';
 import { currentStep, type Progress, type Step } from '../domain/flow.js';
+import { effectiveStatus } from '../domain/lifecycle.js';
+import { brandOf } from './brand.js';
 import type { Instrument } from '../domain/instruments/types.js';
 import { loadSession, type Session } from '../store/portal.js';
 import { pageContext, redirect, sendPage } from './render.js';
 import type { PageContext } from './views/layout.js';
 import { TEXTS } from './texts.js';
-import { messagePage, notFoundPage } from './views/pages.js';
+import { closedPage, messagePage, notFoundPage } from './views/pages.js';
 
 /** AnalysisIds are 24 URL-safe characters; anything far from that is not worth a query. */
 const ANALYSIS_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -28,6 +30,8 @@ export function stepUrl(id: string, step: Step): string {
       return `/anonymous/analyse/${id}/gender`;
     case 'questions':
       return `/anonymous/analyse/${id}/questions/${step.page}`;
+    case 'confirm':
+      return `/anonymous/analyse/${id}/confirm`;
     default:
       return `/anonymous/analyse/start/${id}`;
   }
@@ -56,12 +60,20 @@ export async function load(deps: Deps, request: FastifyRequest, reply: FastifyRe
   }
   const instrument = deps.instruments.get(session.assessment.assessment_type)!;
   const progress: Progress = {
-    status: session.assessment.status,
+    status: effectiveStatus(session.assessment),
     needsToUpdateData: session.candidate.needs_to_update_data === 1,
     gender: session.candidate.gender,
+    genderAsked: session.candidate.gender_asked === 1,
     answers: session.answers,
   };
-  return { id, ctx, session, instrument, progress, step: currentStep(instrument, progress) };
+  const branded = { ...ctx, brand: brandOf(session.portal, session.assessment.api_key_id) };
+  const step = currentStep(instrument, progress);
+  // A closed link has one page, whatever URL of it is asked for.
+  if (step.kind === 'expired' || step.kind === 'cancelled') {
+    sendPage(reply, closedPage(branded, step.kind), { status: 410 });
+    return undefined;
+  }
+  return { id, ctx: branded, session, instrument, progress, step };
 }
 
 /**

@@ -14,6 +14,13 @@ export function withheld(row: AssessmentRow): boolean {
   return row.results_release === 'pending' || row.results_release === 'declined';
 }
 
+const RELEASE = { none: 'NotRequired', pending: 'Pending', released: 'Released', declined: 'Declined' } as const;
+
+/** The release state as callers see it (ResultsRelease). */
+export function releaseState(row: AssessmentRow): (typeof RELEASE)[keyof typeof RELEASE] {
+  return RELEASE[row.results_release ?? 'none'];
+}
+
 /** A completed assessment's result in one language; undefined until it is completed. */
 export async function resultOf(deps: Pick<Deps, 'store' | 'instruments' | 'competences'>, row: AssessmentRow, lang: Language): Promise<Result | undefined> {
   const stored = storedResult(row);

@@ -11,6 +11,9 @@ export const AssessmentCreateBody = Type.Object(
     WebhookUrl: Type.Optional(AbsoluteUrl('Receives one POST on completion; absolute http(s), public address.')),
     WebhookUsername: Type.Optional(Text(1, LIMITS.webhookUsername, 'Basic user for the webhook POST.')),
     WebhookPassword: Type.Optional(Text(0, LIMITS.webhookPassword, 'Basic password; needs WebhookUsername.')),
+    ExpiresAt: Type.Optional(
+      Text(1, 40, 'Extension: when the link stops working, an ISO-8601 date-time with a time zone, in the future. Default: ASSESSMENT_EXPIRY_DAYS (90) after creation.'),
+    ),
   },
   { description: 'Property names match case-insensitively; unknown properties are ignored.' },
 );
@@ -34,10 +37,14 @@ export const AssessmentStatus = Envelope(
     ExternalId: Type.String(),
     AssessmentType: Type.Integer(),
     AssessmentUrl: Type.String(),
-    Status: Type.Union([Type.Literal('Created'), Type.Literal('Started'), Type.Literal('Completed')]),
+    Status: Type.Union(['Created', 'Started', 'Completed', 'Expired', 'Cancelled'].map((s) => Type.Literal(s)), {
+      description: 'Expired: not completed before ExpiresAt. Cancelled: withdrawn with DELETE. Both are final; no webhook is sent for them.',
+    }),
     CreatedAt: Type.String({ format: 'date-time' }),
     StartedAt: Timestamp,
     CompletedAt: Timestamp,
+    ExpiresAt: Timestamp,
+    CancelledAt: Timestamp,
     AnsweredItems: Type.Integer({ description: 'Statements answered so far: the candidate\'s progress.' }),
     TotalItems: Type.Integer({ description: 'Statements in the questionnaire.' }),
     ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], { description: 'Once completed: 0–100, agreement between designated item pairs.' }),
@@ -72,5 +79,10 @@ export const AssessmentStatus = Envelope(
       ),
     ]),
   }),
+  200,
+);
+
+export const AssessmentCancelled = Envelope(
+  Type.Object({ AnalysisId: Type.String(), Status: Type.Literal('Cancelled'), CancelledAt: Type.String({ format: 'date-time' }) }),
   200,
 );

@@ -10,7 +10,7 @@ export type AssessmentRow = AssessmentTable;
 
 const COLUMNS = [
   'analysis_id', 'tenant_id', 'external_id', 'api_key_id', 'portal_domain', 'assessment_type', 'return_url', 'webhook_url',
-  'webhook_username', 'webhook_password_enc', 'status', 'scores', 'created_at', 'started_at', 'completed_at',
+  'webhook_username', 'webhook_password_enc', 'status', 'scores', 'created_at', 'started_at', 'completed_at', 'expires_at',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 const INTEGER_COLUMNS = new Set<string>(['assessment_type']);
 
@@ -80,4 +80,17 @@ export async function countAnswers(store: Store, analysisId: string): Promise<nu
     .where('analysis_id', '=', analysisId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Withdraws an open assessment of the tenant: its link shows that it was withdrawn. */
+export async function cancelAssessment(store: Store, tenantId: string, analysisId: string): Promise<'cancelled' | 'completed' | 'not-found'> {
+  const at = new Date().toISOString();
+  return store.write(async (trx) => {
+    const row = await trx.selectFrom('assessments').select(['status', 'cancelled_at']).where('analysis_id', '=', analysisId).where('tenant_id', '=', tenantId).executeTakeFirst();
+    if (!row) return 'not-found';
+    if (row.status === 'Completed') return 'completed';
+    // Cancelling twice, or after expiry, is no error: the link is closed either way.
+    if (row.status !== 'Cancelled') await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
+    return 'cancelled';
+  });
 }

@@ -2,20 +2,24 @@ import { sql } from 'kysely';
 import type { Store } from './database.js';
 import { prepared } from './prepared.js';
 import { PREPARE } from './pg-prepared.js';
+import type { Selectable } from 'kysely';
 import type { CandidateTable } from './schema.js';
 import { perStore } from './turn-batcher.js';
 import { unnestColumns } from './unnest.js';
 
-export type CandidateRow = CandidateTable;
+export type CandidateRow = Selectable<CandidateTable>;
 
 const COLUMNS = ['external_id', 'tenant_id', 'email', 'first_name', 'last_name', 'preposition', 'gender', 'needs_to_update_data', 'created_at', 'updated_at'] as const;
+
+/** What creation writes; the rest has defaults. */
+export type NewCandidate = Pick<CandidateRow, (typeof COLUMNS)[number]>;
 
 const INTEGER_COLUMNS = new Set<string>(['gender', 'needs_to_update_data']);
 
 const insertQuery = prepared((db, ...values: unknown[]) =>
   db
     .insertInto('candidates')
-    .values(Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]])) as unknown as CandidateRow)
+    .values(Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]])) as unknown as NewCandidate)
     .onConflict((oc) => oc.column('external_id').doNothing()),
 );
 
@@ -24,7 +28,7 @@ const insertQuery = prepared((db, ...values: unknown[]) =>
  * one commit. Rows come in as one array per column. Of two rows with the same ExternalId in
  * one batch the first wins, as the first of two racing requests would.
  */
-async function insertBatch(store: Store, rows: CandidateRow[]): Promise<boolean[]> {
+async function insertBatch(store: Store, rows: NewCandidate[]): Promise<boolean[]> {
   const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
   const { rows: inserted } = await sql<{ external_id: string }>`${sql.raw(PREPARE)}
     insert into candidates (${names})
@@ -39,7 +43,7 @@ async function insertBatch(store: Store, rows: CandidateRow[]): Promise<boolean[
 const insertBatched = perStore(insertBatch, { maxInFlight: 2 });
 
 /** Inserts unless the ExternalId exists anywhere; false means it did. Racing inserts: one wins. */
-export async function insertCandidate(store: Store, row: CandidateRow): Promise<boolean> {
+export async function insertCandidate(store: Store, row: NewCandidate): Promise<boolean> {
   if (store.dialect === 'postgres') {
     return insertBatched(store, row);
   }

@@ -176,3 +176,14 @@ export async function findActiveKeys(store: Store, by: { idOrPrefix?: string; po
   if (by.portalDomain) q = q.where('portal_domain', '=', by.portalDomain);
   return q.execute();
 }
+
+/** The tenant's own retention, or `fallback` (RETENTION_DAYS) when it has none. */
+export async function retentionDays(store: Store, tenantId: string, fallback: number): Promise<number> {
+  const row = await store.db.selectFrom('tenants').select('retention_days').where('id', '=', tenantId).executeTakeFirst();
+  return row?.retention_days ?? fallback;
+}
+
+/** Sets (or, with null, clears) a tenant's own retention. */
+export async function setRetentionDays(store: Store, tenantId: string, days: number | null): Promise<void> {
+  await store.write((trx) => trx.updateTable('tenants').set({ retention_days: days }).where('id', '=', tenantId).execute());
+}

@@ -52,6 +52,12 @@ export interface Store {
   pragma?(sql: string): Promise<void>;
   /** Runs `handler` on every PostgreSQL NOTIFY on `channel`; nothing happens on SQLite. */
   listen(channel: string, handler: () => void): void;
+  /**
+   * After an erasure: on SQLite, copies the WAL into the database file and truncates it, so no
+   * earlier version of an erased page stays readable in the log. Nothing on PostgreSQL, where
+   * VACUUM reclaims dead rows (docs/PRIVACY.md).
+   */
+  scrub(): Promise<void>;
 }
 
 /** PostgreSQL NOTIFY channel for credential changes (CLI, other instances). */
@@ -131,7 +137,19 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
   raw.pragma('synchronous = FULL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
+  // Deleted content is overwritten with zeros, not left in free space: erasure means erased.
+  raw.pragma('secure_delete = ON');
   return raw;
+}
+
+/** A TRUNCATE checkpoint, retried while the checkpoint worker holds the log for a moment. */
+async function truncateWal(raw: BetterSqlite3.Database): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const [result] = raw.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+    if (result?.busy === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw Object.assign(new Error('the WAL could not be truncated after an erasure'), { code: 'SQLITE_BUSY' });
 }
 
 // Often enough that the log stays small and is overwritten in place (syncs without a size change are cheaper).
@@ -171,6 +189,7 @@ function openSqlite(path: string, serving: boolean): Store {
     async pragma(statement) {
       raw.pragma(statement);
     },
+    scrub: () => writer.exclusive(async () => truncateWal(raw)),
     credentialsVersion: version.read,
     credentialsChanged: version.forget,
     listen: () => {},
@@ -233,6 +252,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     credentialsVersion: () => version,
     credentialsChanged: bump,
     listen: (channel, handler) => listener.on(channel, handler),
+    scrub: async () => {},
   };
 }
 

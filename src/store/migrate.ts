@@ -4,6 +4,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as credentialsVersion from './migrations/0002-credentials-version.js';
 import * as results from './migrations/0003-results.js';
 import * as reports from './migrations/0004-reports.js';
+import * as lifecycle from './migrations/0005-lifecycle.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-credentials-version': credentialsVersion,
   '0003-results': results,
   '0004-reports': reports,
+  '0005-lifecycle': lifecycle,
 };
 
 export async function migrateToLatest(store: Store): Promise<MigrationResult[]> {

@@ -5,14 +5,16 @@ import type { Store } from './database.js';
 import type { AssessmentRow } from './assessments.js';
 import type { CandidateRow } from './candidates.js';
 import type { DB } from './schema.js';
+import { isOpen } from '../domain/lifecycle.js';
 import { normGroupInForce } from './norms.js';
 import { NOTIFY_CHANNEL } from './outbox.js';
-import { portalSettings } from './portal-settings.js';
+import { portalSettings, type PortalSettings } from './portal-settings.js';
 
 export interface Session {
   assessment: AssessmentRow;
   candidate: CandidateRow;
   answers: Map<string, number>;
+  portal: PortalSettings;
 }
 
 const now = () => new Date().toISOString();
@@ -27,7 +29,7 @@ export async function loadSession(store: Store, analysisId: string): Promise<Ses
   const assessment = await store.db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId).executeTakeFirst();
   if (!assessment) return undefined;
   const candidate = await store.db.selectFrom('candidates').selectAll().where('external_id', '=', assessment.external_id).executeTakeFirstOrThrow();
-  return { assessment, candidate, answers: await readAnswers(store.db, analysisId) };
+  return { assessment, candidate, answers: await readAnswers(store.db, analysisId), portal: await portalSettings(store.db, assessment.api_key_id) };
 }
 
 export async function markStarted(store: Store, analysisId: string): Promise<void> {
@@ -53,7 +55,7 @@ export async function updateCandidateDetails(
 }
 
 export async function setGender(store: Store, externalId: string, gender: number): Promise<void> {
-  await store.write((trx) => trx.updateTable('candidates').set({ gender, updated_at: now() }).where('external_id', '=', externalId).execute());
+  await store.write((trx) => trx.updateTable('candidates').set({ gender, gender_asked: 1, updated_at: now() }).where('external_id', '=', externalId).execute());
 }
 
 async function upsertAnswers(trx: Kysely<DB>, analysisId: string, answers: ReadonlyMap<string, number>): Promise<void> {
@@ -83,7 +85,11 @@ async function recordPageTime(trx: Kysely<DB>, analysisId: string, page: number,
 }
 
 async function progressOf(trx: Kysely<DB>, analysisId: string) {
-  return trx.selectFrom('assessments').select(['status', 'last_activity_at', 'api_key_id', 'assessment_type']).where('analysis_id', '=', analysisId).executeTakeFirst();
+  return trx
+    .selectFrom('assessments')
+    .select(['status', 'expires_at', 'last_activity_at', 'api_key_id', 'assessment_type'])
+    .where('analysis_id', '=', analysisId)
+    .executeTakeFirst();
 }
 
 /** Milliseconds spent per questionnaire page (1-based). */
@@ -92,11 +98,11 @@ export async function readPageTimes(db: Kysely<DB>, analysisId: string): Promise
   return new Map(rows.map((r) => [r.page, r.ms]));
 }
 
-/** Saves one page. Answers to a completed assessment are refused: there is no second completion. */
-export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>): Promise<'saved' | 'completed'> {
+/** Saves one page. A closed assessment (completed, expired, cancelled) takes no more answers. */
+export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>): Promise<'saved' | 'closed'> {
   return store.write(async (trx) => {
     const progress = await progressOf(trx, analysisId);
-    if (!progress || progress.status === 'Completed') return 'completed';
+    if (!progress || !isOpen(progress)) return 'closed';
     await upsertAnswers(trx, analysisId, answers);
     await recordPageTime(trx, analysisId, page, progress.last_activity_at, now());
     return 'saved';
@@ -104,26 +110,28 @@ export async function saveAnswers(store: Store, analysisId: string, page: number
 }
 
 /** `candidatePage`: the portal offers the candidate feedback or asks them to release the results. */
-export type Completion = { outcome: 'completed'; webhook: boolean; candidatePage: boolean } | { outcome: 'already-completed' } | { outcome: 'incomplete' };
+export type Completion =
+  | { outcome: 'completed'; webhook: boolean; candidatePage: boolean }
+  | { outcome: 'already-completed' }
+  | { outcome: 'incomplete' }
+  | { outcome: 'closed' };
 
 /**
- * The last page, the results, the Completed status, the norm group in force and the webhook
- * outbox row, in one transaction. `score` is the domain's: it returns undefined while items are
- * unanswered. The status guard makes a racing second finish a no-op.
+ * The results, the Completed status, the norm group in force and the webhook outbox row, in one
+ * transaction, once the candidate confirmed. `score` is the domain's: it returns undefined while
+ * items are unanswered. The status guard makes a racing second finish a no-op, and an assessment
+ * that expired or was cancelled meanwhile is not completed.
  */
 export async function completeAssessment(
   store: Store,
   analysisId: string,
-  page: number,
-  lastPage: ReadonlyMap<string, number>,
   score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>) => CompletedResult | undefined,
 ): Promise<Completion> {
   return store.write(async (trx): Promise<Completion> => {
     const progress = await progressOf(trx, analysisId);
     if (!progress || progress.status === 'Completed') return { outcome: 'already-completed' };
+    if (!isOpen(progress)) return { outcome: 'closed' };
     const at = now();
-    await upsertAnswers(trx, analysisId, lastPage);
-    await recordPageTime(trx, analysisId, page, progress.last_activity_at, at);
     const result = score(await readAnswers(trx, analysisId), await readPageTimes(trx, analysisId));
     if (!result) return { outcome: 'incomplete' };
     const settings = await portalSettings(trx, progress.api_key_id);
@@ -141,7 +149,7 @@ export async function completeAssessment(
         results_release: settings.candidate_release ? 'pending' : null,
       })
       .where('analysis_id', '=', analysisId)
-      .where('status', '<>', 'Completed')
+      .where('status', 'in', ['Created', 'Started'])
       .returning(['webhook_url'])
       .executeTakeFirst();
     if (!updated) return { outcome: 'already-completed' };

@@ -1,8 +1,12 @@
+import type { Generated } from 'kysely';
+
 /** Row shapes of every table. Timestamps are ISO-8601 UTC strings so both dialects store them alike. */
 export interface TenantTable {
   id: string;
   name: string;
   created_at: string;
+  /** Overrides RETENTION_DAYS for this tenant's candidates. */
+  retention_days: number | null;
 }
 
 export interface ApiUserTable {
@@ -36,6 +40,8 @@ export interface CandidateTable {
   needs_to_update_data: number;
   created_at: string;
   updated_at: string;
+  /** 1 once the candidate answered the gender question, "prefer not to say" (gender 0) included. */
+  gender_asked: Generated<number>;
 }
 
 export interface AssessmentTable {
@@ -49,7 +55,8 @@ export interface AssessmentTable {
   webhook_url: string | null;
   webhook_username: string | null;
   webhook_password_enc: string | null;
-  status: 'Created' | 'Started' | 'Completed';
+  /** Expired is not stored: it follows from expires_at. */
+  status: 'Created' | 'Started' | 'Completed' | 'Cancelled';
   /** JSON ScaleScore[], set at completion. */
   scores: string | null;
   created_at: string;
@@ -69,6 +76,9 @@ export interface AssessmentTable {
   /** Null when the portal does not ask the candidate; else pending, released or declined. */
   results_release: 'pending' | 'released' | 'declined' | null;
   results_released_at: string | null;
+  /** Null for assessments created before expiry existed: those never expire. */
+  expires_at: string | null;
+  cancelled_at: string | null;
 }
 
 /** Per portal (API key): what the candidate is offered after finishing. */
@@ -77,6 +87,28 @@ export interface PortalSettingsTable {
   candidate_feedback: number;
   candidate_release: number;
   updated_at: string;
+  organisation_name: string | null;
+  /** Base64 of the image, at most 256 KiB decoded. */
+  logo: string | null;
+  logo_type: string | null;
+  /** SHA-256 of the logo: its URL, so it can be cached for a year. */
+  logo_hash: string | null;
+  primary_colour: string | null;
+  privacy_url: string | null;
+  contact_email: string | null;
+}
+
+/** Who erased how much, when: no personal data. */
+export interface ErasureTable {
+  id: string;
+  erased_at: string;
+  tenant_id: string;
+  /** api:<key id>, cli, or retention. */
+  erased_by: string;
+  reason: 'request' | 'retention';
+  candidates: number;
+  assessments: number;
+  answers: number;
 }
 
 export interface AnswerTable {
@@ -148,5 +180,6 @@ export interface DB {
   norm_groups: NormGroupTable;
   portal_norms: PortalNormTable;
   portal_settings: PortalSettingsTable;
+  erasures: ErasureTable;
 }
 

@@ -46,9 +46,13 @@ for (const db of testDatabases()) describe(`the portal in a real browser (chromi
       }
       first = false;
       await answerPage(page);
-      const finish = page.getByRole('button', { name: /Finish|Afronden/ });
+      const finish = page.getByRole('button', { name: /^(Finish|Afronden)$/ });
       if (await finish.count()) {
         await finish.click();
+        // Answers become final only after the confirmation, asked on the server.
+        await page.waitForURL(/\/confirm$/);
+        if (checkA11y) await assertAccessible(page, 'confirm');
+        await page.getByRole('button', { name: /Yes, finish|Ja, afronden/ }).click();
         return;
       }
       await page.getByRole('button', { name: /Next|Volgende/ }).click();
@@ -247,6 +251,9 @@ for (const db of testDatabases()) describe(`the portal in a real browser (chromi
       assert.equal(seen.size, 10);
       await page.keyboard.press('Enter');
     }
+    await page.waitForURL(/\/confirm$/);
+    await tabTo((f) => f.tag === 'BUTTON' && f.value === 'finish');
+    await page.keyboard.press('Enter');
     await page.waitForURL(/\/done$/);
     const status = await a.api.get(`/api/anonymous/assessment/${a.id}`);
     assert.equal(status.body.Data.Status, 'Completed');

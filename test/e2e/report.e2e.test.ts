@@ -59,6 +59,8 @@ for (const db of testDatabases()) describe(`the report and the candidate's relea
     await page.waitForSelector('fieldset.item');
     await answerPage(page);
     await page.getByRole('button', { name: 'Finish' }).click();
+    await page.waitForURL(/\/confirm$/);
+    await page.getByRole('button', { name: 'Yes, finish' }).click();
     await page.waitForURL(/\/feedback$/);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Your results');
     assert.equal(await page.locator('ul.feedback li').count(), 5);
@@ -84,6 +86,7 @@ for (const db of testDatabases()) describe(`the report and the candidate's relea
     const fields: Record<string, string> = { _csrf: csrfToken(html), nav: 'finish' };
     for (const name of itemNames(html)) fields[name] = '4';
     await client.post(last, fields);
+    await client.submit(`/anonymous/analyse/${a.id}/confirm`, { nav: 'finish' });
     const feedback = await client.get(`/anonymous/analyse/${a.id}/feedback`);
     await client.post(`/anonymous/analyse/${a.id}/feedback`, { _csrf: csrfToken(feedback.html), decision: 'release' });
     const link = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl as string;

@@ -98,6 +98,8 @@ export async function completeViaForms(client: FormClient, id: string, opts: Com
       res = await client.submit(location, opts.details ?? { FirstName: 'Noor', Preposition: 'van', LastName: 'Dijk', Email: 'noor@example.nl' });
     } else if (location.endsWith('/gender')) {
       res = await client.submit(location, { Gender: opts.gender ?? '2' });
+    } else if (location.endsWith('/confirm')) {
+      res = await client.submit(location, { nav: 'finish' });
     } else if (/\/questions\/\d+$/.test(location)) {
       const page = await client.get(location);
       assert.equal(page.status, 200);

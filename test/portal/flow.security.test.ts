@@ -78,8 +78,10 @@ for (const db of testDatabases()) {
 
       const lastPage = `/anonymous/analyse/${a.id}/questions/17`;
       const replay = await client.post(lastPage, { _csrf: token, nav: 'finish' });
+      const confirmAgain = await client.post(`/anonymous/analyse/${a.id}/confirm`, { _csrf: token, nav: 'finish' });
       assert.equal((await client.post(startPath(a.id), { _csrf: token })).status, 303);
       assert.equal(replay.status, 303);
+      assert.equal(confirmAgain.status, 303);
       const after = await findAssessment(server.running.deps.store, a.id);
       assert.equal(after?.completed_at, first?.completed_at, 'completion time unchanged');
       assert.equal(after?.scores, first?.scores);
@@ -117,7 +119,10 @@ for (const db of testDatabases()) {
       const html = (await client.get(last)).html;
       const fields: Record<string, string> = { _csrf: csrfToken(html), nav: 'finish' };
       for (const n of itemNames(html)) fields[n] = '3';
-      const replies = await Promise.all(Array.from({ length: 8 }, () => client.post(last, fields)));
+      assert.equal((await client.post(last, fields)).location, `/anonymous/analyse/${a.id}/confirm`);
+      const confirm = `/anonymous/analyse/${a.id}/confirm`;
+      const token = csrfToken((await client.get(confirm)).html);
+      const replies = await Promise.all(Array.from({ length: 8 }, () => client.post(confirm, { _csrf: token, nav: 'finish' })));
       assert.ok(replies.every((r) => r.status === 303));
       const deliveries = await server.running.deps.store.db.selectFrom('webhook_deliveries').selectAll().where('analysis_id', '=', a.id).execute();
       assert.equal(deliveries.length, 1);

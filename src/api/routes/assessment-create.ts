@@ -1,6 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { checkAssessmentRequest } from '../../domain/assessments.js';
 import { DomainError } from '../../domain/errors.js';
+import { expiryFor } from '../../domain/lifecycle.js';
 import { AssessmentCreateBody, AssessmentCreated } from '../../schemas/assessment.js';
 import { ErrorRef } from '../../schemas/envelopes.js';
 import { newAnalysisId } from '../../security/tokens.js';
@@ -54,6 +55,7 @@ export function assessmentCreate(app: App, { store, secretBox, config }: Deps): 
         created_at: new Date().toISOString(),
         started_at: null,
         completed_at: null,
+        expires_at: expiryFor(body.ExpiresAt, config.lifecycle.expiryDays),
       });
       if (outcome === 'no-candidate') {
         throw new DomainError('NoCandidateFound', 'No candidate found', { field: 'ExternalId' });

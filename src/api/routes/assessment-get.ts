@@ -1,10 +1,11 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
+import { effectiveStatus } from '../../domain/lifecycle.js';
 import { AssessmentParams, AssessmentStatus } from '../../schemas/assessment.js';
 import { ErrorRef } from '../../schemas/envelopes.js';
 import { countAnswers, findAssessment } from '../../store/assessments.js';
 import { pinnedNormGroup, storedResult } from '../../store/results.js';
-import { reportUrl, withheld } from '../../reports/render.js';
+import { releaseState, reportUrl, withheld } from '../../reports/render.js';
 import { normGroupInfo } from './analysis-result.js';
 import { findDelivery } from '../../store/outbox.js';
 import { assessmentUrl } from './assessment-create.js';
@@ -12,8 +13,6 @@ import { assessmentUrl } from './assessment-create.js';
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Beyond the spec: a caller whose webhook got lost can look up the outcome. */
-const RELEASE = { none: 'NotRequired', pending: 'Pending', released: 'Released', declined: 'Declined' } as const;
-
 export function assessmentGet(app: App, deps: Deps): void {
   const { store, instruments } = deps;
   app.get(
@@ -50,16 +49,18 @@ export function assessmentGet(app: App, deps: Deps): void {
           ExternalId: row.external_id,
           AssessmentType: row.assessment_type,
           AssessmentUrl: assessmentUrl(row.portal_domain, row.analysis_id),
-          Status: row.status,
+          Status: effectiveStatus(row),
           CreatedAt: row.created_at,
           StartedAt: row.started_at,
           CompletedAt: row.completed_at,
+          ExpiresAt: row.expires_at,
+          CancelledAt: row.cancelled_at,
           AnsweredItems: await countAnswers(store, AnalysisId),
           TotalItems: instrument?.items.length ?? 0,
           ConsistencyScore: stored?.consistency ?? null,
           IntegrityFlags: stored ? [...stored.flags] : null,
           NormGroup: stored ? normGroupInfo(await pinnedNormGroup(store, row)) : null,
-          ResultsRelease: RELEASE[row.results_release ?? 'none'],
+          ResultsRelease: releaseState(row),
           ReportUrl: reportUrl(deps, row),
           Webhook: row.webhook_url
             ? {

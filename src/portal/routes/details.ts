@@ -57,11 +57,12 @@ export function detailsRoutes(app: App, deps: Deps): void {
     const raw = takeForm(request).Gender;
     const l = await loadAtStep(deps, request, reply, 'gender');
     if (!l) return reply;
-    const gender = raw === '1' || raw === '2' || raw === '3' ? Number(raw) : 0;
-    if (gender === 0) {
+    // 0 is "prefer not to say": the question was answered, so it is not asked again.
+    if (raw !== '0' && raw !== '1' && raw !== '2' && raw !== '3') {
       return sendPage(reply, genderPage(l.ctx, `/anonymous/analyse/${l.id}/gender`, reply.generateCsrf({ userInfo: l.id }), true), { status: 400 });
     }
+    const gender = Number(raw);
     await setGender(deps.store, l.session.candidate.external_id, gender);
-    return redirect(reply, stepUrl(l.id, currentStep(l.instrument, { ...l.progress, gender })));
+    return redirect(reply, stepUrl(l.id, currentStep(l.instrument, { ...l.progress, gender, genderAsked: true })));
   });
 }

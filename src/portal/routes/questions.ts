@@ -1,13 +1,13 @@
 import type { FastifyReply } from 'fastify';
 import type { App, Deps } from '../../app-types.js';
-import { mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
+import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
 import { scoreCompletion } from '../../domain/results/completion.js';
 import { completeAssessment, saveAnswers } from '../../store/portal.js';
 import { takeForm } from '../form.js';
 import { afterwards } from './feedback.js';
 import { redirect, sendPage } from '../render.js';
-import { load, toCurrentStep, type Loaded } from '../session.js';
-import { closeTabPage, completedPage } from '../views/pages.js';
+import { load, loadAtStep, toCurrentStep, type Loaded } from '../session.js';
+import { closeTabPage, completedPage, confirmPage } from '../views/pages.js';
 import { questionsPage } from '../views/questions.js';
 
 function pageUrl(id: string, page: number): string {
@@ -62,16 +62,29 @@ export function questionRoutes(app: App, deps: Deps): void {
       const merged = new Map([...l.session.answers, ...answers]);
       return renderPage(reply, l, page, reply.generateCsrf({ userInfo: l.id }), merged, new Set(missing));
     }
-    if (!last) {
-      const saved = await saveAnswers(deps.store, l.id, page, answers);
-      return redirect(reply, saved === 'completed' ? `/anonymous/analyse/start/${l.id}` : pageUrl(l.id, page + 1));
-    }
+    const saved = await saveAnswers(deps.store, l.id, page, answers);
+    if (saved === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+    if (!last) return redirect(reply, pageUrl(l.id, page + 1));
+    // The last page leads to the confirmation, or back to a page that still has an unanswered item.
+    const merged = new Map([...l.session.answers, ...answers]);
+    return redirect(reply, isComplete(l.instrument, merged) ? `/anonymous/analyse/${l.id}/confirm` : pageUrl(l.id, resumePage(l.instrument, merged)));
+  });
 
-    const done = await completeAssessment(deps.store, l.id, page, answers, (all, pageMs) => scoreCompletion(l.instrument, deps.competences, all, pageMs));
-    if (done.outcome === 'incomplete') {
-      const merged = new Map([...l.session.answers, ...answers]);
-      return redirect(reply, pageUrl(l.id, resumePage(l.instrument, merged)));
-    }
+  app.get('/:id/confirm', async (request, reply) => {
+    const l = await loadAtStep(deps, request, reply, 'confirm');
+    if (!l) return reply;
+    const view = confirmPage(l.ctx, `/anonymous/analyse/${l.id}/confirm`, reply.generateCsrf({ userInfo: l.id }), l.instrument.items.length);
+    return sendPage(reply, view, { formTarget: l.session.assessment.return_url });
+  });
+
+  app.post('/:id/confirm', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const nav = takeForm(request).nav;
+    const l = await loadAtStep(deps, request, reply, 'confirm');
+    if (!l) return reply;
+    if (nav !== 'finish') return redirect(reply, pageUrl(l.id, pageCount(l.instrument)));
+    const done = await completeAssessment(deps.store, l.id, (all, pageMs) => scoreCompletion(l.instrument, deps.competences, all, pageMs));
+    if (done.outcome === 'incomplete') return redirect(reply, pageUrl(l.id, resumePage(l.instrument, l.session.answers)));
+    if (done.outcome === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
     if (done.outcome === 'completed' && done.webhook) deps.onCompletion();
     if (done.outcome === 'completed' && done.candidatePage) return redirect(reply, `/anonymous/analyse/${l.id}/feedback`);
     return redirect(reply, afterwards(l));

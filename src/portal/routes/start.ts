@@ -1,4 +1,5 @@
 import type { App, Deps } from '../../app-types.js';
+import { retentionDays } from '../../store/credentials.js';
 import { markStarted } from '../../store/portal.js';
 import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
@@ -16,7 +17,8 @@ export function startRoutes(app: App, deps: Deps): void {
       return sendPage(reply, completedPage(l.ctx, l.session.assessment.return_url, feedback));
     }
     const csrf = reply.generateCsrf({ userInfo: l.id });
-    return sendPage(reply, startPage(l.ctx, l.instrument, `/anonymous/analyse/start/${l.id}`, csrf, l.step.kind !== 'start'));
+    const days = await retentionDays(deps.store, l.session.assessment.tenant_id, deps.config.lifecycle.retentionDays);
+    return sendPage(reply, startPage(l.ctx, l.instrument, `/anonymous/analyse/start/${l.id}`, csrf, l.step.kind !== 'start', days));
   });
 
   app.post('/start/:id', { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -44,6 +44,7 @@ ${field('Email', t.email, 'email', 'email', true)}
 export function genderPage(ctx: PageContext, action: string, csrf: string, error = false): Html {
   const t = TEXTS[ctx.lang];
   const options = [1, 2, 3] as const;
+  const label = (v: 0 | 1 | 2 | 3) => (v === 0 ? t.genderNone : t.genders[v]);
   return layout(
     ctx,
     t.genderTitle,
@@ -53,9 +54,9 @@ export function genderPage(ctx: PageContext, action: string, csrf: string, error
 <input type="hidden" name="_csrf" value="${csrf}">
 <fieldset class="choice${error ? ' has-error' : ''}" aria-describedby="gender-hint${error ? ' gender-error' : ''}">
 <legend>${t.genderQuestion}</legend>
-<p class="hint" id="gender-hint">${t.genderHint}</p>
+<p class="hint" id="gender-hint">${t.genderHint} ${t.genderWhy}</p>
 ${error ? html`<p class="field-error" id="gender-error">${t.fieldErrors.Gender}</p>` : ''}
-${options.map((v) => html`<label class="option" for="g-${v}"><input type="radio" id="g-${v}" name="Gender" value="${v}"> ${t.genders[v]}</label>`)}
+${[...options, 0 as const].map((v) => html`<label class="option" for="g-${v}"><input type="radio" id="g-${v}" name="Gender" value="${v}"> ${label(v)}</label>`)}
 </fieldset>
 <button type="submit" class="primary">${t.save}</button>
 </form>`,

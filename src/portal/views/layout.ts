@@ -1,17 +1,25 @@
 import type { Language } from '../../domain/instruments/types.js';
 import { html, type Html } from '../../html.js';
+import type { Brand } from '../brand.js';
 import { TEXTS } from '../texts.js';
 
 export interface PageContext {
   lang: Language;
   /** The path of this page, for the language switcher. */
   path: string;
+  /** The organisation behind the portal, once the assessment is known. */
+  brand?: Brand;
 }
 
-/** The frame of every portal page: language, title, skip link, language switcher, main landmark. */
+/**
+ * The frame of every portal page: language, title, skip link, the organisation's name and logo
+ * (Assay's when it has none), language switcher, main landmark, and a footer with the privacy
+ * statement and contact.
+ */
 export function layout(ctx: PageContext, title: string, body: Html, opts: { hasError?: boolean } = {}): Html {
   const t = TEXTS[ctx.lang];
   const other: Language = ctx.lang === 'nl' ? 'en' : 'nl';
+  const brand = ctx.brand;
   return html`<!doctype html>
 <html lang="${ctx.lang}">
 <head>
@@ -19,20 +27,27 @@ export function layout(ctx: PageContext, title: string, body: Html, opts: { hasE
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>${opts.hasError ? `${t.errorSummary}: ` : ''}${title} – ${t.siteName}</title>
+<title>${opts.hasError ? `${t.errorSummary}: ` : ''}${title} – ${brand?.name ?? t.siteName}</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/portal.css">
+${brand?.themeUrl ? html`<link rel="stylesheet" href="${brand.themeUrl}">` : ''}
 <script src="/assets/portal.js" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#main">${t.skipToContent}</a>
 <header class="site-header">
-<span class="brand">Assay</span>
+<span class="brand">${brand?.logoUrl ? html`<img class="logo" src="${brand.logoUrl}" alt="">` : ''}<span>${brand?.name ?? 'Assay'}</span></span>
 <a class="lang-switch" href="${ctx.path}?lang=${other}" hreflang="${other}" lang="${other}">${TEXTS[other].languageName}</a>
 </header>
 <main id="main" tabindex="-1">
 ${body}
 </main>
+${brand?.privacyUrl || brand?.contact
+  ? html`<footer class="site-footer">
+${brand.privacyUrl ? html`<a href="${brand.privacyUrl}" rel="noreferrer">${t.privacyStatement}</a>` : ''}
+${brand.contact ? html`<span>${t.contactLine} <a href="mailto:${brand.contact}">${brand.contact}</a></span>` : ''}
+</footer>`
+  : ''}
 </body>
 </html>`;
 }

@@ -1,0 +1,33 @@
+import type { App, Deps } from '../../app-types.js';
+import { DomainError } from '../../domain/errors.js';
+import { AssessmentCancelled, AssessmentParams } from '../../schemas/assessment.js';
+import { ErrorRef } from '../../schemas/envelopes.js';
+import { cancelAssessment, findAssessment } from '../../store/assessments.js';
+
+/** Withdraws an assessment that is not completed: its link then shows a page that says so. */
+export function assessmentCancel(app: App, { store }: Deps): void {
+  app.delete(
+    '/api/anonymous/assessment/:AnalysisId',
+    {
+      schema: {
+        summary: 'Cancel an assessment (extension)',
+        description:
+          'Not in the original specification. The status becomes Cancelled and the candidate\'s link shows that the questionnaire was withdrawn. ' +
+          'Cancelling again (or after expiry) is no error. A completed assessment cannot be cancelled (409): erase the candidate\'s data instead. No webhook is sent.',
+        tags: ['Extensions'],
+        params: AssessmentParams,
+        response: { 200: AssessmentCancelled, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+      },
+    },
+    async (request) => {
+      const { AnalysisId } = request.params;
+      const outcome = await cancelAssessment(store, request.caller!.tenantId, AnalysisId);
+      if (outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
+      if (outcome === 'completed') {
+        throw new DomainError('AlreadyCompleted', 'A completed assessment cannot be cancelled; erase the candidate\'s data to remove it', { field: 'AnalysisId' });
+      }
+      const row = (await findAssessment(store, AnalysisId))!;
+      return { StatusCode: 200, Message: null, Data: { AnalysisId, Status: 'Cancelled' as const, CancelledAt: row.cancelled_at ?? new Date().toISOString() } };
+    },
+  );
+}

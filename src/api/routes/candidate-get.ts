@@ -1,0 +1,106 @@
+import type { App, Deps } from '../../app-types.js';
+import { DomainError } from '../../domain/errors.js';
+import { effectiveStatus, erasureDue } from '../../domain/lifecycle.js';
+import type { Scored } from '../../domain/results/result.js';
+import { releaseState, resultOf, withheld } from '../../reports/render.js';
+import { CandidateData, CandidateParams } from '../../schemas/candidate-data.js';
+import { ErrorRef } from '../../schemas/envelopes.js';
+import { findCandidate } from '../../store/candidates.js';
+import { retentionDays } from '../../store/credentials.js';
+import { findDelivery } from '../../store/outbox.js';
+import { readPageTimes } from '../../store/portal.js';
+import { normGroupInfo } from './analysis-result.js';
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const scored = (s: Scored) => ({ Code: s.code, Name: s.name, Raw: s.raw, Sten: s.sten ?? null, Percentile: s.percentile ?? null });
+
+/** A data subject's access request in one call: everything Assay holds about the candidate. */
+export function candidateGet(app: App, deps: Deps): void {
+  const { store } = deps;
+  app.get(
+    '/api/anonymous/candidate/:ExternalId',
+    {
+      schema: {
+        summary: 'Everything held about a candidate (extension)',
+        description:
+          'Not in the original specification. For a data subject\'s access request: the candidate\'s fields, every assessment with its status, answers, ' +
+          'time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay ' +
+          'out while the candidate has not released them (a portal setting). Tenant-scoped: another tenant\'s candidate is 404.',
+        tags: ['Candidates'],
+        params: CandidateParams,
+        response: { 200: CandidateData, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+      },
+    },
+    async (request) => {
+      const { ExternalId } = request.params;
+      const tenantId = request.caller!.tenantId;
+      const candidate = await findCandidate(store, ExternalId);
+      if (!candidate || candidate.tenant_id !== tenantId) throw new DomainError('NotFound', 'No candidate found with this ExternalId', { field: 'ExternalId' });
+      const rows = await store.db.selectFrom('assessments').selectAll().where('external_id', '=', ExternalId).orderBy('created_at').execute();
+      const days = await retentionDays(store, tenantId, deps.config.lifecycle.retentionDays);
+      const due = erasureDue(candidate.created_at, rows, days);
+      const assessments = [];
+      for (const row of rows) {
+        const held = withheld(row);
+        const answers = held
+          ? null
+          : (await store.db.selectFrom('assessment_answers').select(['item_id', 'value', 'answered_at']).where('analysis_id', '=', row.analysis_id).orderBy('item_id').execute()).map(
+              (a) => ({ ItemId: a.item_id, Value: a.value, AnsweredAt: a.answered_at }),
+            );
+        const result = held ? undefined : await resultOf(deps, row, 'en');
+        const delivery = row.webhook_url ? await findDelivery(store, row.analysis_id) : undefined;
+        assessments.push({
+          AnalysisId: row.analysis_id,
+          AssessmentType: row.assessment_type,
+          Status: effectiveStatus(row),
+          CreatedAt: row.created_at,
+          StartedAt: row.started_at,
+          CompletedAt: row.completed_at,
+          ExpiresAt: row.expires_at,
+          CancelledAt: row.cancelled_at,
+          ReturnUrl: row.return_url,
+          WebhookUrl: row.webhook_url,
+          ResultsRelease: releaseState(row),
+          Answers: answers,
+          SecondsPerPage: [...(await readPageTimes(store.db, row.analysis_id))].map(([Page, ms]) => ({ Page, Seconds: Math.round(ms / 100) / 10 })),
+          Results: result
+            ? {
+                Scales: result.scales.map(scored),
+                Competences: result.competences.map(scored),
+                ConsistencyScore: result.consistency ?? null,
+                IntegrityFlags: result.flags,
+                NormGroup: normGroupInfo(result.normGroup),
+              }
+            : null,
+          Webhook: row.webhook_url
+            ? {
+                Status: delivery ? capitalize(delivery.status) : 'NotSent',
+                AttemptedAt: delivery?.attempted_at ?? null,
+                ResponseStatus: delivery?.response_status ?? null,
+                Error: delivery?.error ?? null,
+              }
+            : null,
+        });
+      }
+      return {
+        StatusCode: 200,
+        Message: null,
+        Data: {
+          Candidate: {
+            ExternalId: candidate.external_id,
+            Email: candidate.email,
+            FirstName: candidate.first_name,
+            Preposition: candidate.preposition,
+            LastName: candidate.last_name,
+            Gender: candidate.gender,
+            NeedsToUpdateData: candidate.needs_to_update_data === 1,
+            CreatedAt: candidate.created_at,
+            UpdatedAt: candidate.updated_at,
+          },
+          Assessments: assessments,
+          Retention: { Days: days, ErasedAfter: due === null ? null : new Date(due).toISOString() },
+        },
+      };
+    },
+  );
+}
