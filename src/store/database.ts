@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import {
   CompiledQuery,
@@ -22,6 +22,7 @@ import { PgListener } from './pg-listener.js';
 import { prepareMarkedStatements } from './pg-prepared.js';
 import { run } from './prepared.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { Database } from './sqlite-driver.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -131,7 +132,7 @@ export function openSqliteFile(path: string): BetterSqlite3.Database {
   // SQLite creates the WAL and SHM with the database file's own mode, so the file comes first.
   privateFile(path);
   for (const companion of [`${path}-wal`, `${path}-shm`]) privateFile(companion, false);
-  const raw = new BetterSqlite3(path);
+  const raw = new Database(path);
   raw.pragma('journal_mode = WAL');
   // FULL syncs the WAL on every commit: an acknowledged write survives power loss.
   raw.pragma('synchronous = FULL');

@@ -4,10 +4,10 @@
  * durability. PASSIVE never waits for the writer, and the writer never waits for it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import BetterSqlite3 from 'better-sqlite3';
+import { Database } from './sqlite-driver.js';
 
 const { path, everyMs } = workerData as { path: string; everyMs: number };
-const db = new BetterSqlite3(path);
+const db = new Database(path);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');

@@ -5,6 +5,14 @@ import { ROOT } from '../../src/paths.js';
 
 export const BIN = join(ROOT, 'bin', 'assay');
 
+/**
+ * What a spawned bin/assay inherits from the test run: PATH, which picks the Node.js that runs it,
+ * and NODE_PATH, where the Node.js 24 pass keeps the better-sqlite3 for that Node.js.
+ */
+export function inherited(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', ...(process.env.NODE_PATH ? { NODE_PATH: process.env.NODE_PATH } : {}) };
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -14,7 +22,7 @@ export interface CliResult {
 /** Runs bin/assay as an operator would, with only the given environment on top of PATH. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(BIN, args, { env: { ...inherited(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

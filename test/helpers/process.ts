@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN, freePort } from './cli.js';
+import { BIN, freePort, inherited } from './cli.js';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -15,7 +15,7 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(BIN, ['serve'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    env: { ...inherited(), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
