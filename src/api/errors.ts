@@ -16,6 +16,7 @@ export const STATUS: Record<ErrorCode, number> = {
   NotFound: 404,
   ResultsNotReleased: 409,
   AlreadyCompleted: 409,
+  NotRedeliverable: 409,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
   InternalError: 500,

@@ -10,6 +10,8 @@ import { candidateCreate } from './routes/candidate-create.js';
 import { candidateDelete } from './routes/candidate-delete.js';
 import { candidateGet } from './routes/candidate-get.js';
 import { report } from './routes/report.js';
+import { webhookLog } from './routes/webhook-log.js';
+import { webhookRedeliver } from './routes/webhook-redeliver.js';
 
 function isJson(contentType: string | undefined): boolean {
   // The exact common spelling needs no splitting or case folding.
@@ -40,7 +42,9 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   });
 
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.method === 'POST' && !isJson(request.headers['content-type'])) {
+    // A POST that sends a body sends JSON; one without (redeliver) needs no Content-Type.
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (request.method === 'POST' && hasBody && !isJson(request.headers['content-type'])) {
       return done(new DomainError('UnsupportedMediaType', 'Content-Type must be application/json'));
     }
     done();
@@ -67,6 +71,8 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   assessmentCancel(app, deps);
   candidateGet(app, deps);
   candidateDelete(app, deps);
+  webhookLog(app, deps);
+  webhookRedeliver(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

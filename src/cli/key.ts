@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { provisionKey } from '../provision.js';
 import { listKeys, revokeKey } from '../store/credentials.js';
-import { CliError, print, table, tenantId, withStore } from './shared.js';
+import { loadServerKey, SecretBox } from '../security/secret-box.js';
+import { rotateWebhookSecret } from '../store/portal-settings.js';
+import { newWebhookSecret } from '../webhooks/signing.js';
+import { CliError, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 export function keyCommands(program: Command): void {
   const key = program.command('key').description('API keys: each links a tenant to one portal domain');
@@ -37,5 +40,31 @@ export function keyCommands(program: Command): void {
       if (outcome === 'not-found') throw new CliError(`No active key with id or prefix "${idOrPrefix}"`);
       if (outcome === 'ambiguous') throw new CliError(`Prefix "${idOrPrefix}" matches several keys; use the key id`);
       print(!!opts.json, { revoked: idOrPrefix }, `Revoked ${idOrPrefix}`);
+    });
+
+  key
+    .command('webhook-secret')
+    .description('the secret that signs a portal\'s webhooks (Standard Webhooks)')
+    .command('rotate')
+    .description('a new signing secret, printed once; the old one keeps signing alongside it for the overlap')
+    .argument('<key>', 'API key id or prefix (see key list)')
+    .option('--overlap-hours <hours>', 'how long the old secret keeps signing too', '24')
+    .option('--json', 'print one JSON object')
+    .action(async (idOrPrefix: string, opts: { overlapHours: string; json?: boolean }) => {
+      const hours = Number(opts.overlapHours);
+      if (!Number.isFinite(hours) || hours < 0 || hours > 720) throw new CliError('--overlap-hours must be from 0 to 720');
+      const out = await withStore(async (store, config) => {
+        const apiKey = await portalKey(store, { key: idOrPrefix });
+        const secret = newWebhookSecret();
+        const box = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
+        const until = hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
+        await rotateWebhookSecret(store, apiKey.id, box.seal(secret, `webhook-secret:${apiKey.id}`), until);
+        return { apiKeyId: apiKey.id, webhookSecret: secret, previousValidUntil: until };
+      });
+      print(
+        !!opts.json,
+        out,
+        [`New webhook signing secret for key ${out.apiKeyId}, shown once:`, `  ${out.webhookSecret}`, out.previousValidUntil ? `The previous secret also signs until ${out.previousValidUntil}.` : 'The previous secret no longer signs.'].join('\n'),
+      );
     });
 }

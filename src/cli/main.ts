@@ -8,6 +8,7 @@ import { serveCommands } from './serve.js';
 import { isUserError } from './shared.js';
 import { tenantCommands } from './tenant.js';
 import { userCommands } from './user.js';
+import { webhookCommands } from './webhook.js';
 
 const program = new Command('assay')
   .description('Assay operator CLI. Reads the same environment variables as the server (see README).')
@@ -20,6 +21,7 @@ normsCommands(program);
 portalCommands(program);
 reportCommands(program);
 candidateCommands(program);
+webhookCommands(program);
 
 try {
   await program.parseAsync(process.argv);

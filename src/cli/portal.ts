@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AA_CONTRAST, contrastRatio, HEX_COLOUR } from '../domain/colour.js';
 import { logoType } from '../domain/logo.js';
-import { portalSettings, updatePortalSettings, type Logo, type PortalSettings } from '../store/portal-settings.js';
+import { loadServerKey, SecretBox } from '../security/secret-box.js';
+import { portalSettings, rotateWebhookSecret, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../store/portal-settings.js';
+import { newWebhookSecret } from '../webhooks/signing.js';
 import { CliError, portalKey, print, withStore } from './shared.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
@@ -24,6 +26,7 @@ function shown(apiKeyId: string, portalDomain: string, s: PortalSettings) {
     colour: s.primary_colour,
     privacyUrl: s.privacy_url,
     contactEmail: s.contact_email,
+    signedWebhooks: s.webhook_signing === 1,
     candidateFeedback: s.candidate_feedback === 1,
     candidateRelease: s.candidate_release === 1,
   };
@@ -39,6 +42,7 @@ function text(p: ReturnType<typeof shown>): string {
     `  colour:             ${or(p.colour)}`,
     `  privacy statement:  ${or(p.privacyUrl)}`,
     `  contact:            ${or(p.contactEmail)}`,
+    `  signed webhooks:    ${yes(p.signedWebhooks)}`,
     `  candidate feedback: ${yes(p.candidateFeedback)}`,
     `  candidate release:  ${yes(p.candidateRelease)}`,
   ].join('\n');
@@ -115,20 +119,31 @@ export function portalCommands(program: Command): void {
     .option('--colour <hex>', 'the primary colour, e.g. #0b5394; white text on it must meet WCAG AA')
     .option('--privacy-url <url>', 'the organisation\'s privacy statement')
     .option('--contact <email>', 'where candidates can ask questions')
+    .option('--signed-webhooks <on|off>', 'add Standard Webhooks signature headers to this portal\'s webhooks; the first time prints the secret once')
     .option('--candidate-feedback <on|off>', 'after finishing, show the candidate a short summary of their profile')
     .option('--candidate-release <on|off>', 'withhold scores until the candidate agrees to share them (shows the summary first)')
     .option('--json', 'print JSON')
-    .action(async (opts: BrandingOptions & { portalDomain?: string; key?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean }) => {
+    .action(async (opts: BrandingOptions & { portalDomain?: string; key?: string; signedWebhooks?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean }) => {
       const { changes, logo } = branding(opts);
+      const signing = onOff(opts.signedWebhooks, '--signed-webhooks');
+      if (signing !== undefined) changes.webhook_signing = signing;
       const feedback = onOff(opts.candidateFeedback, '--candidate-feedback');
       const release = onOff(opts.candidateRelease, '--candidate-release');
       if (feedback !== undefined) changes.candidate_feedback = feedback;
       if (release !== undefined) changes.candidate_release = release;
-      const out = await withStore(async (store) => {
+      const out = await withStore(async (store, config) => {
         const key = await portalKey(store, opts);
-        return shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo));
+        const settings = shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo));
+        // Signing needs a secret: the first time it is made here and shown this once.
+        if (signing === 1 && !(await webhookSecrets(store.db, key.id)).current) {
+          const secret = newWebhookSecret();
+          const box = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
+          await rotateWebhookSecret(store, key.id, box.seal(secret, `webhook-secret:${key.id}`), null);
+          return { ...settings, webhookSecret: secret };
+        }
+        return settings;
       });
-      print(!!opts.json, out, text(out));
+      print(!!opts.json, out, text(out) + ('webhookSecret' in out ? `\nWebhook signing secret, shown once: ${out.webhookSecret}` : ''));
     });
 
   portal

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'NotFound'
   | 'ResultsNotReleased'
   | 'AlreadyCompleted'
+  | 'NotRedeliverable'
   | 'TooManyRequests'
   | 'ServiceUnavailable'
   | 'InternalError';

@@ -25,6 +25,7 @@ export function openApiOptions(): SwaggerOptions {
         { name: 'Candidates' },
         { name: 'Assessments' },
         { name: 'Results', description: 'TMA\'s classic results endpoint, with Assay\'s extensions.' },
+        { name: 'Webhooks', description: 'The delivery log and manual redelivery: beyond the original specification.' },
         { name: 'Extensions', description: 'Beyond the original specification.' },
         { name: 'Operations' },
       ],

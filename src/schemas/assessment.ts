@@ -61,8 +61,9 @@ export const AssessmentStatus = Envelope(
           DurationMs: Type.Union([Type.Integer(), Type.Null()]),
           ResponseStatus: Type.Union([Type.Integer(), Type.Null()]),
           Error: Type.Union([Type.String(), Type.Null()]),
+          Attempts: Type.Integer({ description: 'Attempts so far: the automatic one and any manual redeliveries. The log: GET …/webhooks.' }),
         },
-        { description: 'The one delivery attempt. Null when the assessment has no WebhookUrl.' },
+        { description: 'The latest delivery attempt. Null when the assessment has no WebhookUrl.' },
       ),
     ]),
     Scores: Type.Union([
@@ -86,3 +87,18 @@ export const AssessmentCancelled = Envelope(
   Type.Object({ AnalysisId: Type.String(), Status: Type.Literal('Cancelled'), CancelledAt: Type.String({ format: 'date-time' }) }),
   200,
 );
+
+export const WebhookAttempt = Type.Object({
+  Id: Type.String(),
+  Kind: Type.Union([Type.Literal('Automatic'), Type.Literal('Manual')], { description: 'Automatic: at completion. Manual: a redelivery an operator asked for.' }),
+  Status: Type.Union(['Pending', 'Sending', 'Delivered', 'Failed', 'Unknown'].map((s) => Type.Literal(s))),
+  CreatedAt: Type.String({ format: 'date-time' }),
+  AttemptedAt: Timestamp,
+  DurationMs: Type.Union([Type.Integer(), Type.Null()]),
+  ResponseStatus: Type.Union([Type.Integer(), Type.Null()]),
+  Error: Type.Union([Type.String(), Type.Null()], { description: 'Why it failed, without the addresses a host name resolved to.' }),
+});
+
+export const WebhookLog = Envelope(Type.Array(WebhookAttempt), 200);
+
+export const RedeliveryQueued = Envelope(Type.Object({ AttemptId: Type.String(), Status: Type.Literal('Pending') }), 202);

@@ -58,7 +58,14 @@ export const CandidateData = Envelope(
         ]),
         Webhook: Type.Union([
           Type.Null(),
-          Type.Object({ Status: Type.String(), AttemptedAt: Timestamp, ResponseStatus: Type.Union([Type.Integer(), Type.Null()]), Error: Type.Union([Type.String(), Type.Null()]) }),
+          Type.Object({
+            Status: Type.String(),
+            AttemptedAt: Timestamp,
+            DurationMs: Type.Union([Type.Integer(), Type.Null()]),
+            ResponseStatus: Type.Union([Type.Integer(), Type.Null()]),
+            Error: Type.Union([Type.String(), Type.Null()]),
+            Attempts: Type.Integer(),
+          }),
         ]),
       }),
     ),

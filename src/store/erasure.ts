@@ -34,7 +34,7 @@ export async function eraseCandidate(
     if (ids.length > 0) {
       answers = Number((await trx.deleteFrom('assessment_answers').where('analysis_id', 'in', ids).executeTakeFirst()).numDeletedRows);
       await trx.deleteFrom('assessment_page_times').where('analysis_id', 'in', ids).execute();
-      await trx.deleteFrom('webhook_deliveries').where('analysis_id', 'in', ids).execute();
+      await trx.deleteFrom('webhook_attempts').where('analysis_id', 'in', ids).execute();
       await trx.deleteFrom('assessments').where('analysis_id', 'in', ids).execute();
     }
     await trx.deleteFrom('candidates').where('external_id', '=', externalId).execute();

@@ -5,6 +5,7 @@ import * as credentialsVersion from './migrations/0002-credentials-version.js';
 import * as results from './migrations/0003-results.js';
 import * as reports from './migrations/0004-reports.js';
 import * as lifecycle from './migrations/0005-lifecycle.js';
+import * as webhookLog from './migrations/0006-webhook-log.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-results': results,
   '0004-reports': reports,
   '0005-lifecycle': lifecycle,
+  '0006-webhook-log': webhookLog,
 };
 
 export async function migrateToLatest(store: Store): Promise<MigrationResult[]> {

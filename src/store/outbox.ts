@@ -1,44 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import type { Store } from './database.js';
+import type { DB, WebhookAttemptTable } from './schema.js';
 
-export interface ClaimedDelivery {
+export interface ClaimedAttempt {
+  id: string;
   analysis_id: string;
   external_id: string;
+  api_key_id: string;
   webhook_url: string;
   webhook_username: string | null;
   webhook_password_enc: string | null;
 }
 
+export type AttemptRow = WebhookAttemptTable;
+
 const now = () => new Date().toISOString();
 
-/** PostgreSQL NOTIFY channel that wakes every instance's dispatcher after a completion commits. */
+/** PostgreSQL NOTIFY channel that wakes every instance's dispatcher after an attempt is queued. */
 export const NOTIFY_CHANNEL = 'assay_webhooks';
 
+/** Queues one attempt in the caller's transaction; on PostgreSQL every dispatcher hears of it at commit. */
+export async function queueAttempt(trx: Kysely<DB>, dialect: Store['dialect'], analysisId: string, kind: AttemptRow['kind'], requestedBy: string | null): Promise<string> {
+  const id = randomUUID();
+  await trx
+    .insertInto('webhook_attempts')
+    .values({
+      id,
+      analysis_id: analysisId,
+      kind,
+      requested_by: requestedBy,
+      status: 'pending',
+      created_at: now(),
+      claimed_at: null,
+      claimed_by: null,
+      attempted_at: null,
+      duration_ms: null,
+      response_status: null,
+      error: null,
+    })
+    .execute();
+  if (dialect === 'postgres') await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
+  return id;
+}
+
 /**
- * Moves up to `limit` pending deliveries to 'sending' for `claimer` and commits before any is
- * sent: a row is claimed once, so it is attempted at most once, whatever crashes later.
+ * Moves up to `limit` pending attempts to 'sending' for `claimer` and commits before any is
+ * sent: an attempt is claimed once, so it is made at most once, whatever crashes later.
  * On PostgreSQL, SKIP LOCKED lets several instances claim side by side without waiting.
  */
-export async function claimDeliveries(store: Store, claimer: string, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimAttempts(store: Store, claimer: string, limit: number): Promise<ClaimedAttempt[]> {
   if (limit <= 0) return [];
   // The poll runs every second: a read first, so an idle outbox costs no commit and no fsync.
-  const any = await store.db.selectFrom('webhook_deliveries').select('analysis_id').where('status', '=', 'pending').limit(1).executeTakeFirst();
+  const any = await store.db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').limit(1).executeTakeFirst();
   if (!any) return [];
   return store.write(async (trx) => {
-    let pending = trx.selectFrom('webhook_deliveries').select('analysis_id').where('status', '=', 'pending').orderBy('created_at').limit(limit);
+    let pending = trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').orderBy('created_at').limit(limit);
     if (store.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
     const claimed = await trx
-      .updateTable('webhook_deliveries')
+      .updateTable('webhook_attempts')
       .set({ status: 'sending', claimed_at: now(), claimed_by: claimer })
-      .where('analysis_id', 'in', pending)
+      .where('id', 'in', pending)
       .where('status', '=', 'pending')
-      .returning('analysis_id')
+      .returning('id')
       .execute();
     if (claimed.length === 0) return [];
     return trx
-      .selectFrom('assessments')
-      .select(['analysis_id', 'external_id', 'webhook_url', 'webhook_username', 'webhook_password_enc'])
-      .where('analysis_id', 'in', claimed.map((c) => c.analysis_id))
-      .execute() as Promise<ClaimedDelivery[]>;
+      .selectFrom('webhook_attempts as w')
+      .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
+      .select(['w.id', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
+      .where('w.id', 'in', claimed.map((c) => c.id))
+      .execute() as Promise<ClaimedAttempt[]>;
   });
 }
 
@@ -49,11 +81,11 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-export async function recordAttempt(store: Store, analysisId: string, claimer: string, a: AttemptRecord): Promise<void> {
+export async function recordAttempt(store: Store, attemptId: string, claimer: string, a: AttemptRecord): Promise<void> {
   const ok = a.status !== null && a.status >= 200 && a.status < 300;
   await store.write((trx) =>
     trx
-      .updateTable('webhook_deliveries')
+      .updateTable('webhook_attempts')
       .set({
         status: ok ? 'delivered' : 'failed',
         attempted_at: a.attemptedAt,
@@ -61,20 +93,21 @@ export async function recordAttempt(store: Store, analysisId: string, claimer: s
         response_status: a.status,
         error: a.error?.slice(0, 500) ?? null,
       })
-      .where('analysis_id', '=', analysisId)
+      .where('id', '=', attemptId)
       .where('claimed_by', '=', claimer)
       .execute(),
   );
 }
 
 /**
- * Rows left in 'sending' by a process that died mid-attempt. They are never sent again:
- * whether the receiver got the POST is unknown, and one attempt is the rule.
+ * Attempts left in 'sending' by a process that died mid-attempt. They are never sent again:
+ * whether the receiver got the POST is unknown, and one attempt is the rule. An operator may
+ * redeliver on purpose.
  */
 export async function markAbandoned(store: Store, claimedBefore: string): Promise<number> {
   const stale = await store.db
-    .selectFrom('webhook_deliveries')
-    .select('analysis_id')
+    .selectFrom('webhook_attempts')
+    .select('id')
     .where('status', '=', 'sending')
     .where('claimed_at', '<', claimedBefore)
     .limit(1)
@@ -82,7 +115,7 @@ export async function markAbandoned(store: Store, claimedBefore: string): Promis
   if (!stale) return 0;
   const result = await store.write((trx) =>
     trx
-      .updateTable('webhook_deliveries')
+      .updateTable('webhook_attempts')
       .set({ status: 'unknown', error: 'The process sending this webhook stopped mid-attempt; the outcome is unknown and it is not retried' })
       .where('status', '=', 'sending')
       .where('claimed_at', '<', claimedBefore)
@@ -91,7 +124,67 @@ export async function markAbandoned(store: Store, claimedBefore: string): Promis
   return Number(result.numUpdatedRows);
 }
 
-export async function findDelivery(store: Store, analysisId: string) {
-  return store.db.selectFrom('webhook_deliveries').selectAll().where('analysis_id', '=', analysisId).executeTakeFirst();
+/** Every attempt for an assessment, oldest first: its delivery log. */
+export async function listAttempts(store: Store, analysisId: string): Promise<AttemptRow[]> {
+  return store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', analysisId).orderBy('created_at').orderBy('id').execute();
 }
 
+/** The most recent attempt and how many there were: what the status lookup shows. */
+export async function latestAttempt(store: Store, analysisId: string): Promise<{ latest: AttemptRow; count: number } | undefined> {
+  const all = await listAttempts(store, analysisId);
+  return all.length ? { latest: all.at(-1)!, count: all.length } : undefined;
+}
+
+export interface AttemptFilter {
+  tenantId?: string;
+  status?: AttemptRow['status'];
+  since?: string;
+}
+
+/** Attempts across assessments, newest first, with their tenant: for the CLI. */
+export async function findAttempts(store: Store, filter: AttemptFilter, limit = 1_000) {
+  let q = store.db
+    .selectFrom('webhook_attempts as w')
+    .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
+    .select(['w.id', 'w.analysis_id', 'a.tenant_id', 'w.kind', 'w.status', 'w.created_at', 'w.attempted_at', 'w.duration_ms', 'w.response_status', 'w.error'])
+    .orderBy('w.created_at', 'desc')
+    .limit(limit);
+  if (filter.tenantId) q = q.where('a.tenant_id', '=', filter.tenantId);
+  if (filter.status) q = q.where('w.status', '=', filter.status);
+  if (filter.since) q = q.where('w.created_at', '>=', filter.since);
+  return q.execute();
+}
+
+/** At most this many manual attempts per assessment per hour: redelivery is an operator's act, not a loop. */
+export const REDELIVERIES_PER_HOUR = 5;
+
+export type Redelivery =
+  | { outcome: 'queued'; attemptId: string }
+  | { outcome: 'not-found' }
+  | { outcome: 'not-completed' }
+  | { outcome: 'no-webhook' }
+  | { outcome: 'in-progress' }
+  | { outcome: 'limited'; retryAfterSeconds: number };
+
+/**
+ * Queues one more attempt of a completed assessment's webhook, with the same body. Refused while
+ * an attempt waits or is on its way, and past REDELIVERIES_PER_HOUR manual attempts in an hour.
+ */
+export async function requestRedelivery(store: Store, analysisId: string, requestedBy: string, tenantId?: string): Promise<Redelivery> {
+  return store.write(async (trx): Promise<Redelivery> => {
+    let q = trx.selectFrom('assessments').select(['status', 'webhook_url']).where('analysis_id', '=', analysisId);
+    if (tenantId) q = q.where('tenant_id', '=', tenantId);
+    const row = await q.executeTakeFirst();
+    if (!row) return { outcome: 'not-found' };
+    if (row.status !== 'Completed') return { outcome: 'not-completed' };
+    if (!row.webhook_url) return { outcome: 'no-webhook' };
+    const attempts = await trx.selectFrom('webhook_attempts').select(['status', 'kind', 'created_at']).where('analysis_id', '=', analysisId).execute();
+    if (attempts.some((a) => a.status === 'pending' || a.status === 'sending')) return { outcome: 'in-progress' };
+    const hourAgo = Date.now() - 3_600_000;
+    const recent = attempts.filter((a) => a.kind === 'manual' && Date.parse(a.created_at) > hourAgo).map((a) => Date.parse(a.created_at)).sort();
+    if (recent.length >= REDELIVERIES_PER_HOUR) {
+      return { outcome: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + 3_600_000 - Date.now()) / 1000)) };
+    }
+    return { outcome: 'queued', attemptId: await queueAttempt(trx, store.dialect, analysisId, 'manual', requestedBy) };
+  });
+}

@@ -2,8 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Store } from './database.js';
 import type { DB, PortalSettingsTable } from './schema.js';
 
-/** A portal's settings without its logo, which only the logo route reads. */
-export type PortalSettings = Omit<PortalSettingsTable, 'api_key_id' | 'updated_at' | 'logo'>;
+/** A portal's settings without its logo and webhook secrets, which only their own code reads. */
+export type PortalSettings = Omit<
+  PortalSettingsTable,
+  'api_key_id' | 'updated_at' | 'logo' | 'webhook_secret_enc' | 'webhook_secret_previous_enc' | 'webhook_secret_previous_until'
+>;
 export interface Logo {
   bytes: Buffer;
   type: string;
@@ -19,6 +22,7 @@ export const DEFAULT_PORTAL_SETTINGS: PortalSettings = {
   primary_colour: null,
   privacy_url: null,
   contact_email: null,
+  webhook_signing: 0,
 };
 
 const COLUMNS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettings>;
@@ -48,5 +52,39 @@ export async function updatePortalSettings(store: Store, apiKeyId: string, chang
       .onConflict((oc) => oc.column('api_key_id').doUpdateSet(values))
       .execute();
     return next;
+  });
+}
+
+/** A portal's sealed webhook secrets: the current one, and the one before it while its overlap lasts. */
+export async function webhookSecrets(db: Kysely<DB>, apiKeyId: string): Promise<{ signing: boolean; current: string | null; previous: string | null; previousUntil: string | null }> {
+  const row = await db
+    .selectFrom('portal_settings')
+    .select(['webhook_signing', 'webhook_secret_enc', 'webhook_secret_previous_enc', 'webhook_secret_previous_until'])
+    .where('api_key_id', '=', apiKeyId)
+    .executeTakeFirst();
+  return {
+    signing: row?.webhook_signing === 1,
+    current: row?.webhook_secret_enc ?? null,
+    previous: row?.webhook_secret_previous_enc ?? null,
+    previousUntil: row?.webhook_secret_previous_until ?? null,
+  };
+}
+
+/** A new sealed secret; the one it replaces stays valid until `previousUntil` (null: not at all). */
+export async function rotateWebhookSecret(store: Store, apiKeyId: string, sealed: string, previousUntil: string | null): Promise<void> {
+  await store.write(async (trx) => {
+    const now = new Date().toISOString();
+    const current = (await webhookSecrets(trx, apiKeyId)).current;
+    await trx.insertInto('portal_settings').values({ api_key_id: apiKeyId, ...DEFAULT_PORTAL_SETTINGS, updated_at: now }).onConflict((oc) => oc.column('api_key_id').doNothing()).execute();
+    await trx
+      .updateTable('portal_settings')
+      .set({
+        webhook_secret_enc: sealed,
+        webhook_secret_previous_enc: previousUntil && current ? current : null,
+        webhook_secret_previous_until: previousUntil && current ? previousUntil : null,
+        updated_at: now,
+      })
+      .where('api_key_id', '=', apiKeyId)
+      .execute();
   });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CompletedResult } from '../domain/results/types.js';
 import type { Store } from './database.js';
 import type { AssessmentRow } from './assessments.js';
@@ -7,7 +7,7 @@ import type { CandidateRow } from './candidates.js';
 import type { DB } from './schema.js';
 import { isOpen } from '../domain/lifecycle.js';
 import { normGroupInForce } from './norms.js';
-import { NOTIFY_CHANNEL } from './outbox.js';
+import { queueAttempt } from './outbox.js';
 import { portalSettings, type PortalSettings } from './portal-settings.js';
 
 export interface Session {
@@ -153,21 +153,7 @@ export async function completeAssessment(
       .returning(['webhook_url'])
       .executeTakeFirst();
     if (!updated) return { outcome: 'already-completed' };
-    if (updated.webhook_url) {
-      await trx.insertInto('webhook_deliveries').values({
-        analysis_id: analysisId,
-        status: 'pending',
-        created_at: at,
-        claimed_at: null,
-        claimed_by: null,
-        attempted_at: null,
-        duration_ms: null,
-        response_status: null,
-        error: null,
-      }).execute();
-      // Delivered by PostgreSQL at commit, to every instance's dispatcher.
-      if (store.dialect === 'postgres') await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
-    }
+    if (updated.webhook_url) await queueAttempt(trx, store.dialect, analysisId, 'automatic', null);
     return { outcome: 'completed', webhook: updated.webhook_url !== null, candidatePage: settings.candidate_feedback === 1 || settings.candidate_release === 1 };
   });
 }

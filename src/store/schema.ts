@@ -96,6 +96,13 @@ export interface PortalSettingsTable {
   primary_colour: string | null;
   privacy_url: string | null;
   contact_email: string | null;
+  /** 1: webhooks carry Standard Webhooks signature headers. */
+  webhook_signing: number;
+  /** The whsec_ secret, sealed with the server key. */
+  webhook_secret_enc: string | null;
+  /** The secret before the last rotation, still signed with until webhook_secret_previous_until. */
+  webhook_secret_previous_enc: string | null;
+  webhook_secret_previous_until: string | null;
 }
 
 /** Who erased how much, when: no personal data. */
@@ -150,8 +157,14 @@ export interface PortalNormTable {
 
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'unknown';
 
-export interface WebhookDeliveryTable {
+/** One attempt to deliver an assessment's completion webhook: the outbox and the delivery log. */
+export interface WebhookAttemptTable {
+  id: string;
   analysis_id: string;
+  /** automatic: at completion; manual: an operator asked (redelivery). */
+  kind: 'automatic' | 'manual';
+  /** For manual attempts: api:<key id> or cli. */
+  requested_by: string | null;
   status: DeliveryStatus;
   created_at: string;
   claimed_at: string | null;
@@ -174,7 +187,7 @@ export interface DB {
   candidates: CandidateTable;
   assessments: AssessmentTable;
   assessment_answers: AnswerTable;
-  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
   credentials_version: CredentialsVersionTable;
   assessment_page_times: PageTimeTable;
   norm_groups: NormGroupTable;

@@ -156,6 +156,8 @@ export class SqliteWriter {
     let fd: number;
     try {
       // Kept open: while the connection is open SQLite never deletes or replaces the WAL file.
+      // Safe beside SQLite's own descriptors: it locks the database file and the -shm, never the
+      // WAL, and closing a descriptor drops only the process's POSIX locks on that one file.
       fd = this.#walFd ??= openSync(this.#walPath, 'r');
     } catch (error) {
       for (const settle of covered) settle(error as Error);

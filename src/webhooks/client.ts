@@ -82,10 +82,10 @@ export class WebhookClient {
   }
 
   /** One POST. Never throws: every outcome, good or bad, comes back as an Attempt. */
-  async post(url: string, body: string, authorization: string | undefined): Promise<Attempt> {
+  async post(url: string, body: string, authorization: string | undefined, extraHeaders: Record<string, string> = {}): Promise<Attempt> {
     const started = performance.now();
     const duration = () => Math.round(performance.now() - started);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Assay-Webhook/1.0' };
+    const headers: Record<string, string> = { ...extraHeaders, 'content-type': 'application/json', 'user-agent': 'Assay-Webhook/1.0' };
     if (authorization) headers.authorization = authorization;
     try {
       const res = await request(url, {

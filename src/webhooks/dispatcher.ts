@@ -3,7 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
-import { claimDeliveries, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedDelivery } from '../store/outbox.js';
+import { claimAttempts, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
+import { webhookSecrets } from '../store/portal-settings.js';
+import { messageId, signatureHeaders } from './signing.js';
 import { WebhookClient, type Attempt, type Resolver } from './client.js';
 
 const MAX_IN_FLIGHT = 32;
@@ -85,7 +87,7 @@ export class Dispatcher {
     try {
       do {
         this.#again = false;
-        const rows = await claimDeliveries(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size);
+        const rows = await claimAttempts(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size);
         for (const row of rows) {
           const attempt = this.#deliver(row).finally(() => {
             this.#inFlight.delete(attempt);
@@ -102,29 +104,41 @@ export class Dispatcher {
     }
   }
 
-  async #deliver(row: ClaimedDelivery): Promise<void> {
+  async #deliver(row: ClaimedAttempt): Promise<void> {
     const attemptedAt = new Date().toISOString();
-    let authorization: string | undefined;
     let attempt: Attempt;
     try {
-      if (row.webhook_username !== null) {
-        const password = row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '';
-        authorization = `Basic ${Buffer.from(`${row.webhook_username}:${password}`).toString('base64')}`;
-      }
       const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
-      attempt = await this.#client.post(row.webhook_url, body, authorization);
-    } catch {
-      // Only decryption can throw here: instances sharing a database need one ENCRYPTION_KEY.
-      attempt = { status: null, error: 'the webhook password could not be decrypted with this server key', durationMs: 0 };
+      attempt = await this.#client.post(row.webhook_url, body, this.#authorization(row), await this.#signature(row, body));
+    } catch (err) {
+      // Only reading the secrets can throw here: instances sharing a database need one ENCRYPTION_KEY.
+      this.#log.warn({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook not sent: a secret could not be decrypted');
+      attempt = { status: null, error: 'a webhook secret could not be decrypted with this server key', durationMs: 0 };
     }
     this.#log.info(
       { analysis: row.analysis_id.slice(0, 6), status: attempt.status, error: attempt.error, ms: attempt.durationMs },
       'webhook attempt',
     );
     try {
-      await recordAttempt(this.#store, row.analysis_id, this.#id, { attemptedAt, ...attempt });
+      await recordAttempt(this.#store, row.id, this.#id, { attemptedAt, ...attempt });
     } catch (err) {
       this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook attempt made but not recorded');
     }
+  }
+
+  #authorization(row: ClaimedAttempt): string | undefined {
+    if (row.webhook_username === null) return undefined;
+    const password = row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '';
+    return `Basic ${Buffer.from(`${row.webhook_username}:${password}`).toString('base64')}`;
+  }
+
+  /** Standard Webhooks headers when the portal signs its webhooks: the current secret, and the last one while its overlap lasts. */
+  async #signature(row: ClaimedAttempt, body: string): Promise<Record<string, string>> {
+    const s = await webhookSecrets(this.#store.db, row.api_key_id);
+    if (!s.signing || !s.current) return {};
+    const context = `webhook-secret:${row.api_key_id}`;
+    const secrets = [this.#box.open(s.current, context)];
+    if (s.previous && s.previousUntil && Date.parse(s.previousUntil) > Date.now()) secrets.push(this.#box.open(s.previous, context));
+    return signatureHeaders(secrets, messageId(row.analysis_id), new Date(), body);
   }
 }

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
+import { scanFiles } from '../helpers/files.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient, startPath } from '../helpers/forms.js';
@@ -12,14 +11,8 @@ import { startServer, type TestServer } from '../helpers/server.js';
 
 /** How often `needle` occurs in the files of `dir`, in UTF-8 or UTF-16. */
 function occurrences(dir: string, needle: string): number {
-  let n = 0;
-  for (const name of readdirSync(dir)) {
-    const bytes = readFileSync(join(dir, name));
-    for (const form of [Buffer.from(needle, 'utf8'), Buffer.from(needle, 'utf16le')]) {
-      for (let at = bytes.indexOf(form); at !== -1; at = bytes.indexOf(form, at + 1)) n++;
-    }
-  }
-  return n;
+  const forms = [Buffer.from(needle, 'utf8'), Buffer.from(needle, 'utf16le')];
+  return scanFiles(dir, forms).reduce((n, { counts }) => n + counts[0]! + counts[1]!, 0);
 }
 
 const del = (server: TestServer, creds: Credentials, path: string) => request(server.url + path, { method: 'DELETE', headers: authHeaders(creds) });
@@ -99,7 +92,7 @@ for (const db of testDatabases()) {
       assert.equal((await new FormClient(server.url).get(startPath(a.id))).status, 404, 'the assessment link');
       assert.equal((await request(server.url + link.replace(/^https?:\/\/[^/]+/, ''))).status, 404, 'the report share link');
       const store = server.running.deps.store.db;
-      for (const table of ['assessment_answers', 'assessment_page_times', 'webhook_deliveries', 'assessments'] as const) {
+      for (const table of ['assessment_answers', 'assessment_page_times', 'webhook_attempts', 'assessments'] as const) {
         const left = await store.selectFrom(table).select('analysis_id').where('analysis_id', '=', a.id).execute();
         assert.deepEqual(left, [], table);
       }

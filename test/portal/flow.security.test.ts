@@ -124,7 +124,7 @@ for (const db of testDatabases()) {
       const token = csrfToken((await client.get(confirm)).html);
       const replies = await Promise.all(Array.from({ length: 8 }, () => client.post(confirm, { _csrf: token, nav: 'finish' })));
       assert.ok(replies.every((r) => r.status === 303));
-      const deliveries = await server.running.deps.store.db.selectFrom('webhook_deliveries').selectAll().where('analysis_id', '=', a.id).execute();
+      const deliveries = await server.running.deps.store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', a.id).execute();
       assert.equal(deliveries.length, 1);
     });
 

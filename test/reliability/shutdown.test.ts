@@ -63,7 +63,7 @@ for (const db of testDatabases()) {
 
       const reopened = await startServer(db, {}, { reuse: { dataDir, databaseUrl: env.DATABASE_URL } });
       try {
-        const row = await reopened.running.deps.store.db.selectFrom('webhook_deliveries').selectAll().where('analysis_id', '=', a.id).executeTakeFirstOrThrow();
+        const row = await reopened.running.deps.store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', a.id).executeTakeFirstOrThrow();
         assert.equal(row.status, 'delivered', 'the in-flight attempt finished and was recorded');
         assert.equal(row.response_status, 200);
       } finally {

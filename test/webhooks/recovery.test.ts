@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { findDelivery } from '../../src/store/outbox.js';
+import { latestAttempt } from '../../src/store/outbox.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { apiClient } from '../helpers/http.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { apiClient, errorCode } from '../helpers/http.js';
 import { Receiver, eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 for (const db of testDatabases()) {
-  describe(`a delivery claimed before a crash is never sent again [${db}]`, () => {
+  describe(`a delivery claimed before a crash is never sent again, unless an operator redelivers it [${db}]`, () => {
     const receivers: Receiver[] = [];
     let server: TestServer | undefined;
     after(async () => {
@@ -28,15 +29,15 @@ for (const db of testDatabases()) {
       await first.running.deps.store.write(async (trx) => {
         await trx.updateTable('assessments').set({ status: 'Completed', completed_at: claimedAt }).where('analysis_id', '=', a.id).execute();
         await trx
-          .insertInto('webhook_deliveries')
-          .values({ analysis_id: a.id, status: 'sending', created_at: claimedAt, claimed_at: claimedAt, claimed_by: 'crashed-process', attempted_at: null, duration_ms: null, response_status: null, error: null })
+          .insertInto('webhook_attempts')
+          .values({ id: `crashed-${a.id}`, analysis_id: a.id, kind: 'automatic', requested_by: null, status: 'sending', created_at: claimedAt, claimed_at: claimedAt, claimed_by: 'crashed-process', attempted_at: null, duration_ms: null, response_status: null, error: null })
           .execute();
       });
       await first.stop(true);
 
       server = await startServer(db, env, { reuse: first });
       const row = await eventually(async () => {
-        const d = await findDelivery(server!.running.deps.store, a.id);
+        const d = (await latestAttempt(server!.running.deps.store, a.id))?.latest;
         return d?.status === 'unknown' ? d : undefined;
       });
       assert.match(row.error ?? '', /outcome is unknown/);
@@ -45,6 +46,53 @@ for (const db of testDatabases()) {
       assert.equal(status.body.Data.Webhook.Status, 'Unknown');
       await new Promise((r) => setTimeout(r, 400));
       assert.equal(receiver.received.length, 0);
+
+      // The operator recovers it on purpose: one more attempt, the same body.
+      const redeliver = await api.post(`/api/anonymous/assessment/${a.id}/webhook/redeliver`, undefined);
+      assert.equal(redeliver.status, 202, redeliver.text);
+      assert.equal(redeliver.body.Data.Status, 'Pending');
+      const [hook] = await receiver.waitFor(1);
+      assert.deepEqual(JSON.parse(hook!.body), { Analysis_Id: a.id, External_Id: a.externalId });
+      const log = await eventually(async () => {
+        const l = (await api.get(`/api/anonymous/assessment/${a.id}/webhooks`)).body.Data;
+        return l.length === 2 && l[1].Status === 'Delivered' ? l : undefined;
+      });
+      assert.deepEqual(log.map((x: any) => [x.Kind, x.Status]), [['Automatic', 'Unknown'], ['Manual', 'Delivered']]);
+      const after = (await api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
+      assert.deepEqual([after.Status, after.Attempts], ['Delivered', 2]);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.received.length, 1, 'exactly one POST for one redelivery');
+    });
+
+    test('redelivery is refused before completion, without a WebhookUrl, for another tenant, and past five an hour', async () => {
+      server ??= await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' });
+      const receiver = await Receiver.start();
+      receivers.push(receiver);
+      const creds = await server.tenant();
+      const api = apiClient(server.url, creds);
+      const open = await newAssessment(server.url, creds, { WebhookUrl: receiver.url() });
+      const redeliver = (who: ReturnType<typeof apiClient>, id: string) => who.post(`/api/anonymous/assessment/${id}/webhook/redeliver`, undefined);
+      let res = await redeliver(api, open.id);
+      assert.equal(res.status, 409);
+      assert.equal(errorCode(res), 'NotRedeliverable');
+      assert.equal(res.body.error.innererror.reason, 'not-completed');
+      const plain = await newAssessment(server.url, creds);
+      await completeViaForms(new FormClient(server.url), plain.id);
+      assert.equal((await redeliver(api, plain.id)).body.error.innererror.reason, 'no-webhook');
+      const done = await newAssessment(server.url, creds, { WebhookUrl: receiver.url() });
+      await completeViaForms(new FormClient(server.url), done.id);
+      await receiver.waitFor(1);
+      assert.equal((await redeliver(apiClient(server.url, await server.tenant()), done.id)).status, 404, "another tenant's");
+      for (let i = 0; i < 5; i++) {
+        res = await redeliver(api, done.id);
+        assert.equal(res.status, 202, res.text);
+        await receiver.waitFor(2 + i);
+        await eventually(async () => ((await api.get(`/api/anonymous/assessment/${done.id}`)).body.Data.Webhook.Status === 'Delivered' ? true : undefined));
+      }
+      res = await redeliver(api, done.id);
+      assert.equal(res.status, 429);
+      assert.ok(Number(res.headers.get('retry-after')) > 3_000, 'the window is an hour');
+      assert.equal((await api.get(`/api/anonymous/assessment/${done.id}`)).body.Data.Webhook.Attempts, 6);
     });
   });
 }

@@ -7,10 +7,9 @@ import { countAnswers, findAssessment } from '../../store/assessments.js';
 import { pinnedNormGroup, storedResult } from '../../store/results.js';
 import { releaseState, reportUrl, withheld } from '../../reports/render.js';
 import { normGroupInfo } from './analysis-result.js';
-import { findDelivery } from '../../store/outbox.js';
+import { latestAttempt } from '../../store/outbox.js';
+import { webhookSummary } from '../webhook-view.js';
 import { assessmentUrl } from './assessment-create.js';
-
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Beyond the spec: a caller whose webhook got lost can look up the outcome. */
 export function assessmentGet(app: App, deps: Deps): void {
@@ -35,7 +34,7 @@ export function assessmentGet(app: App, deps: Deps): void {
       if (!row || row.tenant_id !== request.caller!.tenantId) {
         throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       }
-      const delivery = row.webhook_url ? await findDelivery(store, AnalysisId) : undefined;
+      const attempts = row.webhook_url ? await latestAttempt(store, AnalysisId) : undefined;
       // Until the candidate releases them (when the portal asks), no scores leave Assay.
       const stored = withheld(row) ? undefined : storedResult(row);
       const instrument = instruments.get(row.assessment_type);
@@ -62,15 +61,7 @@ export function assessmentGet(app: App, deps: Deps): void {
           NormGroup: stored ? normGroupInfo(await pinnedNormGroup(store, row)) : null,
           ResultsRelease: releaseState(row),
           ReportUrl: reportUrl(deps, row),
-          Webhook: row.webhook_url
-            ? {
-                Status: delivery ? capitalize(delivery.status) : 'NotSent',
-                AttemptedAt: delivery?.attempted_at ?? null,
-                DurationMs: delivery?.duration_ms ?? null,
-                ResponseStatus: delivery?.response_status ?? null,
-                Error: delivery?.error ?? null,
-              }
-            : null,
+          Webhook: row.webhook_url ? webhookSummary(attempts) : null,
           Scores: stored?.scales.map((s) => ({ Scale: s.scale, Name: names.get(s.scale) ?? s.scale, Raw: s.raw, Mean: s.mean, Items: s.items })) ?? null,
         },
       };

@@ -7,11 +7,11 @@ import { CandidateData, CandidateParams } from '../../schemas/candidate-data.js'
 import { ErrorRef } from '../../schemas/envelopes.js';
 import { findCandidate } from '../../store/candidates.js';
 import { retentionDays } from '../../store/credentials.js';
-import { findDelivery } from '../../store/outbox.js';
+import { latestAttempt } from '../../store/outbox.js';
+import { webhookSummary } from '../webhook-view.js';
 import { readPageTimes } from '../../store/portal.js';
 import { normGroupInfo } from './analysis-result.js';
 
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const scored = (s: Scored) => ({ Code: s.code, Name: s.name, Raw: s.raw, Sten: s.sten ?? null, Percentile: s.percentile ?? null });
 
 /** A data subject's access request in one call: everything Assay holds about the candidate. */
@@ -48,7 +48,7 @@ export function candidateGet(app: App, deps: Deps): void {
               (a) => ({ ItemId: a.item_id, Value: a.value, AnsweredAt: a.answered_at }),
             );
         const result = held ? undefined : await resultOf(deps, row, 'en');
-        const delivery = row.webhook_url ? await findDelivery(store, row.analysis_id) : undefined;
+        const attempts = row.webhook_url ? await latestAttempt(store, row.analysis_id) : undefined;
         assessments.push({
           AnalysisId: row.analysis_id,
           AssessmentType: row.assessment_type,
@@ -72,14 +72,7 @@ export function candidateGet(app: App, deps: Deps): void {
                 NormGroup: normGroupInfo(result.normGroup),
               }
             : null,
-          Webhook: row.webhook_url
-            ? {
-                Status: delivery ? capitalize(delivery.status) : 'NotSent',
-                AttemptedAt: delivery?.attempted_at ?? null,
-                ResponseStatus: delivery?.response_status ?? null,
-                Error: delivery?.error ?? null,
-              }
-            : null,
+          Webhook: row.webhook_url ? webhookSummary(attempts) : null,
         });
       }
       return {
