@@ -9,6 +9,7 @@ import type { ReportLinks } from './reports/links.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { FailureLimiter } from './security/failure-limiter.js';
 import type { KdfPool } from './security/kdf-pool.js';
+import type { Metrics } from './ops/metrics.js';
 import type { Store } from './store/database.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -30,6 +31,8 @@ export interface Deps {
   readiness: { shuttingDown: boolean };
   /** Portal lookups of unknown tokens, per client IP: token guessing is rate-limited. */
   tokenGuesses: FailureLimiter;
+  /** Prometheus metrics, when METRICS_PORT turns them on. */
+  metrics: Metrics | undefined;
 }
 
 declare module 'fastify' {

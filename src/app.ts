@@ -15,12 +15,17 @@ import { buildServer } from './server.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import type { Resolver } from './webhooks/client.js';
+import { Metrics } from './ops/metrics.js';
+import { startMetricsServer } from './ops/metrics-server.js';
 import { RetentionSweeper } from './ops/retention.js';
+import { countByStatus } from './store/assessments.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 
 export interface RunningApp {
   app: App;
   url: string;
+  /** Where Prometheus scrapes, when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   deps: Deps;
   /** Graceful stop: unready, drain for `drainMs`, finish in-flight requests and webhook attempts, close the store. */
   stop(drainMs?: number): Promise<void>;
@@ -40,11 +45,17 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const interpretations = loadInterpretations(INTERPRETATIONS_FILE, instruments);
   const secretBox = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
   let app: App | undefined;
-  const store = openStore(config.database, { serving: true, onPoolError: (err) => app?.log.warn({ err }, 'database connection lost') });
+  const metrics = config.metrics ? new Metrics() : undefined;
+  const store = openStore(config.database, {
+    serving: true,
+    onPoolError: (err) => app?.log.warn({ err }, 'database connection lost'),
+    ...(metrics ? { onDurableWrite: (size: number, seconds: number) => metrics.durableWrite(size, seconds) } : {}),
+  });
   await migrateToLatest(store);
   if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
 
   const kdf = new KdfPool(config.kdf);
+  metrics?.watch({ kdf, assessmentsByStatus: () => countByStatus(store) });
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
   const deps: Deps = {
@@ -60,9 +71,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     onCompletion: () => dispatcher?.wake(),
     readiness,
     tokenGuesses: new FailureLimiter(config.rateLimit.portalUnknownTokenPerMinute),
+    metrics,
   };
   app = await buildServer(deps);
-  dispatcher = new Dispatcher(store, secretBox, config, app.log, options.resolver);
+  dispatcher = new Dispatcher(store, secretBox, config, app.log, { ...(options.resolver ? { resolver: options.resolver } : {}), ...(metrics ? { metrics } : {}) });
 
   if (config.demoTenant) {
     const demo = await ensureDemoTenant(store, config.publicBaseUrl);
@@ -74,6 +86,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   await dispatcher.start();
+  const metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
+  if (metricsServer) app.log.info({ url: metricsServer.url }, 'metrics listening');
   const sweeper = new RetentionSweeper(store, config.lifecycle.retentionDays, config.lifecycle.sweepIntervalMs, app.log);
   sweeper.start();
 
@@ -81,6 +95,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const running: RunningApp = {
     app,
     url: `http://${host}:${address.port}`,
+    metricsUrl: metricsServer?.url,
     deps,
     stop(drainMs = config.shutdownDrainMs) {
       stopping ??= (async () => {
@@ -91,6 +106,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
           await stopAccepting(app.server, Math.min(drainMs, 1_000));
         }
         await app.close();
+        await metricsServer?.close();
         await dispatcher.stop();
         await sweeper.stop();
         await kdf.close();

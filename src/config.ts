@@ -29,6 +29,8 @@ export interface Config {
   rateLimit: { perKeyPerMinute: number; portalUnknownTokenPerMinute: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; headersTimeoutMs: number; maxHeaderBytes: number };
   shutdownDrainMs: number;
+  /** Prometheus metrics on a listener of their own, off the public port; undefined: off. */
+  metrics: { port: number; host: string } | undefined;
   /** How long a report share link stays valid. */
   reportLinkDays: number;
   lifecycle: {
@@ -125,6 +127,13 @@ function parseTrustProxy(env: Env): string[] {
   });
 }
 
+function parseMetrics(env: Env): Config['metrics'] {
+  if (!env.METRICS_PORT?.trim()) return undefined;
+  const host = env.METRICS_HOST?.trim() || '127.0.0.1';
+  if (isIP(host) === 0 && host !== 'localhost') throw new ConfigError(`METRICS_HOST must be an IP address, got "${host}"`);
+  return { port: int(env, 'METRICS_PORT', 0, 0, 65535), host };
+}
+
 function safely(fn: () => unknown): boolean {
   try {
     fn();
@@ -196,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 16_384, 1_024, 65_536),
     },
     shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 3_000, 0, 300_000),
+    metrics: parseMetrics(env),
     reportLinkDays: int(env, 'REPORT_LINK_DAYS', 30, 1, 3_650),
     lifecycle: {
       expiryDays: int(env, 'ASSESSMENT_EXPIRY_DAYS', 90, 1, 3_650),

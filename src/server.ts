@@ -13,6 +13,7 @@ import { openApiOptions } from './plugins/openapi.js';
 import { guardAgainstOverload } from './plugins/overload.js';
 import { API_SECURITY_HEADERS, DEFAULT_SECURITY_HEADERS } from './plugins/security-headers.js';
 import { BODY_LIMIT } from './limits.js';
+import type { Metrics } from './ops/metrics.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
 import { reportAssets, reportRoutes } from './reports/routes.js';
 
@@ -21,16 +22,17 @@ function badUrl(err: FastifyError, _request: FastifyRequest, reply: FastifyReply
 }
 
 /** Requests too broken for Fastify to see (bad request line, oversized headers) still get the envelope. */
-function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+const clientErrorHandler = (metrics: Metrics | undefined) => (err: NodeJS.ErrnoException, socket: Duplex): void => {
   if (err.code === 'ECONNRESET' || !socket.writable) return;
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const [status, text] = tooLarge ? [431, 'Request Header Fields Too Large'] : timedOut ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  metrics?.unparsedRequest(status);
   const body = JSON.stringify(
     errorBody(tooLarge ? 'PayloadTooLarge' : 'ValidationError', tooLarge ? 'The request headers are too large' : timedOut ? 'The request took too long to arrive' : 'The request could not be read'),
   );
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
+};
 
 /** Builds the whole HTTP application from its dependencies; listening is the caller's business. */
 export async function buildServer(deps: Deps): Promise<App> {
@@ -48,12 +50,20 @@ export async function buildServer(deps: Deps): Promise<App> {
     http: { maxHeaderSize: config.http.maxHeaderBytes, connectionsCheckingInterval: 1_000 },
     return503OnClosing: false,
     frameworkErrors: badUrl,
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(deps.metrics),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs);
 
   app.addHook('onClose', async () => logs.flush());
+  const metrics = deps.metrics;
+  if (metrics) {
+    // The route pattern, not the URL: tokens and ids stay out of the labels, and their number stays bounded.
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.request(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   app.decorateRequest('caller', null);
   app.addSchema(ErrorEnvelope);
 

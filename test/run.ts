@@ -63,7 +63,9 @@ if (wantsPostgres && !process.env.TEST_DATABASE_URL) postgres = await startPostg
 const pgUrl = process.env.TEST_DATABASE_URL ?? postgres?.url;
 
 function runFiles(node: string, selected: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(node, ['--test', `--test-concurrency=${process.env.ASSAY_TEST_CONCURRENCY ?? '2'}`, '--test-reporter=spec', ...selected], { stdio: 'inherit', env });
+  // A deadline on every test and suite, so a hang fails the run (the slowest suite, the browser's, takes about 90 s).
+  const args = ['--test', `--test-concurrency=${process.env.ASSAY_TEST_CONCURRENCY ?? '2'}`, '--test-timeout=300000', '--test-reporter=spec', ...selected];
+  const child = spawn(node, args, { stdio: 'inherit', env });
   return new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 }
 

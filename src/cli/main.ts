@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { backupCommands } from './backup.js';
 import { candidateCommands } from './candidate.js';
 import { keyCommands } from './key.js';
 import { normsCommands } from './norms.js';
@@ -22,6 +23,7 @@ portalCommands(program);
 reportCommands(program);
 candidateCommands(program);
 webhookCommands(program);
+backupCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -94,3 +94,19 @@ export async function cancelAssessment(store: Store, tenantId: string, analysisI
     return 'cancelled';
   });
 }
+
+/**
+ * Assessments per status as callers see it (Expired derived from expires_at, as in
+ * domain/lifecycle). A full scan, so it runs as a background read.
+ */
+export async function countByStatus(store: Store, now = new Date().toISOString()): Promise<Array<{ status: string; count: number }>> {
+  const query = store.db
+    .selectFrom('assessments')
+    .select((eb) => [
+      eb.case().when(eb.and([eb('status', 'in', ['Created', 'Started']), eb('expires_at', '<=', now)])).then('Expired').else(eb.ref('status')).end().as('status'),
+      eb.fn.countAll<number>().as('count'),
+    ])
+    .groupBy(sql`1`)
+    .compile();
+  return (await store.backgroundRead(query)).map((r) => ({ status: String(r.status), count: Number(r.count) }));
+}

@@ -23,7 +23,8 @@ import { prepareMarkedStatements } from './pg-prepared.js';
 import { run } from './prepared.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { Database } from './sqlite-driver.js';
-import { SqliteWriter } from './sqlite-writer.js';
+import { SqliteBackgroundReader } from './sqlite-background-reader.js';
+import { SqliteWriter, type WriteObserver } from './sqlite-writer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -51,6 +52,12 @@ export interface Store {
    * the store writes through. Tests use it to make the store refuse writes.
    */
   pragma?(sql: string): Promise<void>;
+  /**
+   * A read that may visit every row of a table (the metrics' counts). On SQLite it runs on a
+   * worker thread's own connection, so the event loop does not wait for it; on PostgreSQL it is
+   * an ordinary query.
+   */
+  backgroundRead<R>(query: CompiledQuery<R>): Promise<R[]>;
   /** Runs `handler` on every PostgreSQL NOTIFY on `channel`; nothing happens on SQLite. */
   listen(channel: string, handler: () => void): void;
   /**
@@ -156,7 +163,7 @@ async function truncateWal(raw: BetterSqlite3.Database): Promise<void> {
 // Often enough that the log stays small and is overwritten in place (syncs without a size change are cheaper).
 const CHECKPOINT_EVERY_MS = 100;
 
-function openSqlite(path: string, serving: boolean): Store {
+function openSqlite(path: string, serving: boolean, observe: WriteObserver | undefined): Store {
   const raw = openSqliteFile(path);
   if (serving) {
     raw.pragma('wal_autocheckpoint = 0');
@@ -168,12 +175,13 @@ function openSqlite(path: string, serving: boolean): Store {
   // on disk, as with synchronous=FULL, but the fsync no longer holds the event loop.
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
-  const writer = new SqliteWriter(raw, `${path}-wal`);
+  const writer = new SqliteWriter(raw, `${path}-wal`, { ...(observe ? { observe } : {}) });
   // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
   const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS, (fn) => writer.exclusive(fn)) : undefined;
   // Transactions with application logic in them share commits, while the writer runs no batch.
-  const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), { sync: () => writer.sync() });
+  const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), { sync: () => writer.sync(), ...(observe ? { observe } : {}) });
   const version = credentialsVersionReader(raw);
+  const background = serving ? new SqliteBackgroundReader(path) : undefined;
   return {
     dialect: 'sqlite',
     db,
@@ -184,9 +192,11 @@ function openSqlite(path: string, serving: boolean): Store {
     },
     async close() {
       await writer.stop();
+      await background?.stop();
       await checkpointer?.stop();
       await db.destroy();
     },
+    backgroundRead: async (query) => (background ? background.read(query) : (await db.executeQuery(query)).rows),
     async pragma(statement) {
       raw.pragma(statement);
     },
@@ -224,7 +234,7 @@ function credentialsVersionReader(raw: BetterSqlite3.Database): { read(): number
 // COUNT(*) and BIGINT come back as strings by default; every number Assay stores fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) => void): Store {
+function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) => void, observe: WriteObserver | undefined): Store {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', onPoolError);
@@ -240,8 +250,9 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   return {
     dialect: 'postgres',
     db,
-    write: (fn) => db.transaction().execute(fn),
-    execute: (query) => run(db, query),
+    write: timed(observe, (fn) => db.transaction().execute(fn)),
+    execute: timed(observe, (query) => run(db, query)),
+    backgroundRead: async (query) => (await db.executeQuery(query)).rows,
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
@@ -257,14 +268,27 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   };
 }
 
+/** On PostgreSQL every write is its own commit: a batch of one, timed from the call. */
+function timed<A, R>(observe: WriteObserver | undefined, fn: (arg: A) => Promise<R>): (arg: A) => Promise<R> {
+  if (!observe) return fn;
+  return async (arg) => {
+    const at = performance.now();
+    const result = await fn(arg);
+    observe(1, (performance.now() - at) / 1000);
+    return result;
+  };
+}
+
 export interface OpenOptions {
-  /** A long-running server (rather than a CLI command): SQLite gets its writer worker. */
+  /** A long-running server (rather than a CLI command): SQLite gets its checkpoint and reader threads. */
   serving?: boolean;
   onPoolError?: (err: Error) => void;
+  /** Told of every durable commit (metrics). */
+  onDurableWrite?: WriteObserver;
 }
 
 export function openStore(database: Config['database'], options: OpenOptions = {}): Store {
   return database.kind === 'sqlite'
-    ? openSqlite(database.path, options.serving ?? false)
-    : openPostgres(database.url, database.poolSize, options.onPoolError ?? (() => {}));
+    ? openSqlite(database.path, options.serving ?? false, options.onDurableWrite)
+    : openPostgres(database.url, database.poolSize, options.onPoolError ?? (() => {}), options.onDurableWrite);
 }

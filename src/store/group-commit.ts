@@ -10,6 +10,7 @@
 export type Transact<C> = <R>(fn: (ctx: C) => Promise<R>) => Promise<R>;
 
 interface Pending<C> {
+  at: number;
   op: (ctx: C) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -27,6 +28,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Queued writes that are committed without waiting for the sync in flight. */
   eagerBatch?: number;
+  /** Told of each durable commit: how many writes it held, and how long the oldest waited for it. */
+  observe?: (batchSize: number, seconds: number) => void;
 }
 
 export class GroupCommitter<C> {
@@ -35,16 +38,19 @@ export class GroupCommitter<C> {
   #syncing = false;
   #unsynced: Ack[] = [];
   readonly #transact: Transact<C>;
-  readonly #options: Required<GroupCommitOptions>;
+  readonly #options: Required<Omit<GroupCommitOptions, 'observe'>>;
+  readonly #observe: GroupCommitOptions['observe'];
 
   constructor(transact: Transact<C>, options: GroupCommitOptions = {}) {
     this.#transact = transact;
-    this.#options = { sync: async () => {}, maxBatch: 256, eagerBatch: 8, ...options };
+    const { observe, ...rest } = options;
+    this.#options = { sync: async () => {}, maxBatch: 256, eagerBatch: 8, ...rest };
+    this.#observe = observe;
   }
 
   submit<T>(op: (ctx: C) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ op, resolve: resolve as (v: unknown) => void, reject });
+      this.#queue.push({ at: performance.now(), op, resolve: resolve as (v: unknown) => void, reject });
       this.#schedule();
     });
   }
@@ -71,7 +77,11 @@ export class GroupCommitter<C> {
         for (const p of batch) out.push(await p.op(ctx));
         return out;
       });
-      this.#unsynced.push({ ok: () => batch.forEach((p, i) => p.resolve(results[i])), fail: (error) => batch.forEach((p) => p.reject(error)) });
+      const ok = () => {
+        this.#observe?.(batch.length, (performance.now() - batch[0]!.at) / 1000);
+        batch.forEach((p, i) => p.resolve(results[i]));
+      };
+      this.#unsynced.push({ ok, fail: (error) => batch.forEach((p) => p.reject(error)) });
     } catch (batchError) {
       if (batch.length === 1) {
         batch[0]!.reject(batchError);

@@ -17,6 +17,9 @@ const migrations: Record<string, Migration> = {
   '0006-webhook-log': webhookLog,
 };
 
+/** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 export async function migrateToLatest(store: Store): Promise<MigrationResult[]> {
   const migrator = new Migrator({
     db: store.db,

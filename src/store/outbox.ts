@@ -5,6 +5,9 @@ import type { DB, WebhookAttemptTable } from './schema.js';
 
 export interface ClaimedAttempt {
   id: string;
+  kind: AttemptRow['kind'];
+  /** When it was queued: the delivery-latency metric counts from here. */
+  created_at: string;
   analysis_id: string;
   external_id: string;
   api_key_id: string;
@@ -68,7 +71,7 @@ export async function claimAttempts(store: Store, claimer: string, limit: number
     return trx
       .selectFrom('webhook_attempts as w')
       .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
-      .select(['w.id', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
+      .select(['w.id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
       .where('w.id', 'in', claimed.map((c) => c.id))
       .execute() as Promise<ClaimedAttempt[]>;
   });
@@ -81,8 +84,11 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** A 2xx answer delivers; anything else, or no answer, fails. */
+export const isDelivered = (a: Pick<AttemptRecord, 'status'>) => a.status !== null && a.status >= 200 && a.status < 300;
+
 export async function recordAttempt(store: Store, attemptId: string, claimer: string, a: AttemptRecord): Promise<void> {
-  const ok = a.status !== null && a.status >= 200 && a.status < 300;
+  const ok = isDelivered(a);
   await store.write((trx) =>
     trx
       .updateTable('webhook_attempts')

@@ -3,6 +3,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 
 interface Op {
+  /** When it was queued (performance.now()), for the write-latency metric. */
+  at: number;
   sql: string;
   params: readonly unknown[];
   resolve(result: { rows: unknown[]; changes: number }): void;
@@ -14,6 +16,9 @@ type Settle = (syncError: Error | undefined) => void;
 
 /** Makes everything written to the descriptor so far durable, then calls back. */
 export type SyncFd = (fd: number, done: (error: Error | null) => void) => void;
+
+/** Told of each durable commit: how many writes it held, and how long the oldest waited for it. */
+export type WriteObserver = (batchSize: number, seconds: number) => void;
 
 const MAX_BATCH = 512;
 /** Syncs in flight at once: a batch committed while one runs starts its own rather than waiting for it to end. */
@@ -36,6 +41,7 @@ export class SqliteWriter {
   readonly #raw: BetterSqlite3.Database;
   readonly #walPath: string;
   readonly #syncFd: SyncFd;
+  readonly #observe: WriteObserver | undefined;
   #walFd: number | undefined;
   readonly #retiredFds: number[] = [];
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
@@ -49,10 +55,11 @@ export class SqliteWriter {
   #unsynced: Settle[] = [];
   readonly #idle: Array<() => void> = [];
 
-  constructor(raw: BetterSqlite3.Database, walPath: string, syncFd: SyncFd = fdatasync) {
+  constructor(raw: BetterSqlite3.Database, walPath: string, options: { syncFd?: SyncFd; observe?: WriteObserver } = {}) {
     this.#raw = raw;
     this.#walPath = walPath;
-    this.#syncFd = syncFd;
+    this.#syncFd = options.syncFd ?? fdatasync;
+    this.#observe = options.observe;
     this.#begin = raw.prepare('BEGIN IMMEDIATE');
     this.#commit = raw.prepare('COMMIT');
     this.#rollback = raw.prepare('ROLLBACK');
@@ -60,7 +67,7 @@ export class SqliteWriter {
 
   execute<R>(query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ sql: query.sql, params: query.parameters, resolve: resolve as Op['resolve'], reject });
+      this.#queue.push({ at: performance.now(), sql: query.sql, params: query.parameters, resolve: resolve as Op['resolve'], reject });
       this.#schedule();
     });
   }
@@ -128,14 +135,15 @@ export class SqliteWriter {
       for (const op of batch) op.reject(error);
       return;
     }
-    this.#unsynced.push((syncError) =>
+    this.#unsynced.push((syncError) => {
+      if (!syncError) this.#observe?.(batch.length, (performance.now() - batch[0]!.at) / 1000);
       batch.forEach((op, i) => {
         const result = results[i]!;
         if (syncError) op.reject(syncError);
         else if ('error' in result) op.reject(result.error);
         else op.resolve(result);
-      }),
-    );
+      });
+    });
   }
 
   #statement(sql: string): BetterSqlite3.Statement {

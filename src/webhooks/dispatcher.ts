@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
-import { claimAttempts, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
+import { claimAttempts, isDelivered, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
 import { webhookSecrets } from '../store/portal-settings.js';
 import { messageId, signatureHeaders } from './signing.js';
 import { WebhookClient, type Attempt, type Resolver } from './client.js';
@@ -24,13 +25,16 @@ export class Dispatcher {
   readonly #config: Config;
   readonly #log: FastifyBaseLogger;
   readonly #client: WebhookClient;
+  readonly #metrics: Metrics | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #again = false;
   #stopped = false;
 
-  constructor(store: Store, box: SecretBox, config: Config, log: FastifyBaseLogger, resolver?: Resolver) {
+  constructor(store: Store, box: SecretBox, config: Config, log: FastifyBaseLogger, options: { resolver?: Resolver; metrics?: Metrics } = {}) {
+    const { resolver, metrics } = options;
+    this.#metrics = metrics;
     this.#store = store;
     this.#box = box;
     this.#config = config;
@@ -77,7 +81,10 @@ export class Dispatcher {
   async #abandon(cutoff: string): Promise<void> {
     try {
       const n = await markAbandoned(this.#store, cutoff);
-      if (n > 0) this.#log.warn({ count: n }, 'webhook deliveries abandoned mid-attempt marked unknown');
+      if (n > 0) {
+        this.#log.warn({ count: n }, 'webhook deliveries abandoned mid-attempt marked unknown');
+        this.#metrics?.webhooksAbandoned(n);
+      }
     } catch (err) {
       this.#log.warn({ err }, 'could not sweep abandoned webhook deliveries');
     }
@@ -124,6 +131,7 @@ export class Dispatcher {
     } catch (err) {
       this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook attempt made but not recorded');
     }
+    this.#metrics?.webhookAttempt(row.kind, isDelivered(attempt), attempt.durationMs / 1000, (Date.now() - Date.parse(row.created_at)) / 1000);
   }
 
   #authorization(row: ClaimedAttempt): string | undefined {

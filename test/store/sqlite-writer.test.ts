@@ -124,7 +124,7 @@ describe('SqliteWriter durability: no write is answered before a sync that start
     raw.pragma('synchronous = NORMAL');
     raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
     const { held, syncFd } = heldSync(raw);
-    const writer = new SqliteWriter(raw, `${path}-wal`, syncFd);
+    const writer = new SqliteWriter(raw, `${path}-wal`, { syncFd });
     const answered: string[] = [];
     const write = (id: string) => writer.execute(insert(id)).then(() => answered.push(id));
 
@@ -165,7 +165,7 @@ describe('SqliteWriter durability: no write is answered before a sync that start
     const raw = openSqliteFile(path);
     raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
     const failing: SyncFd = (_fd, done) => setImmediate(() => done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
-    const writer = new SqliteWriter(raw, `${path}-wal`, failing);
+    const writer = new SqliteWriter(raw, `${path}-wal`, { syncFd: failing });
     await assert.rejects(writer.execute(insert('x1')), (e: { code?: string }) => e.code === 'EIO');
     await writer.stop();
     raw.close();

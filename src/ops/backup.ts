@@ -1,0 +1,161 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { privateDir, privateFile } from '../private-files.js';
+import { SecretBox } from '../security/secret-box.js';
+import { MIGRATION_NAMES } from '../store/migrate.js';
+import { Database } from '../store/sqlite-driver.js';
+
+export class BackupError extends Error {
+  override name = 'BackupError';
+}
+
+export interface BackupSummary {
+  file: string;
+  bytes: number;
+  pages: number;
+  migrations: string[];
+}
+
+// sqlite3_backup_step's "all pages": the copy is one step under one read transaction, a
+// consistent snapshot. Copied in several steps, every write the server commits in between would
+// restart the backup from the first page, and under steady load it might never finish.
+const ALL_PAGES = 0x7fffffff;
+
+/**
+ * An online backup of the SQLite file at `source` into `file` (new, 0600), with better-sqlite3's
+ * backup API, while a server may keep writing. The copy is made self-contained (no -wal beside
+ * it) and checked before this resolves.
+ */
+export async function backupSqlite(source: string, file: string): Promise<BackupSummary> {
+  if (!existsSync(source)) throw new BackupError(`There is no database at ${source}`);
+  if (existsSync(file) && statSync(file).size > 0) throw new BackupError(`${file} exists; a backup never overwrites a file`);
+  if (!existsSync(dirname(file))) throw new BackupError(`The folder ${dirname(file)} does not exist`);
+  // Personal data and sealed secrets: owner-only from the first byte.
+  privateFile(file);
+  const db = new Database(source, { fileMustExist: true });
+  let pages = 0;
+  try {
+    db.pragma('busy_timeout = 5000');
+    const progress = await db.backup(file, { progress: () => ALL_PAGES });
+    pages = progress.totalPages;
+  } finally {
+    db.close();
+  }
+  const copy = new Database(file);
+  try {
+    // A single file that opens on its own: the backup leaves WAL mode's -wal and -shm behind.
+    copy.pragma('journal_mode = DELETE');
+    const migrations = check(copy, file);
+    return { file, bytes: statSync(file).size, pages, migrations };
+  } finally {
+    copy.close();
+  }
+}
+
+export interface RestoreOptions {
+  /** The server key file that belongs with the backup (DATA_DIR/secret.key of the source). */
+  keyFile?: string;
+  /** ENCRYPTION_KEY, when the target server uses one. */
+  configuredKey?: string;
+  /** Restore although no key is given: sealed webhook passwords and secrets will not open. */
+  withoutKey?: boolean;
+}
+
+/**
+ * Restores a backup into `target` (the SQLite path of an empty data directory) and, when given,
+ * the server key beside it. Refuses a target that holds data, a backup from a newer Assay, and a
+ * key that does not open the backup's sealed secrets.
+ */
+export async function restoreSqlite(backup: string, target: string, dataDir: string, options: RestoreOptions = {}): Promise<BackupSummary & { key: 'restored' | 'configured' | 'none' }> {
+  if (!existsSync(backup)) throw new BackupError(`There is no backup at ${backup}`);
+  for (const f of [target, `${target}-wal`]) {
+    if (existsSync(f) && statSync(f).size > 0) throw new BackupError(`${f} already holds data; restore only into an empty data directory`);
+  }
+  if (options.keyFile && options.configuredKey) throw new BackupError('ENCRYPTION_KEY is set, and the server uses it rather than a secret.key file: leave out --key');
+  const keyPath = join(dataDir, 'secret.key');
+  const source = new Database(backup, { readonly: true, fileMustExist: true });
+  let migrations: string[];
+  let pages: number;
+  try {
+    migrations = check(source, backup);
+    const key = options.keyFile ? readKey(options.keyFile) : options.configuredKey ? Buffer.from(options.configuredKey, 'base64') : undefined;
+    if (options.keyFile && existsSync(keyPath) && !readKey(keyPath).equals(key!)) {
+      throw new BackupError(`${keyPath} exists and holds another key; restore only into an empty data directory`);
+    }
+    const sealed = sealedSample(source, migrations);
+    if (sealed && key) {
+      try {
+        new SecretBox(key).open(sealed.value, sealed.context);
+      } catch {
+        throw new BackupError('That key does not open the secrets in this backup; give the secret.key (or ENCRYPTION_KEY) of the server it came from');
+      }
+    }
+    if (sealed && !key && !options.withoutKey) {
+      throw new BackupError('The backup holds sealed webhook passwords or signing secrets: give --key FILE (the source server\'s secret.key) or set its ENCRYPTION_KEY, or --without-key to restore without them');
+    }
+    privateDir(dataDir);
+    privateFile(target);
+    pages = (await source.backup(target, { progress: () => ALL_PAGES })).totalPages;
+    if (options.keyFile) {
+      privateFile(keyPath);
+      writeFileSync(keyPath, key!.toString('base64') + '\n', { mode: 0o600 });
+    }
+  } finally {
+    source.close();
+  }
+  const restored = new Database(target);
+  try {
+    restored.pragma('journal_mode = WAL');
+    check(restored, target);
+  } finally {
+    restored.close();
+  }
+  return {
+    file: target,
+    bytes: statSync(target).size,
+    pages,
+    migrations,
+    key: options.keyFile ? 'restored' : options.configuredKey ? 'configured' : 'none',
+  };
+}
+
+/** SQLite's own check, and that the file is an Assay database this version can open. */
+function check(db: BetterSqlite3.Database, file: string): string[] {
+  const result = db.pragma('quick_check', { simple: true });
+  if (result !== 'ok') throw new BackupError(`${file} is damaged: ${String(result)}`);
+  let names: string[];
+  try {
+    names = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+  } catch {
+    throw new BackupError(`${file} is not an Assay database`);
+  }
+  const unknown = names.filter((n) => !MIGRATION_NAMES.includes(n));
+  if (unknown.length > 0) throw new BackupError(`${file} was made by a newer Assay (migrations ${unknown.join(', ')}); restore it with that version`);
+  return names;
+}
+
+function readKey(file: string): Buffer {
+  let key: Buffer;
+  try {
+    key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  } catch (error) {
+    throw new BackupError(`Cannot read the key file ${file}: ${(error as Error).message}`);
+  }
+  if (key.length !== 32) throw new BackupError(`${file} does not hold a 32-byte base64 key`);
+  return key;
+}
+
+/** One sealed value in the backup and the context it was sealed with, to try a key on. */
+function sealedSample(db: BetterSqlite3.Database, migrations: string[]): { value: string; context: string } | undefined {
+  const password = db.prepare('SELECT analysis_id AS id, webhook_password_enc AS value FROM assessments WHERE webhook_password_enc IS NOT NULL LIMIT 1').get() as
+    | { id: string; value: string }
+    | undefined;
+  if (password) return { value: password.value, context: password.id };
+  // Signing secrets came with this migration; an older backup has none.
+  if (!migrations.includes('0006-webhook-log')) return undefined;
+  const secret = db.prepare('SELECT api_key_id AS id, webhook_secret_enc AS value FROM portal_settings WHERE webhook_secret_enc IS NOT NULL LIMIT 1').get() as
+    | { id: string; value: string }
+    | undefined;
+  return secret ? { value: secret.value, context: `webhook-secret:${secret.id}` } : undefined;
+}
