@@ -90,7 +90,7 @@ export async function ensureDemoTenant(store: Store, publicBaseUrl: string): Pro
 }
 
 export function demoBanner(c: IssuedCredentials, baseUrl: string): string {
-  const body = JSON.stringify({ ExternalId: 'demo-candidate-1', Email: 'ada@example.com', FirstName: 'Ada', LastName: 'Lovelace', Preposition: '' });
+  const body = JSON.stringify({ ExternalId: 'cand-1', Email: 'ada@example.com', FirstName: 'Ada', LastName: 'Lovelace', Preposition: '' });
   return [
     '',
     'Assay created a demo tenant. Its secrets are shown this once (set DEMO_TENANT=false to skip this):',
@@ -99,9 +99,10 @@ export function demoBanner(c: IssuedCredentials, baseUrl: string): string {
     `  api key:       ${c.apiKey}`,
     `  portal domain: ${c.portalDomain}`,
     '',
-    'Create a candidate:',
-    `  curl -sS -u '${c.username}:${c.password}' -H 'api-key: ${c.apiKey}' -H 'Content-Type: application/json' \\`,
-    `    -d '${body}' ${baseUrl}/api/anonymous/candidate`,
+    'Try it (the README\'s "Try it" goes on from here):',
+    `  export AUTH='${c.username}:${c.password}' KEY='${c.apiKey}' BASE=${baseUrl}`,
+    `  curl -sS -u "$AUTH" -H "api-key: $KEY" -H 'Content-Type: application/json' \\`,
+    `    -d '${body}' $BASE/api/anonymous/candidate`,
     '',
   ].join('\n');
 }

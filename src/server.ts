@@ -14,7 +14,9 @@ import { guardAgainstOverload } from './plugins/overload.js';
 import { API_SECURITY_HEADERS, DEFAULT_SECURITY_HEADERS } from './plugins/security-headers.js';
 import { BODY_LIMIT } from './limits.js';
 import type { Metrics } from './ops/metrics.js';
+import { DOCS_CSP, docsLook } from './plugins/docs-look.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
+import { siteRoutes } from './site/front-door.js';
 import { reportAssets, reportRoutes } from './reports/routes.js';
 
 function badUrl(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
@@ -78,16 +80,13 @@ export async function buildServer(deps: Deps): Promise<App> {
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    staticCSP: true,
-    transformStaticCSP: (header: string) =>
-      header.replace("form-action 'none'", "form-action 'self'").replace("default-src 'none'", "default-src 'self'"),
+    ...docsLook(),
+    staticCSP: DOCS_CSP,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.setErrorHandler((err, request, reply) => sendError(reply, err, request));
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorBody('NotFound', `No route for ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  await app.register(siteRoutes);
 
   // Health answers whatever the load: an orchestrator must see a busy process as alive.
   await app.register(healthRoutes, deps);

@@ -2,25 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
 import { isUnavailableError } from '../store/errors.js';
 
-export const STATUS: Record<ErrorCode, number> = {
-  ExternalIdAlreadyExists: 400,
-  NoCandidateFound: 400,
-  InvalidAssessmentType: 400,
-  ValidationError: 400,
-  WebhookUrlNotAllowed: 400,
-  InvalidJson: 400,
-  UnsupportedMediaType: 415,
-  PayloadTooLarge: 413,
-  InvalidApiKey: 401,
-  InvalidCredentials: 401,
-  NotFound: 404,
-  ResultsNotReleased: 409,
-  AlreadyCompleted: 409,
-  NotRedeliverable: 409,
-  TooManyRequests: 429,
-  ServiceUnavailable: 503,
-  InternalError: 500,
-};
+import { ERROR_STATUS } from '../schemas/errors.js';
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; innererror: Record<string, unknown> };
@@ -80,11 +62,11 @@ export function describeValidation(e: AjvError, context: string): DomainError {
 
 /** Maps anything thrown while handling a request to a status and the spec's error envelope. */
 export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
-  if (err instanceof DomainError) return { status: STATUS[err.code], body: errorBody(err.code, err.message, err.details) };
+  if (err instanceof DomainError) return { status: ERROR_STATUS[err.code], body: errorBody(err.code, err.message, err.details) };
   const fe = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
   if (Array.isArray(fe.validation) && fe.validation.length > 0) {
     const d = describeValidation(fe.validation[0]!, fe.validationContext ?? 'body');
-    return { status: STATUS[d.code], body: errorBody(d.code, d.message, d.details) };
+    return { status: ERROR_STATUS[d.code], body: errorBody(d.code, d.message, d.details) };
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

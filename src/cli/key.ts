@@ -26,7 +26,8 @@ export function keyCommands(program: Command): void {
     .option('--tenant <tenant>', 'only this tenant (id or name)')
     .option('--json', 'print JSON')
     .action(async (opts: { tenant?: string; json?: boolean }) => {
-      const rows = await withStore(async (store) => listKeys(store, opts.tenant ? await tenantId(store, opts.tenant) : undefined));
+      const keys = await withStore(async (store) => listKeys(store, opts.tenant ? await tenantId(store, opts.tenant) : undefined));
+      const rows = keys.map((k) => ({ id: k.id, prefix: k.prefix, tenant: k.tenant, portalDomain: k.portal_domain, revoked: k.revoked_at !== null, createdAt: k.created_at, revokedAt: k.revoked_at }));
       print(!!opts.json, rows, table(rows));
     });
 
@@ -39,7 +40,7 @@ export function keyCommands(program: Command): void {
       const outcome = await withStore((store) => revokeKey(store, idOrPrefix));
       if (outcome === 'not-found') throw new CliError(`No active key with id or prefix "${idOrPrefix}"`);
       if (outcome === 'ambiguous') throw new CliError(`Prefix "${idOrPrefix}" matches several keys; use the key id`);
-      print(!!opts.json, { revoked: idOrPrefix }, `Revoked ${idOrPrefix}`);
+      print(!!opts.json, { key: idOrPrefix, revoked: true }, `Revoked ${idOrPrefix}`);
     });
 
   key

@@ -85,7 +85,7 @@ export function normsCommands(program: Command): void {
         active: r.active === 1,
         portals: Number(r.portals ?? 0),
       }));
-      print(!!opts.json, shown, table(shown.map((r) => ({ ...r, illustrative: r.illustrative ? 'yes' : 'no', active: r.active ? 'yes' : 'no' }))));
+      print(!!opts.json, shown, table(shown));
     });
 
   norms
@@ -102,6 +102,6 @@ export function normsCommands(program: Command): void {
         return setPortalNormGroup(store, (await portalKey(store, opts)).id, id);
       });
       if (!done) throw new CliError(`No norm group "${id}"`);
-      print(!!opts.json, { activated: id, portal: forPortal }, forPortal ? `Norm group ${id} is now that portal's choice` : `Norm group ${id} is now the default for its instrument`);
+      print(!!opts.json, { normGroupId: id, activated: true, portal: forPortal }, forPortal ? `Norm group ${id} is now that portal's choice` : `Norm group ${id} is now the default for its instrument`);
     });
 }

@@ -13,6 +13,6 @@ export function reportCommands(program: Command): void {
     .action(async (analysisId: string, opts: { json?: boolean }) => {
       const done = await withStore((store) => revokeReportLinks(store, analysisId));
       if (!done) throw new CliError(`No completed assessment "${analysisId}" with a report`);
-      print(!!opts.json, { revoked: analysisId }, `Share links of ${analysisId} revoked`);
+      print(!!opts.json, { analysisId, revoked: true }, `Share links of ${analysisId} revoked`);
     });
 }

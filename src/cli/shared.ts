@@ -33,10 +33,11 @@ export function print(json: boolean, value: unknown, text: string): void {
   process.stdout.write((json ? JSON.stringify(value, null, 2) : text) + '\n');
 }
 
+/** Rows as aligned columns; true/false read yes/no, and nothing reads "-". */
 export function table(rows: Array<Record<string, unknown>>): string {
   if (rows.length === 0) return '(none)';
   const cols = Object.keys(rows[0]!);
-  const cell = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
+  const cell = (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(cols), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n');

@@ -33,7 +33,7 @@ export function tenantCommands(program: Command): void {
     .description('list tenants')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const rows = await withStore((store) => listTenants(store));
+      const rows = (await withStore((store) => listTenants(store))).map((t) => ({ id: t.id, name: t.name, retentionDays: t.retention_days, createdAt: t.created_at }));
       print(!!opts.json, rows, table(rows));
     });
 

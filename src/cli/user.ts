@@ -40,7 +40,7 @@ export function userCommands(program: Command): void {
     .action(async (username: string, opts: { json?: boolean }) => {
       const ok = await withStore((store) => disableUser(store, username));
       if (!ok) throw new CliError(`No user named "${username}"`);
-      print(!!opts.json, { disabled: username }, `Disabled ${username}`);
+      print(!!opts.json, { username, disabled: true }, `Disabled ${username}`);
     });
 
   user
@@ -49,7 +49,8 @@ export function userCommands(program: Command): void {
     .option('--tenant <tenant>', 'only this tenant (id or name)')
     .option('--json', 'print JSON')
     .action(async (opts: { tenant?: string; json?: boolean }) => {
-      const rows = await withStore(async (store) => listUsers(store, opts.tenant ? await tenantId(store, opts.tenant) : undefined));
+      const users = await withStore(async (store) => listUsers(store, opts.tenant ? await tenantId(store, opts.tenant) : undefined));
+      const rows = users.map((u) => ({ id: u.id, username: u.username, tenant: u.tenant, disabled: u.disabled === 1, createdAt: u.created_at }));
       print(!!opts.json, rows, table(rows));
     });
 }

@@ -3,7 +3,9 @@ import { DomainError } from '../domain/errors.js';
 import { checkAssessmentRequest } from '../domain/assessments.js';
 import { findAttempts, latestAttempt, requestRedelivery, type AttemptRow } from '../store/outbox.js';
 import { WebhookClient } from '../webhooks/client.js';
+import { loadConfig } from '../config.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
+import { webhookListenCommand } from './webhook-listen.js';
 
 const STATUSES: Record<string, AttemptRow['status']> = { failed: 'failed', unknown: 'unknown', delivered: 'delivered', pending: 'pending', sending: 'sending' };
 
@@ -77,6 +79,8 @@ export function webhookCommands(program: Command): void {
       print(!!opts.json, outcomes, outcomes.map((o) => `${o.analysisId}: ${o.outcome}`).join('\n') || '(nothing to redeliver)');
     });
 
+  webhookListenCommand(webhook);
+
   webhook
     .command('test')
     .description('send a sample delivery to a receiver through the same guarded client and address policy')
@@ -85,7 +89,8 @@ export function webhookCommands(program: Command): void {
     .option('--password <password>', 'Basic password')
     .option('--json', 'print JSON')
     .action(async (opts: { url: string; username?: string; password?: string; json?: boolean }) => {
-      const out = await withStore(async (_store, config) => {
+      const config = loadConfig();
+      const out = await (async () => {
         let url: string;
         try {
           url = checkAssessmentRequest(
@@ -104,7 +109,7 @@ export function webhookCommands(program: Command): void {
         } finally {
           await client.close();
         }
-      });
+      })();
       const ok = out.status !== null && out.status >= 200 && out.status < 300;
       print(!!opts.json, out, ok ? `Delivered: HTTP ${out.status} in ${out.durationMs} ms` : `Not delivered: ${out.error} (${out.durationMs} ms)`);
       if (!ok) process.exitCode = 1;

@@ -47,6 +47,10 @@ export interface AssessmentRequest {
  * The rules of an assessment request beyond field shapes. A WebhookUrl that names a
  * non-public address literally is refused now; DNS names are vetted again at delivery time.
  */
+/** Names the setting a developer with a local receiver is looking for, and what it is for. */
+export const WEBHOOK_URL_NOT_ALLOWED =
+  'WebhookUrl must point at a public address. To receive webhooks on this machine or your own network while developing, start Assay with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (not for production)';
+
 export function checkAssessmentRequest(
   req: AssessmentRequest,
   allowPrivateNetworks: boolean,
@@ -85,7 +89,7 @@ export function checkAssessmentRequest(
   if (!allowPrivateNetworks) {
     const literal = literalAddress(url.hostname);
     if ((literal !== undefined && !isPublicAddress(literal)) || isLocalName(url.hostname)) {
-      throw new DomainError('WebhookUrlNotAllowed', 'WebhookUrl must point at a public address', {
+      throw new DomainError('WebhookUrlNotAllowed', WEBHOOK_URL_NOT_ALLOWED, {
         field: 'WebhookUrl',
         rule: 'publicAddress',
       });

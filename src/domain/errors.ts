@@ -1,22 +1,24 @@
 /** Machine-readable error codes. The spec's own codes come first; the rest are Assay's. */
-export type ErrorCode =
-  | 'ExternalIdAlreadyExists'
-  | 'NoCandidateFound'
-  | 'InvalidAssessmentType'
-  | 'ValidationError'
-  | 'WebhookUrlNotAllowed'
-  | 'InvalidJson'
-  | 'UnsupportedMediaType'
-  | 'PayloadTooLarge'
-  | 'InvalidApiKey'
-  | 'InvalidCredentials'
-  | 'NotFound'
-  | 'ResultsNotReleased'
-  | 'AlreadyCompleted'
-  | 'NotRedeliverable'
-  | 'TooManyRequests'
-  | 'ServiceUnavailable'
-  | 'InternalError';
+export const ERROR_CODES = [
+  'ExternalIdAlreadyExists',
+  'NoCandidateFound',
+  'InvalidAssessmentType',
+  'ValidationError',
+  'WebhookUrlNotAllowed',
+  'InvalidJson',
+  'UnsupportedMediaType',
+  'PayloadTooLarge',
+  'InvalidApiKey',
+  'InvalidCredentials',
+  'NotFound',
+  'ResultsNotReleased',
+  'AlreadyCompleted',
+  'NotRedeliverable',
+  'TooManyRequests',
+  'ServiceUnavailable',
+  'InternalError',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** A rule said no. Carries what the caller needs to fix the request, never internals. */
 export class DomainError extends Error {

@@ -45,9 +45,15 @@ export function logDestination(): { stream: pino.DestinationStream; flush(): voi
     }
   };
   process.once('exit', atExit);
+  let closed = false;
   return {
     stream: {
       write(line: string) {
+        // After the server closed, the last lines ("stopped") go out at once: the process may exit next.
+        if (closed) {
+          out.write(line);
+          return;
+        }
         pending += line;
         if (!scheduled) {
           scheduled = true;
@@ -55,8 +61,9 @@ export function logDestination(): { stream: pino.DestinationStream; flush(): voi
         }
       },
     },
-    // When the server closes: its lines go out now, and the exit hook is no longer needed.
+    // When the server closes: its lines go out now, later ones as they come, and the exit hook is no longer needed.
     flush() {
+      closed = true;
       process.off('exit', atExit);
       atExit();
     },

@@ -65,5 +65,5 @@ export const AnalysisResult = Type.Object({
   }),
   IntegrityFlags,
   ReportUrl: ReportUrl,
-});
+}, { description: "The results, in TMA's own format (no envelope)" });
 export type AnalysisResult = Static<typeof AnalysisResult>;

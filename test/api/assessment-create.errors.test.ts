@@ -63,6 +63,12 @@ for (const db of testDatabases()) {
       }
     });
 
+    test('the refusal names the setting for receivers on your own machine, and says it is for development', async () => {
+      const res = await rejects({ ExternalId: externalId, AssessmentType: 0, WebhookUrl: 'http://127.0.0.1:4000/' }, 'WebhookUrlNotAllowed', 'WebhookUrl');
+      assert.match(res.body.error.message, /WEBHOOK_ALLOW_PRIVATE_NETWORKS=true/);
+      assert.match(res.body.error.message, /developing.*not for production/);
+    });
+
     test('WebhookPassword without WebhookUsername is refused, and credentials without a WebhookUrl', async () => {
       await rejects({ ExternalId: externalId, AssessmentType: 0, WebhookUrl: 'https://hooks.example.com/', WebhookPassword: 'pw' }, 'ValidationError', 'WebhookPassword');
       await rejects({ ExternalId: externalId, AssessmentType: 0, WebhookUsername: 'u', WebhookPassword: 'pw' }, 'ValidationError', 'WebhookUsername');

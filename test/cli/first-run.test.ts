@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../src/paths.js';
 import { apiClient, candidate, request } from '../helpers/http.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { tempDir } from '../helpers/server.js';
@@ -9,6 +11,14 @@ import { tempDir } from '../helpers/server.js';
 function banner(output: string) {
   const field = (name: string) => new RegExp(`${name}: +(\\S+)`).exec(output)?.[1];
   return { username: field('username'), password: field('password'), apiKey: field('api key'), portal: field('portal domain') };
+}
+
+/** The README's sample of the banner: the code block after its banner marker. */
+function readmeBanner(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /<!-- banner[^>]*-->\n```\n([\s\S]*?)```/.exec(readme);
+  assert.ok(block, 'the README has its banner sample');
+  return block[1]!.trim();
 }
 
 describe('first start on an empty database (bin/assay serve, the README path)', () => {
@@ -28,7 +38,13 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     assert.equal(b.username, 'demo');
     assert.ok(b.password && b.apiKey, first.output());
     assert.equal(b.portal, first.url);
-    assert.match(first.output(), /curl -sS -u 'demo:[^']+' -H 'api-key: ak_[^']+' .*\/api\/anonymous\/candidate/s);
+    assert.ok(first.output().includes(`export AUTH='demo:${b.password}' KEY='${b.apiKey}' BASE=${first.url}`), first.output());
+
+    // The README shows this banner, with sample secrets and the default address in place of the real ones.
+    const sample = banner(readmeBanner());
+    const out = first.output();
+    const printed = out.slice(out.indexOf('Assay created a demo tenant'), out.indexOf('$BASE/api/anonymous/candidate') + '$BASE/api/anonymous/candidate'.length);
+    assert.equal(printed.replaceAll(b.password!, sample.password!).replaceAll(b.apiKey!, sample.apiKey!).replaceAll(first.url, sample.portal!), readmeBanner());
 
     const api = apiClient(first.url, { username: b.username!, password: b.password!, apiKey: b.apiKey! });
     const body = candidate();
@@ -40,7 +56,10 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     assert.equal((await request(`${first.url}/readyz`)).status, 200);
 
     assert.equal(await first.stop('SIGTERM'), 0, 'SIGTERM exits 0');
-    assert.doesNotMatch(first.output(), new RegExp(`"[^"]*${b.password}`), 'the password is in no JSON log line');
+    const logs = first.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
+    assert.ok(logs.findIndex((l) => l.msg.startsWith('shutting down')) >= 0, 'the drain is logged');
+    assert.equal(logs.at(-1)?.msg, 'stopped', 'the last line says it is done');
+    assert.ok(!logs.some((l) => JSON.stringify(l).includes(b.password!)), 'the password is in no JSON log line');
 
     const second = await spawnServer({ DATA_DIR: dataDir });
     servers.push(second);

@@ -44,3 +44,51 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
     },
   };
 }
+
+export interface CliProcess {
+  child: ChildProcess;
+  /** Waits for a stdout line that `match` accepts (lines already printed count), or fails after `ms`. */
+  line<T>(match: (line: string) => T | undefined, ms?: number): Promise<T>;
+  /** Everything printed so far, stdout then stderr. */
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/** A long-running bin/assay command (webhook listen), read line by line. */
+export function spawnCli(args: string[], env: Record<string, string> = {}): CliProcess {
+  const child = spawn(BIN, args, { env: { ...inherited(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let partial = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    const parts = (partial + d.toString('utf8')).split('\n');
+    partial = parts.pop()!;
+    lines.push(...parts);
+  });
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let read = 0;
+  return {
+    child,
+    async line(match, ms = 15_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        while (read < lines.length) {
+          const found = match(lines[read++]!);
+          if (found !== undefined) return found;
+        }
+        if (child.exitCode !== null) throw new Error(`bin/assay ${args.join(' ')} exited with ${child.exitCode}: ${err}`);
+        if (Date.now() > deadline) throw new Error(`no matching line from bin/assay ${args.join(' ')} within ${ms} ms; got:\n${lines.join('\n')}\n${err}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    output: () => [...lines, partial].join('\n') + err,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}

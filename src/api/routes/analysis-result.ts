@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { CULTURES, cultureLanguage } from '../../domain/results/culture.js';
 import type { Result, Scored } from '../../domain/results/result.js';
 import type { NormGroup } from '../../domain/results/types.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
 import { findAssessment } from '../../store/assessments.js';
 import { reportUrl, resultOf, withheld } from '../../reports/render.js';
@@ -61,7 +61,7 @@ export function analysisResult(app: App, deps: Deps): void {
           'until they do. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
         tags: ['Results'],
         params: ResultParams,
-        response: { 200: AnalysisResult, 400: ErrorRef, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 200: AnalysisResult, ...apiErrors({ body: false }, 'NotFound') },
       },
     },
     async (request) => {

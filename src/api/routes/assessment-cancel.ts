@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentCancelled, AssessmentParams } from '../../schemas/assessment.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { cancelAssessment, findAssessment } from '../../store/assessments.js';
 
 /** Withdraws an assessment that is not completed: its link then shows a page that says so. */
@@ -16,7 +16,7 @@ export function assessmentCancel(app: App, { store }: Deps): void {
           'Cancelling again (or after expiry) is no error. A completed assessment cannot be cancelled (409): erase the candidate\'s data instead. No webhook is sent.',
         tags: ['Extensions'],
         params: AssessmentParams,
-        response: { 200: AssessmentCancelled, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 200: AssessmentCancelled, ...apiErrors({ body: false }, 'NotFound', 'AlreadyCompleted') },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { checkAssessmentRequest } from '../../domain/assessments.js';
 import { DomainError } from '../../domain/errors.js';
 import { expiryFor } from '../../domain/lifecycle.js';
 import { AssessmentCreateBody, AssessmentCreated } from '../../schemas/assessment.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { newAnalysisId } from '../../security/tokens.js';
 import { insertAssessment } from '../../store/assessments.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
@@ -20,7 +20,7 @@ export function assessmentCreate(app: App, { store, secretBox, config }: Deps): 
         summary: 'Create an assessment for an existing candidate',
         tags: ['Assessments'],
         body: AssessmentCreateBody,
-        response: { 201: AssessmentCreated, 400: ErrorRef, 401: ErrorRef, 413: ErrorRef, 415: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 201: AssessmentCreated, ...apiErrors({ body: true }, 'NoCandidateFound', 'InvalidAssessmentType', 'WebhookUrlNotAllowed') },
       },
       preValidation: caseInsensitiveBody(AssessmentCreateBody),
     },

@@ -2,7 +2,7 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { effectiveStatus } from '../../domain/lifecycle.js';
 import { AssessmentParams, AssessmentStatus } from '../../schemas/assessment.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { countAnswers, findAssessment } from '../../store/assessments.js';
 import { pinnedNormGroup, storedResult } from '../../store/results.js';
 import { releaseState, reportUrl, withheld } from '../../reports/render.js';
@@ -24,8 +24,7 @@ export function assessmentGet(app: App, deps: Deps): void {
           'integrity flags and the norm group pinned at completion. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
         tags: ['Extensions'],
         params: AssessmentParams,
-        response: { 200: AssessmentStatus, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
-        'x-assay-extension': true,
+        response: { 200: AssessmentStatus, ...apiErrors({ body: false }, 'NotFound') },
       } as Record<string, unknown>,
     },
     async (request, reply) => {

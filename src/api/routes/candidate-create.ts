@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CandidateCreateBody, CandidateCreated } from '../../schemas/candidate.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { insertCandidate } from '../../store/candidates.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
 
@@ -13,7 +13,7 @@ export function candidateCreate(app: App, { store }: Deps): void {
         summary: 'Create a candidate',
         tags: ['Candidates'],
         body: CandidateCreateBody,
-        response: { 201: CandidateCreated, 400: ErrorRef, 401: ErrorRef, 413: ErrorRef, 415: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 201: CandidateCreated, ...apiErrors({ body: true }, 'ExternalIdAlreadyExists') },
       },
       preValidation: caseInsensitiveBody(CandidateCreateBody),
     },

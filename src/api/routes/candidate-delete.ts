@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CandidateErased, CandidateParams } from '../../schemas/candidate-data.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { eraseCandidate } from '../../store/erasure.js';
 
 /** A data subject's erasure request in one call. */
@@ -17,7 +17,7 @@ export function candidateDelete(app: App, { store }: Deps): void {
           'An audit row keeps when, by which API key and how much, with no personal data. Tenant-scoped: another tenant\'s candidate is 404.',
         tags: ['Candidates'],
         params: CandidateParams,
-        response: { 200: CandidateErased, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 200: CandidateErased, ...apiErrors({ body: false }, 'NotFound') },
       },
     },
     async (request) => {

@@ -4,7 +4,7 @@ import { effectiveStatus, erasureDue } from '../../domain/lifecycle.js';
 import type { Scored } from '../../domain/results/result.js';
 import { releaseState, resultOf, withheld } from '../../reports/render.js';
 import { CandidateData, CandidateParams } from '../../schemas/candidate-data.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { findCandidate } from '../../store/candidates.js';
 import { retentionDays } from '../../store/credentials.js';
 import { latestAttempt } from '../../store/outbox.js';
@@ -28,7 +28,7 @@ export function candidateGet(app: App, deps: Deps): void {
           'out while the candidate has not released them (a portal setting). Tenant-scoped: another tenant\'s candidate is 404.',
         tags: ['Candidates'],
         params: CandidateParams,
-        response: { 200: CandidateData, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 200: CandidateData, ...apiErrors({ body: false }, 'NotFound') },
       },
     },
     async (request) => {

@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { Language } from '../../domain/instruments/types.js';
 import { negotiateLanguage } from '../../domain/language.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { findAssessment } from '../../store/assessments.js';
 import { pdfFilename, REPORT_CSP, reportHtml, reportModelOf, reportPdfOf, withheld } from '../../reports/render.js';
 
@@ -37,12 +37,7 @@ export function report(app: App, deps: Deps): void {
             description: 'The report',
             content: { 'text/html': { schema: { type: 'string' } }, 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
-          400: ErrorRef,
-          401: ErrorRef,
-          404: ErrorRef,
-          409: ErrorRef,
-          429: ErrorRef,
-          503: ErrorRef,
+          ...apiErrors({ body: false }, 'NotFound', 'ResultsNotReleased'),
         },
       },
     },

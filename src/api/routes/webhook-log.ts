@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, WebhookLog } from '../../schemas/assessment.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { findAssessment } from '../../store/assessments.js';
 import { listAttempts } from '../../store/outbox.js';
 import { attemptView } from '../webhook-view.js';
@@ -18,7 +18,7 @@ export function webhookLog(app: App, { store }: Deps): void {
           'and whether it was the automatic one at completion or a manual redelivery. Empty before completion. Another tenant\'s assessment is 404.',
         tags: ['Webhooks'],
         params: AssessmentParams,
-        response: { 200: WebhookLog, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 200: WebhookLog, ...apiErrors({ body: false }, 'NotFound') },
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, RedeliveryQueued } from '../../schemas/assessment.js';
-import { ErrorRef } from '../../schemas/envelopes.js';
+import { apiErrors } from '../../schemas/errors.js';
 import { REDELIVERIES_PER_HOUR, requestRedelivery } from '../../store/outbox.js';
 
 const WHY: Record<string, string> = {
@@ -23,7 +23,7 @@ export function webhookRedeliver(app: App, deps: Deps): void {
           'manual attempts per assessment per hour (then 429); 409 NotRedeliverable when the assessment is not completed, has no WebhookUrl, or an attempt is under way. No body needed.',
         tags: ['Webhooks'],
         params: AssessmentParams,
-        response: { 202: RedeliveryQueued, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, 429: ErrorRef, 503: ErrorRef },
+        response: { 202: RedeliveryQueued, ...apiErrors({ body: false }, 'NotFound', 'NotRedeliverable', 'UnsupportedMediaType') },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { freePort } from '../helpers/cli.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import type { Credentials } from '../helpers/http.js';
+import { spawnCli, type CliProcess } from '../helpers/process.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+type Delivery = { credentials: string; username: string | null; signature: string; body: string; method: string };
+const delivery = (line: string) => (JSON.parse(line) as { delivery?: Delivery }).delivery;
+
+describe('bin/assay webhook listen receives a real completion\'s webhook', () => {
+  let server: TestServer;
+  let creds: Credentials;
+  const listeners: CliProcess[] = [];
+  before(async () => {
+    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' });
+    creds = await server.tenant();
+  });
+  after(async () => {
+    for (const l of listeners) await l.stop();
+    await server.stop();
+  });
+
+  async function listen(...args: string[]): Promise<{ listener: CliProcess; url: string }> {
+    const listener = spawnCli(['webhook', 'listen', '--port', String(await freePort()), '--json', ...args]);
+    listeners.push(listener);
+    const url = await listener.line((l) => (JSON.parse(l) as { listening?: string }).listening);
+    return { listener, url };
+  }
+
+  test('with Basic credentials: it says they matched, shows the body, and answers 200', async () => {
+    const { listener, url } = await listen('--username', 'ats', '--password', 's3cret');
+    const a = await newAssessment(server.url, creds, { WebhookUrl: url, WebhookUsername: 'ats', WebhookPassword: 's3cret' });
+    await completeViaForms(new FormClient(server.url), a.id);
+    const got = await listener.line(delivery);
+    assert.equal(got.method, 'POST');
+    assert.equal(got.credentials, 'matched');
+    assert.equal(got.username, 'ats');
+    assert.deepEqual(JSON.parse(got.body), { Analysis_Id: a.id, External_Id: a.externalId });
+    const log = await a.api.get(`/api/anonymous/assessment/${a.id}/webhooks`);
+    assert.deepEqual(log.body.Data.map((x: { Status: string; ResponseStatus: number }) => [x.Status, x.ResponseStatus]), [['Delivered', 200]]);
+
+    const wrong = await newAssessment(server.url, creds, { WebhookUrl: url, WebhookUsername: 'ats', WebhookPassword: 'not-it' });
+    await completeViaForms(new FormClient(server.url), wrong.id);
+    assert.equal((await listener.line(delivery)).credentials, 'mismatched');
+  });
+
+  test('anonymous: no credentials expected, none sent', async () => {
+    const { listener, url } = await listen();
+    const a = await newAssessment(server.url, creds, { WebhookUrl: url });
+    await completeViaForms(new FormClient(server.url), a.id);
+    const got = await listener.line(delivery);
+    assert.equal(got.credentials, 'none');
+    assert.equal(got.signature, 'unsigned');
+    assert.equal(JSON.parse(got.body).Analysis_Id, a.id);
+  });
+
+  test('without --json it prints a readable delivery and never the password', async () => {
+    const port = await freePort();
+    const listener = spawnCli(['webhook', 'listen', '--port', String(port), '--username', 'ats', '--password', 'pw-hidden-42']);
+    listeners.push(listener);
+    await listener.line((l) => (l.startsWith('Listening on') ? true : undefined));
+    const a = await newAssessment(server.url, creds, { WebhookUrl: `http://127.0.0.1:${port}/hook`, WebhookUsername: 'ats', WebhookPassword: 'pw-hidden-42' });
+    await completeViaForms(new FormClient(server.url), a.id);
+    await listener.line((l) => (l.includes('Basic credentials matched (ats)') ? true : undefined));
+    const body = await listener.line((l) => (l.trim().startsWith('body:') ? l : undefined));
+    assert.ok(body.includes(a.id));
+    await listener.stop();
+    assert.ok(!listener.output().includes('pw-hidden-42'));
+    assert.ok(listener.output().includes(a.id), 'the output is what was read');
+  });
+});

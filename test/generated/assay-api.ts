@@ -1,0 +1,1437 @@
+// Generated from /openapi.json by openapi-typescript (npm run api-types). Do not edit.
+export interface paths {
+    "/api/anonymous/assessment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an assessment for an existing candidate */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Property names match case-insensitively; unknown properties are ignored. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 0 = TMA170, 1 = TMA312. */
+                        AssessmentType: number;
+                        /** @description Extension: when the link stops working, an ISO-8601 date-time with a time zone, in the future. Default: ASSESSMENT_EXPIRY_DAYS (90) after creation. */
+                        ExpiresAt?: string;
+                        /** @description Caller-supplied candidate id, unique across the system. */
+                        ExternalId: string;
+                        /** @description Where the candidate goes on completion; absolute http(s). */
+                        ReturnUrl?: string;
+                        /** @description Basic password; needs WebhookUsername. */
+                        WebhookPassword?: string;
+                        /** @description Receives one POST on completion; absolute http(s), public address. */
+                        WebhookUrl?: string;
+                        /** @description Basic user for the webhook POST. */
+                        WebhookUsername?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created, in the success envelope */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                /** @description The assessment token: the last path segment of AssessmentUrl. */
+                                AnalysisId: string;
+                                /** @description {portal_domain}/anonymous/analyse/start/{AnalysisId} */
+                                AssessmentUrl: string;
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 201;
+                        };
+                    };
+                };
+                /** @description `NoCandidateFound`: no candidate of yours has this ExternalId; `InvalidAssessmentType`: AssessmentType is missing or not 0 or 1; `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read; `WebhookUrlNotAllowed`: the WebhookUrl names a loopback, private or other non-public address; `InvalidJson`: the body is not valid JSON, or is empty */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLarge`: the body is over 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaType`: a body is sent with another Content-Type than application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/assessment/{AnalysisId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up an assessment (extension)
+         * @description Not in the original specification. Status, timestamps, progress, the webhook attempt and, once completed (and released by the candidate where the portal asks), the raw scale scores, the consistency score, integrity flags and the norm group pinned at completion. Only the caller's own tenant's assessments are visible; others are 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                AnalysisId: string;
+                                /** @description Statements answered so far: the candidate's progress. */
+                                AnsweredItems: number;
+                                AssessmentType: number;
+                                AssessmentUrl: string;
+                                CancelledAt: string | null;
+                                CompletedAt: string | null;
+                                /** @description Once completed: 0–100, agreement between designated item pairs. */
+                                ConsistencyScore: number | null;
+                                /** Format: date-time */
+                                CreatedAt: string;
+                                ExpiresAt: string | null;
+                                ExternalId: string;
+                                /** @description Once completed: StraightLining, Speeding, LowConsistency; see README "Results". */
+                                IntegrityFlags: null | ("StraightLining" | "Speeding" | "LowConsistency")[];
+                                /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
+                                NormGroup: null | {
+                                    CollectedFrom: string | null;
+                                    CollectedTo: string | null;
+                                    Id: string;
+                                    /** @description True for the shipped example: simulated, never for selection decisions. */
+                                    Illustrative: boolean;
+                                    Name: string;
+                                    SampleSize: number;
+                                    Source: string;
+                                };
+                                /** @description Once completed: a signed link to the report on the portal domain, for people without API credentials. It expires (REPORT_LINK_DAYS). */
+                                ReportUrl: string | null;
+                                /** @description Whether the candidate must release the results before they are shown (a portal setting), and their answer. */
+                                ResultsRelease: "NotRequired" | "Pending" | "Released" | "Declined";
+                                Scores: null | {
+                                    Items: number;
+                                    Mean: number;
+                                    Name: string;
+                                    Raw: number;
+                                    Scale: string;
+                                }[];
+                                StartedAt: string | null;
+                                /** @description Expired: not completed before ExpiresAt. Cancelled: withdrawn with DELETE. Both are final; no webhook is sent for them. */
+                                Status: "Created" | "Started" | "Completed" | "Expired" | "Cancelled";
+                                /** @description Statements in the questionnaire. */
+                                TotalItems: number;
+                                Webhook: null | {
+                                    AttemptedAt: string | null;
+                                    /** @description Attempts so far: the automatic one and any manual redeliveries. The log: GET …/webhooks. */
+                                    Attempts: number;
+                                    DurationMs: number | null;
+                                    Error: string | null;
+                                    ResponseStatus: number | null;
+                                    Status: "NotSent" | "Pending" | "Sending" | "Delivered" | "Failed" | "Unknown";
+                                };
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an assessment (extension)
+         * @description Not in the original specification. The status becomes Cancelled and the candidate's link shows that the questionnaire was withdrawn. Cancelling again (or after expiry) is no error. A completed assessment cannot be cancelled (409): erase the candidate's data instead. No webhook is sent.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                AnalysisId: string;
+                                /** Format: date-time */
+                                CancelledAt: string;
+                                /** @enum {string} */
+                                Status: "Cancelled";
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `AlreadyCompleted`: the assessment is completed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/assessment/{AnalysisId}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report of a completed assessment (extension)
+         * @description An accessible HTML page (default) or a PDF (`?format=pdf` or `Accept: application/pdf`), in `?lang=nl|en`. An unfinished assessment, or another tenant's, is 404. When the candidate has not released the results (a portal setting), 409 ResultsNotReleased. For people without API credentials, give them the ReportUrl from the status lookup or the results endpoint.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description pdf, or send Accept: application/pdf; HTML otherwise. */
+                    format?: "html" | "pdf";
+                    /** @description Language; else Accept-Language, else English. */
+                    lang?: "nl" | "en";
+                };
+                header?: never;
+                path: {
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The report */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                        "text/html": string;
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ResultsNotReleased`: the candidate has not released the results (a portal setting) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/assessment/{AnalysisId}/webhook/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the completion webhook once more (extension)
+         * @description Not in the original specification, which allows one attempt: this is an operator's explicit act, never automatic, and how a delivery lost (Unknown after a crash) or refused by a receiver that was down is recovered. The same body is sent once more. At most 5 manual attempts per assessment per hour (then 429); 409 NotRedeliverable when the assessment is not completed, has no WebhookUrl, or an attempt is under way. No body needed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted, in the success envelope */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                AttemptId: string;
+                                /** @enum {string} */
+                                Status: "Pending";
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 202;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotRedeliverable`: an attempt is pending or sending, one was delivered, or there is no WebhookUrl (innererror.reason says which) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaType`: a body is sent with another Content-Type than application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/assessment/{AnalysisId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook delivery log of an assessment (extension)
+         * @description Not in the original specification. Every attempt: when, how long, the receiver's status code or why it failed (without internal addresses), and whether it was the automatic one at completion or a manual redelivery. Empty before completion. Another tenant's assessment is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                AttemptedAt: string | null;
+                                /** Format: date-time */
+                                CreatedAt: string;
+                                DurationMs: number | null;
+                                /** @description Why it failed, without the addresses a host name resolved to. */
+                                Error: string | null;
+                                Id: string;
+                                /** @description Automatic: at completion. Manual: a redelivery an operator asked for. */
+                                Kind: "Automatic" | "Manual";
+                                ResponseStatus: number | null;
+                                Status: "Pending" | "Sending" | "Delivered" | "Failed" | "Unknown";
+                            }[];
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/candidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a candidate */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Property names match case-insensitively; unknown properties are ignored. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        Email: string;
+                        /** @description Caller-supplied candidate id, unique across the system. */
+                        ExternalId: string;
+                        FirstName: string;
+                        /**
+                         * @description 0 unknown, 1 male, 2 female, 3 neutral.
+                         * @default 0
+                         */
+                        Gender?: number;
+                        LastName: string;
+                        /**
+                         * @description When true the candidate re-enters their details before starting.
+                         * @default false
+                         */
+                        NeedsToUpdateData?: boolean;
+                        /** @description Name preposition such as "van der"; "" when none. */
+                        Preposition: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created, in the success envelope */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                ExternalId: string;
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 201;
+                        };
+                    };
+                };
+                /** @description `ExternalIdAlreadyExists`: a candidate with this ExternalId exists (in any tenant); `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read; `InvalidJson`: the body is not valid JSON, or is empty */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLarge`: the body is over 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaType`: a body is sent with another Content-Type than application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/candidate/{ExternalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about a candidate (extension)
+         * @description Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay out while the candidate has not released them (a portal setting). Tenant-scoped: another tenant's candidate is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Caller-supplied candidate id, unique across the system. */
+                    ExternalId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                Assessments: {
+                                    AnalysisId: string;
+                                    /** @description Null while the candidate has not released the results (a portal setting). */
+                                    Answers: null | {
+                                        AnsweredAt: string;
+                                        ItemId: string;
+                                        Value: number;
+                                    }[];
+                                    AssessmentType: number;
+                                    CancelledAt: string | null;
+                                    CompletedAt: string | null;
+                                    /** Format: date-time */
+                                    CreatedAt: string;
+                                    ExpiresAt: string | null;
+                                    Results: null | {
+                                        Competences: {
+                                            Code: string;
+                                            Name: string;
+                                            Percentile: number | null;
+                                            Raw: number;
+                                            Sten: number | null;
+                                        }[];
+                                        ConsistencyScore: number | null;
+                                        /** @description Signs that the answers may not describe the candidate; see README "Results". Empty when none. */
+                                        IntegrityFlags: ("StraightLining" | "Speeding" | "LowConsistency")[];
+                                        /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
+                                        NormGroup: null | {
+                                            CollectedFrom: string | null;
+                                            CollectedTo: string | null;
+                                            Id: string;
+                                            /** @description True for the shipped example: simulated, never for selection decisions. */
+                                            Illustrative: boolean;
+                                            Name: string;
+                                            SampleSize: number;
+                                            Source: string;
+                                        };
+                                        Scales: {
+                                            Code: string;
+                                            Name: string;
+                                            Percentile: number | null;
+                                            Raw: number;
+                                            Sten: number | null;
+                                        }[];
+                                    };
+                                    /** @description Whether the candidate must release the results before they are shown (a portal setting), and their answer. */
+                                    ResultsRelease: "NotRequired" | "Pending" | "Released" | "Declined";
+                                    ReturnUrl: string | null;
+                                    SecondsPerPage: {
+                                        Page: number;
+                                        Seconds: number;
+                                    }[];
+                                    StartedAt: string | null;
+                                    Status: string;
+                                    Webhook: null | {
+                                        AttemptedAt: string | null;
+                                        Attempts: number;
+                                        DurationMs: number | null;
+                                        Error: string | null;
+                                        ResponseStatus: number | null;
+                                        Status: string;
+                                    };
+                                    /** @description Without the webhook credentials, which are never returned. */
+                                    WebhookUrl: string | null;
+                                }[];
+                                Candidate: {
+                                    /** Format: date-time */
+                                    CreatedAt: string;
+                                    Email: string;
+                                    ExternalId: string;
+                                    FirstName: string;
+                                    Gender: number;
+                                    LastName: string;
+                                    NeedsToUpdateData: boolean;
+                                    Preposition: string;
+                                    /** Format: date-time */
+                                    UpdatedAt: string;
+                                };
+                                Retention: {
+                                    /** @description RETENTION_DAYS, or the tenant's own. */
+                                    Days: number;
+                                    /** @description When the retention sweep will erase this candidate; null while an assessment is open and has no expiry. */
+                                    ErasedAfter: string | null;
+                                };
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Erase a candidate's personal data (extension)
+         * @description Not in the original specification. Removes the candidate's fields and every assessment of theirs: answers, scores, page times, reports and their share links, webhook credentials and outcomes. The assessment links stop working and the ExternalId may be used again. An audit row keeps when, by which API key and how much, with no personal data. Tenant-scoped: another tenant's candidate is 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Caller-supplied candidate id, unique across the system. */
+                    ExternalId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                ErasedAnswers: number;
+                                ErasedAssessments: number;
+                                ExternalId: string;
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/candidateanalysisresult/{token}/{culture}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results of an assessment (the vendor's classic endpoint)
+         * @description Field names and types as in TMA's public documentation of the classic API. `culture` picks the language of each Description: nl-NL, en-GB, en-US, case-insensitive; any other is a 400. Until the candidate finishes: Done false, DoneDate null, empty lists. Assay adds NormGroup, Note, IntegrityFlags and ReportUrl. When the portal asks candidates to release their results, the lists stay empty until they do. Only the caller's own tenant's assessments are visible; others are 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description nl-NL, en-GB or en-US (case-insensitive): the language of Description. */
+                    culture: string;
+                    /** @description The AnalysisId. */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The results, in TMA's own format (no envelope) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            AnalysisToken: string;
+                            /** @description Per competence: sten 1–10 against the norm group. Empty without a norm group. */
+                            AptitudeScores: {
+                                /** @description The scale or competence name in the culture's language. */
+                                Description: string;
+                                /** @description Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions. */
+                                ExternalCode: string;
+                                /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
+                                ID: number;
+                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                Value: number;
+                            }[];
+                            /** @description Per competence: percentile 0–100 against the norm group. Empty without a norm group. */
+                            AptitudeScoresPercentage: {
+                                /** @description The scale or competence name in the culture's language. */
+                                Description: string;
+                                /** @description Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions. */
+                                ExternalCode: string;
+                                /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
+                                ID: number;
+                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                Value: number;
+                            }[];
+                            /** @description Per competence: the raw score, the weighted mean of its scales on 1–5. */
+                            AptitudeScoresScale: {
+                                /** @description The scale or competence name in the culture's language. */
+                                Description: string;
+                                /** @description Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions. */
+                                ExternalCode: string;
+                                /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
+                                ID: number;
+                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                Value: number;
+                            }[];
+                            /** @description The candidate's ExternalId. */
+                            CandidateIdentifier: string;
+                            /** @description Integer 0–100 as a string: agreement between designated item pairs. "" when not finished. */
+                            ConsistencyScore: string;
+                            Done: boolean;
+                            DoneDate: string | null;
+                            /** @description Signs that the answers may not describe the candidate; see README "Results". Empty when none. */
+                            IntegrityFlags: ("StraightLining" | "Speeding" | "LowConsistency")[];
+                            /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
+                            NormGroup: null | {
+                                CollectedFrom: string | null;
+                                CollectedTo: string | null;
+                                Id: string;
+                                /** @description True for the shipped example: simulated, never for selection decisions. */
+                                Illustrative: boolean;
+                                Name: string;
+                                SampleSize: number;
+                                Source: string;
+                            };
+                            /** @description Per scale: sten 1–10 against the norm group. Empty without a norm group. */
+                            NormScores: {
+                                /** @description The scale or competence name in the culture's language. */
+                                Description: string;
+                                /** @description Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions. */
+                                ExternalCode: string;
+                                /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
+                                ID: number;
+                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                Value: number;
+                            }[];
+                            /** @description Per scale: the raw score, the mean of its keyed items on 1–5. */
+                            NormScoreScales: {
+                                /** @description The scale or competence name in the culture's language. */
+                                Description: string;
+                                /** @description Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions. */
+                                ExternalCode: string;
+                                /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
+                                ID: number;
+                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                Value: number;
+                            }[];
+                            /** @description Per scale: percentile 0–100 against the norm group. Empty without a norm group. */
+                            NormScoresPercentage: {
+                                /** @description The scale or competence name in the culture's language. */
+                                Description: string;
+                                /** @description Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions. */
+                                ExternalCode: string;
+                                /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
+                                ID: number;
+                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                Value: number;
+                            }[];
+                            /** @description Why lists are empty (no norm group; results not released by the candidate), or that the norm group is only illustrative. */
+                            Note: string | null;
+                            /** @description Once completed: a signed link to the report on the portal domain, for people without API credentials. It expires (REPORT_LINK_DAYS). */
+                            ReportUrl: string | null;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Always 200 while the process runs, however busy.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Up (healthz) or ready (readyz) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description 200 while this instance can serve; 503 while the database is unreachable or it is shutting down.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Up (healthz) or ready (readyz) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: string;
+                        };
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error, from every endpoint, has this shape. */
+        ErrorEnvelope: {
+            error: {
+                /**
+                 * @description Machine-readable code; each operation lists the ones it returns, and when.
+                 * @enum {unknown}
+                 */
+                code: "ExternalIdAlreadyExists" | "NoCandidateFound" | "InvalidAssessmentType" | "ValidationError" | "WebhookUrlNotAllowed" | "InvalidJson" | "UnsupportedMediaType" | "PayloadTooLarge" | "InvalidApiKey" | "InvalidCredentials" | "NotFound" | "ResultsNotReleased" | "AlreadyCompleted" | "NotRedeliverable" | "TooManyRequests" | "ServiceUnavailable" | "InternalError";
+                innererror: {
+                    [key: string]: unknown;
+                };
+                message: string;
+            };
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { request } from '../helpers/http.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+describe('the front door and paths no route has', () => {
+  let server: TestServer;
+  let tenantName: string;
+  before(async () => {
+    server = await startServer('sqlite');
+    tenantName = (await server.tenant()).tenant;
+  });
+  after(() => server.stop());
+
+  test('GET / answers an API client with JSON about the service', async () => {
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const res = await request(`${server.url}/`, accept ? { headers: { accept } } : {});
+      assert.equal(res.status, 200, String(accept));
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(res.body, {
+        name: 'Assay',
+        description: 'Candidate assessments (TMA170, TMA312) for applicant-tracking systems',
+        documentation: '/docs',
+        openapi: '/openapi.json',
+        health: '/healthz',
+      });
+    }
+  });
+
+  test('GET / answers a browser with a page: what this is, links to the docs and health, no tenant data, a strict CSP', async () => {
+    const res = await request(`${server.url}/`, { headers: { accept: BROWSER } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+    for (const href of ['/docs', '/openapi.json', '/healthz']) assert.ok(res.text.includes(`href="${href}"`), href);
+    assert.ok(!res.text.includes(tenantName));
+    assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    const dutch = await request(`${server.url}/?lang=nl`, { headers: { accept: BROWSER } });
+    assert.match(dutch.text, /<html lang="nl">/);
+    assert.match(dutch.text, /Koppelt u een sollicitatiesysteem/);
+  });
+
+  test('an unknown path is the HTML 404 page for a browser and the JSON envelope for anyone else; under /api always JSON', async () => {
+    const page = await request(`${server.url}/careers/apply`, { headers: { accept: BROWSER } });
+    assert.equal(page.status, 404);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(page.text, /<h1>Page not found<\/h1>/);
+    const json = await request(`${server.url}/careers/apply`, { headers: { accept: 'application/json' } });
+    assert.equal(json.status, 404);
+    assert.deepEqual(json.body, { error: { code: 'NotFound', message: 'No route for GET /careers/apply', innererror: {} } });
+    const api = await request(`${server.url}/api/nothing-here`, { headers: { accept: BROWSER } });
+    assert.equal(api.status, 404);
+    assert.equal(api.body.error.code, 'NotFound');
+    const refused = await request(`${server.url}/careers/apply`, { headers: { accept: 'text/html;q=0, application/json' } });
+    assert.equal(refused.body.error.code, 'NotFound', 'q=0 means not HTML');
+  });
+});
