@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { freePort, inherited } from '../test/helpers/cli.js';
@@ -41,11 +41,15 @@ function wrap(child: ChildProcess, url: string): Child {
 }
 
 /** `bin/assay serve` with its log lines going to /dev/null, as to a log shipper that keeps up. */
-export async function startAssay(env: Record<string, string>): Promise<Child> {
+export async function startAssay(env: Record<string, string>, profileDir?: string): Promise<Child> {
   const port = await freePort();
   const devNull = openSync('/dev/null', 'w');
-  const child = spawn(join(ROOT, 'bin', 'assay'), ['serve'], {
-    env: { ...inherited(), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
+  // With a profile, node runs bin/assay with its own flags (the shebang's) and --cpu-prof.
+  const bin = join(ROOT, 'bin', 'assay');
+  const shebang = /^#!.* node (.*)$/m.exec(readFileSync(bin, 'utf8'))![1]!.split(' ');
+  const [command, args] = profileDir ? [process.execPath, [...shebang, '--cpu-prof', `--cpu-prof-dir=${profileDir}`, bin, 'serve']] : [bin, ['serve']];
+  const child = spawn(command, args, {
+    env: { ...inherited(), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', MALLOC_ARENA_MAX: '2', ...env, PORT: String(port) },
     stdio: ['ignore', devNull, 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -7,7 +7,7 @@
  * alternating ceiling and Assay each round. Appends a row to bench/README.md unless --smoke.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -17,6 +17,9 @@ import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
 import { runCliJson, startAssay, startBare, type Child } from './processes.js';
 import { hostile } from './hostile.js';
+import { campaignMode, type CampaignSummary } from './campaign-mode.js';
+import { summariseProfiles } from './profile.js';
+import { insertRow } from './readme-rows.js';
 import { webhookLatency } from './webhook-latency.js';
 
 function flag(name: string): boolean {
@@ -86,6 +89,32 @@ async function main(): Promise<void> {
     }
     await pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
+
+  if (flag('campaign')) {
+    const candidates = option('candidates', smoke ? 5 : 500);
+    const profileDir = flag('cpu-prof') ? mkdtempSync(join(tmpdir(), 'assay-prof-')) : undefined;
+    const assay = await startAssay(env, profileDir);
+    const bare = await startBare();
+    const summary = await campaignMode(assay, bare, { username: creds.username!, password: creds.password!, apiKey: creds.apiKey! }, {
+      candidates,
+      rounds,
+      deadlineMs: option('deadline', smoke ? 60 : 300) * 1000,
+      reads: !flag('no-reads'),
+      readSeconds: smoke ? 1 : duration,
+    });
+    await assay.stop();
+    await bare.stop();
+    await pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    if (profileDir) {
+      process.stdout.write(JSON.stringify(summariseProfiles(profileDir), null, 2) + '\n');
+      process.stderr.write(`profiles kept in ${profileDir}\n`);
+    }
+    if (!summary.alive || summary.timeouts > 0 || summary.shedWithoutRetryAfter > 0 || summary.finished !== candidates * rounds) process.exitCode = 1;
+    if (!smoke) insertRow('<!-- campaign -->', campaignRow(summary));
     return;
   }
 
@@ -207,16 +236,28 @@ async function scaling(env: Record<string, string>, creds: Record<string, string
   }
 }
 
-/** Adds a row at the end of the table that follows `marker` in bench/README.md. */
-function insertRow(marker: string, cells: Array<string | number>): void {
-  const file = join(ROOT, 'bench', 'README.md');
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const at = lines.indexOf(marker);
-  if (at < 0) throw new Error(`bench/README.md has no ${marker} marker`);
-  let end = at + 1;
-  while (end < lines.length && lines[end]!.startsWith('|')) end++;
-  lines.splice(end, 0, `| ${cells.join(' | ')} |`);
-  writeFileSync(file, lines.join('\n'));
+function campaignRow(s: CampaignSummary): Array<string | number> {
+  const f = (r: number) => `${r.toFixed(2)}x`;
+  const answers = Object.entries(s.errors).map(([k, v]) => `${v}× ${k}`).join(', ') || '0';
+  const cpu = s.rounds.map((r) => Math.round(r.cpuMsPerPage * 1000)).join(', ');
+  return [
+    new Date().toISOString().slice(0, 10),
+    `${cpus().length} cores, Node ${process.versions.node}`,
+    `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
+    pgMode ? 'PostgreSQL' : 'SQLite',
+    s.candidates.toLocaleString('en'),
+    s.rounds.map((r) => r.ceiling).join(', '),
+    `${s.rounds.map((r) => r.assay).join(', ')} (${f(s.ratio)})`,
+    `${s.post.p50} / ${s.post.p99}`,
+    cpu,
+    answers,
+    s.timeouts,
+    `${s.webhooks.received}/${s.webhooks.expected}, ${s.webhooks.p50} / ${s.webhooks.p99}`,
+    s.rss,
+    s.reads ? `${s.reads.results.rps} (${f(s.reads.results.ratio)})` : '–',
+    s.reads ? `${s.reads.report.rps} (${f(s.reads.report.ratio)})` : '–',
+    s.reads ? `${s.reads.pdf.p99}` : '–',
+  ];
 }
 
 function writeRow(s: {

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { csrfToken, FormClient, itemNames, startPath } from '../test/helpers/forms.js';
+import { percentile } from './stats.js';
 
 interface Prepared {
   id: string;
@@ -9,9 +10,6 @@ interface Prepared {
   fields: Record<string, string>;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /**
  * Time from sending the form post that completes an assessment (the confirmation) to the webhook
@@ -65,6 +63,5 @@ export async function webhookLatency(
     latencies.push((await arrived) - sent);
   }
   receiver.close();
-  latencies.sort((a, b) => a - b);
   return { p50: Math.round(percentile(latencies, 50) * 10) / 10, p99: Math.round(percentile(latencies, 99) * 10) / 10, count };
 }

@@ -155,7 +155,7 @@ export function portalCommands(program: Command): void {
     .action(async (opts: { portalDomain?: string; key?: string; json?: boolean }) => {
       const out = await withStore(async (store) => {
         const key = await portalKey(store, opts);
-        return shown(key.id, key.portal_domain, await portalSettings(store.db, key.id));
+        return shown(key.id, key.portal_domain, await portalSettings(store.db, store.dialect, key.id));
       });
       print(!!opts.json, out, text(out));
     });

@@ -36,8 +36,12 @@ interface Loaded {
 // Read once per process, on first use: the CJK files are several MB each.
 const loaded = new Map<FontName, Loaded>();
 
-export function fontBytes(name: FontName): Buffer {
-  return load(name).bytes;
+/**
+ * The parsed font, shared by every PDF: pdfkit takes a fontkit font as it is and makes each
+ * document its own subset. Parsing the file again per document cost most of a PDF's time.
+ */
+export function parsedFont(name: FontName): fontkit.Font {
+  return load(name).font;
 }
 
 function load(name: FontName): Loaded {

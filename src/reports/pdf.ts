@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
-import { fontBytes, runs, type FontName } from './fonts.js';
+import { parsedFont, runs, type FontName } from './fonts.js';
 import type { ReportModel } from './model.js';
 
 const MARGIN = 50;
@@ -24,7 +24,8 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     pdfVersion: '1.7',
     displayTitle: true,
   });
-  for (const name of FONTS) doc.registerFont(name, fontBytes(name));
+  // pdfkit accepts a fontkit font object; its types know only paths and buffers.
+  for (const name of FONTS) doc.registerFont(name, parsedFont(name) as unknown as Buffer);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {

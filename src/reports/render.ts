@@ -8,6 +8,7 @@ import { pinnedNormGroup, storedResult } from '../store/results.js';
 import { reportPage } from './html.js';
 import { reportModel, type ReportModel } from './model.js';
 import { reportPdf } from './pdf.js';
+import { Turns } from './turns.js';
 
 /** Whether the candidate has kept the results back: the portal asks and they have not said yes. */
 export function withheld(row: AssessmentRow): boolean {
@@ -43,8 +44,11 @@ export function reportHtml(model: ReportModel, pdfHref?: string): Html {
   return reportPage(model, { generatedAt: stamp(model.lang), ...(pdfHref ? { pdfHref } : {}) });
 }
 
+/** PDFs are rendered one at a time, with up to 32 waiting (reports/turns.ts). */
+const pdfTurns = new Turns(32);
+
 export function reportPdfOf(model: ReportModel): Promise<Buffer> {
-  return reportPdf(model, stamp(model.lang));
+  return pdfTurns.run(() => reportPdf(model, stamp(model.lang)));
 }
 
 /** The report's strict CSP: its own stylesheet, an inline SVG chart, nothing else. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Store } from './database.js';
+import type { Dialect, Store } from './database.js';
+import { prepared, run } from './prepared.js';
 import type { DB, PortalSettingsTable } from './schema.js';
 
 /** A portal's settings without its logo and webhook secrets, which only their own code reads. */
@@ -27,10 +28,11 @@ export const DEFAULT_PORTAL_SETTINGS: PortalSettings = {
 
 const COLUMNS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettings>;
 
+const settingsOf = prepared((db, apiKeyId: string) => db.selectFrom('portal_settings').select(COLUMNS).where('api_key_id', '=', apiKeyId));
+
 /** A portal's (API key's) settings; the defaults when it has none. */
-export async function portalSettings(db: Kysely<DB>, apiKeyId: string): Promise<PortalSettings> {
-  const row = await db.selectFrom('portal_settings').select(COLUMNS).where('api_key_id', '=', apiKeyId).executeTakeFirst();
-  return row ?? DEFAULT_PORTAL_SETTINGS;
+export async function portalSettings(db: Kysely<DB>, dialect: Dialect, apiKeyId: string): Promise<PortalSettings> {
+  return (await run(db, settingsOf(db, dialect, apiKeyId))).rows[0] ?? DEFAULT_PORTAL_SETTINGS;
 }
 
 export async function portalLogo(db: Kysely<DB>, apiKeyId: string): Promise<Logo | undefined> {
@@ -42,7 +44,7 @@ export async function portalLogo(db: Kysely<DB>, apiKeyId: string): Promise<Logo
 /** Changes the given settings of a portal (and its logo, when given), leaving the others as they are. */
 export async function updatePortalSettings(store: Store, apiKeyId: string, changes: Partial<PortalSettings>, logo?: Logo): Promise<PortalSettings> {
   return store.write(async (trx) => {
-    const next = { ...(await portalSettings(trx, apiKeyId)), ...changes, ...(logo ? { logo_type: logo.type, logo_hash: logo.hash } : {}) };
+    const next = { ...(await portalSettings(trx, store.dialect, apiKeyId)), ...changes, ...(logo ? { logo_type: logo.type, logo_hash: logo.hash } : {}) };
     // A logo removed (its hash cleared) takes its bytes with it.
     const bytes = logo ? { logo: logo.bytes.toString('base64') } : next.logo_hash === null ? { logo: null } : {};
     const values = { ...next, ...bytes, updated_at: new Date().toISOString() };

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CompletedResult } from '../domain/results/types.js';
-import type { Store } from './database.js';
+import type { Dialect, Store } from './database.js';
+import { prepared, run } from './prepared.js';
 import type { AssessmentRow } from './assessments.js';
 import type { CandidateRow } from './candidates.js';
 import type { DB } from './schema.js';
@@ -19,17 +20,39 @@ export interface Session {
 
 const now = () => new Date().toISOString();
 
-async function readAnswers(db: Kysely<DB>, analysisId: string): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('assessment_answers').select(['item_id', 'value']).where('analysis_id', '=', analysisId).execute();
-  return new Map(rows.map((r) => [r.item_id, r.value]));
+/**
+ * The answers as one row: `item:value` pairs joined by commas (item ids are letters, digits, _
+ * and -). A page's session read is then one string, not up to 312 row objects.
+ */
+const answersOf = prepared((db, analysisId: string) =>
+  db
+    .selectFrom('assessment_answers')
+    .select(sql<string | null>`string_agg(item_id || ':' || value, ',')`.as('pairs'))
+    .where('analysis_id', '=', analysisId),
+);
+
+async function readAnswers(db: Kysely<DB>, dialect: Dialect, analysisId: string): Promise<Map<string, number>> {
+  const pairs = (await run(db, answersOf(db, dialect, analysisId))).rows[0]?.pairs;
+  const answers = new Map<string, number>();
+  if (!pairs) return answers;
+  for (const pair of pairs.split(',')) {
+    const colon = pair.indexOf(':');
+    answers.set(pair.slice(0, colon), Number(pair.slice(colon + 1)));
+  }
+  return answers;
 }
+
+const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));
+const candidateById = prepared((db, externalId: string) => db.selectFrom('candidates').selectAll().where('external_id', '=', externalId));
 
 /** Everything the portal needs to render a step, read fresh on every request. */
 export async function loadSession(store: Store, analysisId: string): Promise<Session | undefined> {
-  const assessment = await store.db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId).executeTakeFirst();
+  const { db, dialect } = store;
+  const assessment = (await run(db, assessmentById(db, dialect, analysisId))).rows[0];
   if (!assessment) return undefined;
-  const candidate = await store.db.selectFrom('candidates').selectAll().where('external_id', '=', assessment.external_id).executeTakeFirstOrThrow();
-  return { assessment, candidate, answers: await readAnswers(store.db, analysisId), portal: await portalSettings(store.db, assessment.api_key_id) };
+  const candidate = (await run(db, candidateById(db, dialect, assessment.external_id))).rows[0];
+  if (!candidate) throw new Error(`assessment ${analysisId} has no candidate`);
+  return { assessment, candidate, answers: await readAnswers(db, dialect, analysisId), portal: await portalSettings(db, dialect, assessment.api_key_id) };
 }
 
 export async function markStarted(store: Store, analysisId: string): Promise<void> {
@@ -132,9 +155,9 @@ export async function completeAssessment(
     if (!progress || progress.status === 'Completed') return { outcome: 'already-completed' };
     if (!isOpen(progress)) return { outcome: 'closed' };
     const at = now();
-    const result = score(await readAnswers(trx, analysisId), await readPageTimes(trx, analysisId));
+    const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId));
     if (!result) return { outcome: 'incomplete' };
-    const settings = await portalSettings(trx, progress.api_key_id);
+    const settings = await portalSettings(trx, store.dialect, progress.api_key_id);
     const updated = await trx
       .updateTable('assessments')
       .set({

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { apiClient, errorCode, request, type Credentials } from '../helpers/http.js';
+import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 for (const db of testDatabases()) {
@@ -48,6 +48,24 @@ for (const db of testDatabases()) {
       }
       const anonymous = await request(`${server.url}/api/anonymous/assessment/${done}/report`);
       assert.equal(anonymous.status, 401);
+    });
+
+    test('a burst of 80 PDF requests: each is a PDF or a 503 with Retry-After, and another caller is served meanwhile', async () => {
+      const own = apiClient(server.url, owner);
+      const burst = Promise.all(Array.from({ length: 80 }, () => own.get(`/api/anonymous/assessment/${done}/report?format=pdf`)));
+      await new Promise((r) => setTimeout(r, 50));
+      const created = await apiClient(server.url, other).createCandidate(candidate());
+      const replies = await burst;
+      assert.equal(created.status, 201, 'another tenant is not shed while PDFs render');
+      const refused = replies.filter((r) => r.status === 503);
+      const rendered = replies.filter((r) => r.status === 200);
+      assert.equal(refused.length + rendered.length, 80, `only 200 and 503: ${replies.map((r) => r.status).join(',')}`);
+      assert.ok(rendered.length >= 33, `at least one rendering and 32 waiting are served (${rendered.length})`);
+      for (const r of refused) {
+        assert.equal(errorCode(r), 'ServiceUnavailable');
+        assert.ok(Number(r.headers.get('retry-after')) > 0);
+      }
+      for (const r of rendered) assert.ok(r.text.startsWith('%PDF-'));
     });
   });
 }

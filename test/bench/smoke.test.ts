@@ -1,18 +1,22 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ROOT } from '../../src/paths.js';
 
+function bench(args: string[]): Promise<any> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [join(ROOT, 'dist', 'bench', 'run.js'), ...args], { timeout: 180_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+    ),
+  );
+}
+
 /** Keeps `npm run bench` working; it measures nothing worth keeping and asserts no timing. */
 describe('the benchmark suite', () => {
   test('a smoke run of a second or two completes and reports every measurement', async () => {
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [join(ROOT, 'dist', 'bench', 'run.js'), '--smoke'], { timeout: 120_000 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
-    const summary = JSON.parse(out);
+    const summary = await bench(['--smoke']);
     for (const key of ['candidate', 'assessment', 'portal']) {
       assert.ok(summary[key].rps > 0, key);
       assert.ok(summary[key].ratio > 0, key);
@@ -22,5 +26,33 @@ describe('the benchmark suite', () => {
     assert.equal(summary.latency.count, 5);
     assert.ok(summary.latency.p50 > 0);
     assert.ok(summary.rss > 0);
+  });
+
+  test('a smoke campaign: five candidates finish TMA170 through the forms, each webhook arrives, the reads answer', async () => {
+    const tma170 = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'tma170.json'), 'utf8')) as { items: unknown[]; itemsPerPage: number };
+    // The start page, every questionnaire page, and the confirmation: one post each.
+    const postsPerCandidate = 2 + Math.ceil(tma170.items.length / tma170.itemsPerPage);
+    const s = await bench(['--campaign', '--smoke']);
+    assert.equal(s.candidates, 5);
+    assert.equal(s.finished, 5);
+    assert.deepEqual(s.errors, {}, 'every GET answered 200 and every POST 303');
+    assert.equal(s.timeouts, 0);
+    assert.equal(s.alive, true);
+    assert.equal(s.rounds.length, 1);
+    assert.ok(s.rounds[0].ceiling > 0 && s.rounds[0].assay > 0 && s.rounds[0].cpuMsPerPage > 0);
+    assert.equal(s.postsPerSecond, s.rounds[0].assay);
+    assert.deepEqual({ expected: s.webhooks.expected, received: s.webhooks.received }, { expected: 5, received: 5 });
+    assert.ok(s.webhooks.p50 > 0 && s.webhooks.p99 >= s.webhooks.p50);
+    assert.ok(s.post.p99 >= s.post.p50 && s.post.p50 > 0);
+    assert.ok(s.rss > 0);
+    assert.equal(s.pagesPerCandidate, postsPerCandidate);
+    for (const read of ['results', 'report'] as const) {
+      assert.ok(s.reads[read].rps > 0 && s.reads[read].ceiling > 0, read);
+      assert.equal(s.reads[read].bad, 0, read);
+    }
+    assert.ok(s.reads.results.bytes > 1_000, 'the results document of a completed assessment');
+    assert.ok(s.reads.report.bytes > s.reads.results.bytes, 'the HTML report is larger than the results');
+    assert.equal(s.reads.pdf.bad, 0);
+    assert.ok(s.reads.pdf.p99 > 0);
   });
 });

@@ -1,0 +1,165 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { apiClient, authHeaders, type Credentials } from '../test/helpers/http.js';
+import { campaign, formCeiling, type CampaignResult } from './campaign.js';
+import type { Child } from './processes.js';
+
+export interface CampaignSummary {
+  candidates: number;
+  /** Page posts each candidate made: start, every questionnaire page, confirmation. */
+  pagesPerCandidate: number;
+  rounds: Array<{ ceiling: number; assay: number; ratio: number; cpuMsPerPage: number }>;
+  ratio: number;
+  postsPerSecond: number;
+  post: { p50: number; p99: number };
+  errors: Record<string, number>;
+  errorCount: number;
+  shedWithoutRetryAfter: number;
+  timeouts: number;
+  finished: number;
+  webhooks: { expected: number; received: number; p50: number; p99: number };
+  rss: number;
+  alive: boolean;
+  reads?: ReadsSummary;
+}
+
+export interface ReadsSummary {
+  results: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number };
+  report: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number };
+  pdf: { rps: number; p99: number; bad: number };
+}
+
+/** User plus system CPU of a process so far, all threads, in ms. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** CPU ms per thread name (main thread: the process's own name), summed over threads of one name. */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      out.set(Number(tid) === pid ? 'main' : name, (out.get(Number(tid) === pid ? 'main' : name) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      /* the thread ended */
+    }
+  }
+  return out;
+}
+
+/** Busy CPU ms of the whole machine so far (all cores, /proc/stat). */
+export function machineBusyMs(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  return ((ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!) * 1000) / 100;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const worst = (xs: CampaignResult[], f: (r: CampaignResult) => number) => Math.max(...xs.map(f));
+
+/**
+ * `--campaign`: A B A B, a bare form ceiling then a campaign of `candidates` fresh candidates,
+ * `rounds` times; then the reads, unless `reads` is false.
+ */
+export async function campaignMode(
+  assay: Child,
+  bare: Child,
+  creds: Credentials,
+  opts: { candidates: number; rounds: number; deadlineMs: number; reads: boolean; readSeconds: number },
+): Promise<CampaignSummary> {
+  const api = apiClient(assay.url, creds);
+  // Warm-up: JIT and caches on both sides; it also yields a real page's form for the ceiling.
+  const warm = await campaign(assay.url, api, { candidates: 20, tag: `warm-${Date.now()}`, deadlineMs: opts.deadlineMs });
+  if (warm.finished !== 20) throw new Error(`warm-up campaign failed: ${JSON.stringify(warm.errors)}`);
+  const postsPerCandidate = Math.round(warm.posts / warm.finished);
+  await formCeiling(bare.url, { clients: 20, postsPerClient: postsPerCandidate, body: warm.samplePostBody });
+
+  const runs: CampaignResult[] = [];
+  const rounds: CampaignSummary['rounds'] = [];
+  for (let round = 1; round <= opts.rounds; round++) {
+    const ceiling = await formCeiling(bare.url, { clients: opts.candidates, postsPerClient: postsPerCandidate, body: warm.samplePostBody });
+    if (ceiling.errors > 0) throw new Error(`the bare ceiling had ${ceiling.errors} errors`);
+    const before = cpuMs(assay.child.pid!);
+    const threadsBefore = threadCpuMs(assay.child.pid!);
+    const ownBefore = process.cpuUsage();
+    const machineBefore = machineBusyMs();
+    const r = await campaign(assay.url, api, { candidates: opts.candidates, tag: `r${round}-${Date.now()}`, deadlineMs: opts.deadlineMs });
+    const cpuMsPerPage = (cpuMs(assay.child.pid!) - before) / Math.max(1, r.posts);
+    const own = process.cpuUsage(ownBefore);
+    const perThread = [...threadCpuMs(assay.child.pid!)].map(([name, ms]) => `${name} ${(((ms - (threadsBefore.get(name) ?? 0)) * 1000) / r.posts).toFixed(0)}`);
+    const machine = ((machineBusyMs() - machineBefore) * 1000) / r.posts;
+    process.stderr.write(
+      `  µs CPU per page: Assay by thread ${perThread.join(', ')}; load generator ${((own.user + own.system) / r.posts).toFixed(0)}; ` +
+        `whole machine ${machine.toFixed(0)} (registration included in the last two)\n`,
+    );
+    runs.push(r);
+    rounds.push({ ceiling: ceiling.postsPerSecond, assay: r.postsPerSecond, ratio: r.postsPerSecond / ceiling.postsPerSecond, cpuMsPerPage: Math.round(cpuMsPerPage * 100) / 100 });
+    process.stderr.write(
+      `round ${round}: ceiling ${ceiling.postsPerSecond} posts/s; Assay ${r.postsPerSecond} posts/s (${(r.postsPerSecond / ceiling.postsPerSecond).toFixed(2)}x), ` +
+        `post p50 ${r.post.p50} p99 ${r.post.p99} ms, ${cpuMsPerPage.toFixed(2)} ms CPU per page, errors ${JSON.stringify(r.errors)}, webhook p50 ${r.webhooks.p50} ms\n`,
+    );
+  }
+  const errors: Record<string, number> = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.errors)) errors[k] = (errors[k] ?? 0) + v;
+  const summary: CampaignSummary = {
+    candidates: opts.candidates,
+    pagesPerCandidate: Math.round(runs.reduce((a, r) => a + r.posts, 0) / Math.max(1, runs.reduce((a, r) => a + r.finished, 0))),
+    rounds,
+    ratio: mean(rounds.map((r) => r.ratio)),
+    postsPerSecond: Math.round(mean(rounds.map((r) => r.assay))),
+    post: { p50: worst(runs, (r) => r.post.p50), p99: worst(runs, (r) => r.post.p99) },
+    errors,
+    errorCount: runs.reduce((a, r) => a + r.errorCount, 0),
+    shedWithoutRetryAfter: runs.reduce((a, r) => a + r.shedWithoutRetryAfter, 0),
+    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
+    finished: runs.reduce((a, r) => a + r.finished, 0),
+    webhooks: {
+      expected: runs.reduce((a, r) => a + r.webhooks.expected, 0),
+      received: runs.reduce((a, r) => a + r.webhooks.received, 0),
+      p50: worst(runs, (r) => r.webhooks.p50),
+      p99: worst(runs, (r) => r.webhooks.p99),
+    },
+    rss: assay.peakRssMb(),
+    alive: assay.child.exitCode === null,
+  };
+  if (opts.reads) summary.reads = await reads(assay, bare, creds, runs.at(-1)!.completed[0] ?? warm.completed[0]!, opts.readSeconds);
+  return summary;
+}
+
+async function load(url: string, headers: Record<string, string>, connections: number, duration: number) {
+  const r = await autocannon({ url, headers, connections, duration });
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx };
+}
+
+/** The results endpoint and the HTML report against a bare server answering as many bytes; the PDF at 10 connections. */
+async function reads(assay: Child, bare: Child, creds: Credentials, id: string, seconds: number): Promise<ReadsSummary> {
+  const headers = authHeaders(creds);
+  const resultsUrl = `${assay.url}/api/candidateanalysisresult/${id}/en-GB`;
+  const reportUrl = `${assay.url}/api/anonymous/assessment/${id}/report?lang=en`;
+  const size = async (url: string) => (await (await fetch(url, { headers })).arrayBuffer()).byteLength;
+  const resultsBytes = await size(resultsUrl);
+  const reportBytes = await size(reportUrl);
+  const pair = async (url: string, bytes: number, type: string) => {
+    const ceilings: number[] = [];
+    const runs: Array<{ rps: number; bad: number }> = [];
+    for (let i = 0; i < 2; i++) {
+      ceilings.push((await load(`${bare.url}/bytes/${bytes}?type=${encodeURIComponent(type)}`, {}, 50, seconds)).rps);
+      runs.push(await load(url, headers, 50, seconds));
+    }
+    return {
+      rps: Math.round(mean(runs.map((r) => r.rps))),
+      ceiling: Math.round(mean(ceilings)),
+      ratio: mean(runs.map((r, i) => r.rps / ceilings[i]!)),
+      bytes,
+      bad: runs.reduce((a, r) => a + r.bad, 0),
+    };
+  };
+  const results = await pair(resultsUrl, resultsBytes, 'application/json; charset=utf-8');
+  const report = await pair(reportUrl, reportBytes, 'text/html; charset=utf-8');
+  const pdf = await load(`${reportUrl}&format=pdf`, headers, 10, seconds);
+  return { results, report, pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad } };
+}

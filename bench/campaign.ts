@@ -1,0 +1,238 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'undici';
+import { percentile } from './stats.js';
+
+/** What creates the campaign's candidates: the API, as an applicant-tracking system would. */
+export interface Api {
+  createCandidate(body: object): Promise<{ status: number }>;
+  createAssessment(body: object): Promise<{ status: number; body: any }>;
+}
+
+export interface CampaignResult {
+  candidates: number;
+  finished: number;
+  posts: number;
+  gets: number;
+  seconds: number;
+  postsPerSecond: number;
+  post: { p50: number; p99: number };
+  get: { p50: number; p99: number };
+  /** Answers other than the expected 200 (GET) and 303 (POST), and failed requests, by kind. */
+  errors: Record<string, number>;
+  errorCount: number;
+  /** 503s that came without Retry-After (backpressure must always say when to come back). */
+  shedWithoutRetryAfter: number;
+  timeouts: number;
+  webhooks: { expected: number; received: number; p50: number; p99: number };
+  /** A typical question-page post, for the ceiling to read the same bytes. */
+  samplePostBody: string;
+  /** AnalysisIds of the assessments completed. */
+  completed: string[];
+}
+
+/** One request per candidate connection at a time: a browser tab, with its cookies. */
+class Browser {
+  readonly #client: Client;
+  readonly #cookies = new Map<string, string>();
+  constructor(origin: string, timeoutMs: number) {
+    this.#client = new Client(origin, { keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+  }
+  async send(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; html: string; location: string | undefined; retryAfter: string | undefined }> {
+    const headers: Record<string, string> = { accept: 'text/html', 'accept-language': 'en' };
+    if (this.#cookies.size) headers.cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await this.#client.request({ method, path, headers, ...(body !== undefined ? { body } : {}) });
+    const setCookie = res.headers['set-cookie'];
+    for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
+      const pair = line.split(';', 1)[0]!;
+      const eq = pair.indexOf('=');
+      this.#cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+    const html = await res.body.text();
+    const location = res.headers.location;
+    const retryAfter = res.headers['retry-after'];
+    return { status: res.statusCode, html, location: typeof location === 'string' ? location : undefined, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined };
+  }
+  close(): Promise<void> {
+    return this.#client.close();
+  }
+}
+
+const CSRF = /name="_csrf" value="([^"]+)"/;
+const ITEM = /name="(a_[A-Za-z0-9_-]+)"/g;
+
+/** The form a candidate fills in on `path`, as the page offers it. */
+function formFor(path: string, html: string, n: number): string {
+  const fields = new URLSearchParams();
+  fields.append('_csrf', CSRF.exec(html)?.[1] ?? '');
+  if (path.endsWith('/details')) {
+    for (const [k, v] of Object.entries({ FirstName: 'Noor', Preposition: 'van', LastName: 'Dijk', Email: 'noor@example.nl' })) fields.append(k, v);
+  } else if (path.endsWith('/gender')) {
+    fields.append('Gender', '2');
+  } else if (path.endsWith('/confirm')) {
+    fields.append('nav', 'finish');
+  } else if (path.includes('/questions/')) {
+    let i = n;
+    for (const name of new Set([...html.matchAll(ITEM)].map((m) => m[1]!))) fields.append(name, String(1 + (i++ % 5)));
+    fields.append('nav', html.includes('value="finish"') ? 'finish' : 'next');
+  }
+  return fields.toString();
+}
+
+/** A local webhook receiver that notes when each assessment's completion arrived. */
+async function receiver(arrived: Map<string, number>): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => {
+      const at = performance.now();
+      try {
+        arrived.set((JSON.parse(Buffer.concat(chunks).toString()) as { Analysis_Id: string }).Analysis_Id, at);
+      } catch {
+        /* not a completion: ignored */
+      }
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
+}
+
+/** Creates `count` candidates with a TMA170 assessment each, `concurrency` at a time; returns the AnalysisIds. */
+async function register(api: Api, count: number, tag: string, hook: string): Promise<string[]> {
+  const ids: string[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    for (let n = next++; n < count; n = next++) {
+      const ExternalId = `campaign-${tag}-${n}`;
+      const c = await api.createCandidate({ ExternalId, Email: 'noor@example.nl', FirstName: 'Noor', LastName: 'Dijk', Preposition: 'van', Gender: 2 });
+      if (c.status !== 201) throw new Error(`create candidate: ${c.status}`);
+      const a = await api.createAssessment({ ExternalId, AssessmentType: 0, WebhookUrl: hook });
+      if (a.status !== 201) throw new Error(`create assessment: ${a.status}`);
+      ids[n] = a.body.Data.AnalysisId as string;
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, worker));
+  return ids;
+}
+
+/**
+ * `candidates` simulated candidates take TMA170 at once through the portal's plain forms, as a
+ * browser without JavaScript does: GET each page, POST it with the CSRF token and cookie, follow
+ * the 303; the last post confirms, and the webhook goes to a receiver here. A 503 is counted
+ * and, like a patient person, retried after its Retry-After. Nothing waits past `deadlineMs`.
+ */
+export async function campaign(baseUrl: string, api: Api, opts: { candidates: number; tag: string; deadlineMs: number; timeoutMs?: number }): Promise<CampaignResult> {
+  const arrived = new Map<string, number>();
+  const hook = await receiver(arrived);
+  const ids = await register(api, opts.candidates, opts.tag, hook.url);
+  const postMs: number[] = [];
+  const getMs: number[] = [];
+  const errors: Record<string, number> = {};
+  const sent = new Map<string, number>();
+  let shedWithoutRetryAfter = 0;
+  let timeouts = 0;
+  const completed: string[] = [];
+  let samplePostBody = '';
+  const deadline = performance.now() + opts.deadlineMs;
+  const error = (kind: string) => (errors[kind] = (errors[kind] ?? 0) + 1);
+
+  const take = async (id: string, n: number) => {
+    const browser = new Browser(baseUrl, opts.timeoutMs ?? 30_000);
+    let path = `/anonymous/analyse/start/${id}`;
+    try {
+      for (let step = 0; step < 60 && performance.now() < deadline; step++) {
+        const t0 = performance.now();
+        const page = await browser.send('GET', path);
+        getMs.push(performance.now() - t0);
+        if (page.status !== 200) {
+          error(`GET ${page.status}`);
+          if (page.status === 503 && !page.retryAfter) shedWithoutRetryAfter++;
+          await new Promise((r) => setTimeout(r, 1000 * Number(page.retryAfter ?? 1)));
+          continue;
+        }
+        const body = formFor(path, page.html, n);
+        if (path.endsWith('/questions/1')) samplePostBody = body;
+        const t1 = performance.now();
+        if (path.endsWith('/confirm')) sent.set(id, t1);
+        const res = await browser.send('POST', path, body);
+        postMs.push(performance.now() - t1);
+        if (res.status !== 303 || !res.location) {
+          error(`POST ${res.status}`);
+          if (res.status === 503 && !res.retryAfter) shedWithoutRetryAfter++;
+          await new Promise((r) => setTimeout(r, 1000 * Number(res.retryAfter ?? 1)));
+          continue;
+        }
+        if (!res.location.startsWith('/anonymous/analyse/') || res.location.endsWith('/done') || res.location.endsWith('/feedback')) {
+          completed.push(id);
+          return;
+        }
+        path = res.location;
+      }
+      error('unfinished');
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? 'failed';
+      if (/TIMEOUT/.test(code)) timeouts++;
+      error(code);
+    } finally {
+      await browser.close().catch(() => {});
+    }
+  };
+
+  const started = performance.now();
+  await Promise.all(ids.map((id, n) => take(id, n)));
+  const seconds = (performance.now() - started) / 1000;
+
+  // Every completion's webhook, or the deadline.
+  while (arrived.size < sent.size && performance.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 20));
+  hook.server.close();
+  const webhookMs = [...sent].flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)! - at] : []));
+  const round = (x: number) => Math.round(x * 10) / 10;
+  const stats = (xs: number[]) => ({ p50: round(percentile(xs, 50)), p99: round(percentile(xs, 99)) });
+  return {
+    candidates: opts.candidates,
+    finished: completed.length,
+    posts: postMs.length,
+    gets: getMs.length,
+    seconds: round(seconds),
+    postsPerSecond: Math.round(postMs.length / seconds),
+    post: stats(postMs),
+    get: stats(getMs),
+    errors,
+    errorCount: Object.values(errors).reduce((a, b) => a + b, 0),
+    shedWithoutRetryAfter,
+    timeouts,
+    webhooks: { expected: sent.size, received: webhookMs.length, ...stats(webhookMs) },
+    samplePostBody,
+    completed,
+  };
+}
+
+/**
+ * The ceiling for the campaign: `clients` keep-alive connections each POST `body` (a real page's
+ * form) `postsPerClient` times to the bare server, which reads it and answers 303.
+ */
+export async function formCeiling(bareUrl: string, opts: { clients: number; postsPerClient: number; body: string; timeoutMs?: number }): Promise<{ postsPerSecond: number; p99: number; errors: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const one = async () => {
+    const browser = new Browser(bareUrl, opts.timeoutMs ?? 30_000);
+    try {
+      for (let i = 0; i < opts.postsPerClient; i++) {
+        const t = performance.now();
+        const res = await browser.send('POST', '/form', opts.body);
+        latencies.push(performance.now() - t);
+        if (res.status !== 303) errors++;
+      }
+    } catch {
+      errors++;
+    } finally {
+      await browser.close().catch(() => {});
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: opts.clients }, one));
+  const seconds = (performance.now() - started) / 1000;
+  return { postsPerSecond: Math.round(latencies.length / seconds), p99: Math.round(percentile(latencies, 99) * 10) / 10, errors };
+}
