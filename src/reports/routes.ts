@@ -10,6 +10,7 @@ import { ROOT } from '../paths.js';
 import { findAssessment, type AssessmentRow } from '../store/assessments.js';
 import { findCandidate } from '../store/candidates.js';
 import { linkNotFoundPage, withheldPage } from './html.js';
+import type { ReportModel } from './model.js';
 import { pdfFilename, REPORT_CSP, reportHtml, reportModelOf, reportPdfOf, withheld } from './render.js';
 
 interface LinkQuery {
@@ -56,25 +57,36 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     return candidate ? fullName(candidate) : '';
   }
 
-  app.get('/:id', async (request, reply) => {
+  /** The report behind a valid link; sends the 404, 429 or withheld page itself otherwise. */
+  async function linkedModel(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentRow; lang: Language; model: ReportModel } | undefined> {
     const row = await linked(request, reply);
-    if (!row) return reply;
+    if (!row) return undefined;
     const lang = language(request);
-    if (withheld(row)) return sendHtml(reply, withheldPage(lang, await candidateName(row)));
+    if (withheld(row)) {
+      sendHtml(reply, withheldPage(lang, await candidateName(row)));
+      return undefined;
+    }
     const model = await reportModelOf(deps, row, lang);
-    if (!model) return sendHtml(reply, linkNotFoundPage(lang), 404);
+    if (!model) {
+      sendHtml(reply, linkNotFoundPage(lang), 404);
+      return undefined;
+    }
+    return { row, lang, model };
+  }
+
+  app.get('/:id', async (request, reply) => {
+    const linkedReport = await linkedModel(request, reply);
+    if (!linkedReport) return reply;
+    const { row, lang, model } = linkedReport;
     const { expires, sig } = request.query as LinkQuery;
     const pdf = `/reports/${row.analysis_id}/pdf?expires=${expires}&sig=${sig}&lang=${lang}`;
     return sendHtml(reply, reportHtml(model, pdf));
   });
 
   app.get('/:id/pdf', async (request, reply) => {
-    const row = await linked(request, reply);
-    if (!row) return reply;
-    const lang = language(request);
-    if (withheld(row)) return sendHtml(reply, withheldPage(lang, await candidateName(row)));
-    const model = await reportModelOf(deps, row, lang);
-    if (!model) return sendHtml(reply, linkNotFoundPage(lang), 404);
+    const linkedReport = await linkedModel(request, reply);
+    if (!linkedReport) return reply;
+    const { row, model } = linkedReport;
     return reply
       .type('application/pdf')
       .header('cache-control', 'no-store')

@@ -4,6 +4,7 @@ import { CULTURES, cultureLanguage } from '../../domain/results/culture.js';
 import type { Result, Scored } from '../../domain/results/result.js';
 import type { NormGroup } from '../../domain/results/types.js';
 import { apiErrors } from '../../schemas/errors.js';
+import { normGroupInfo } from '../norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
 import { findAssessment } from '../../store/assessments.js';
 import { reportUrl, resultOf, withheld } from '../../reports/render.js';
@@ -21,20 +22,6 @@ function lists(r: Result) {
     NormScoreScales: r.scales.map((s) => item(s, s.raw)),
     AptitudeScoresScale: r.competences.map((c) => item(c, c.raw)),
   };
-}
-
-export function normGroupInfo(group: NormGroup | null) {
-  return group
-    ? {
-        Id: group.id,
-        Name: group.name,
-        SampleSize: group.sampleSize,
-        CollectedFrom: group.collectedFrom,
-        CollectedTo: group.collectedTo,
-        Source: group.source,
-        Illustrative: group.illustrative,
-      }
-    : null;
 }
 
 const WITHHELD = 'The candidate has not released these results (the portal asks them to first): the lists stay empty until they do.';

@@ -6,7 +6,7 @@ import { apiErrors } from '../../schemas/errors.js';
 import { countAnswers, findAssessment } from '../../store/assessments.js';
 import { pinnedNormGroup, storedResult } from '../../store/results.js';
 import { releaseState, reportUrl, withheld } from '../../reports/render.js';
-import { normGroupInfo } from './analysis-result.js';
+import { normGroupInfo } from '../norm-group-view.js';
 import { latestAttempt } from '../../store/outbox.js';
 import { webhookSummary } from '../webhook-view.js';
 import { assessmentUrl } from './assessment-create.js';

@@ -10,7 +10,7 @@ import { retentionDays } from '../../store/credentials.js';
 import { latestAttempt } from '../../store/outbox.js';
 import { webhookSummary } from '../webhook-view.js';
 import { readPageTimes } from '../../store/portal.js';
-import { normGroupInfo } from './analysis-result.js';
+import { normGroupInfo } from '../norm-group-view.js';
 
 const scored = (s: Scored) => ({ Code: s.code, Name: s.name, Raw: s.raw, Sten: s.sten ?? null, Percentile: s.percentile ?? null });
 
