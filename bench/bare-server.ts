@@ -39,4 +39,4 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 72_000;
-server.listen(port, '127.0.0.1', () => process.stdout.write(`listening ${(server.address() as { port: number }).port}\n`));
+server.listen({ port, host: '127.0.0.1', backlog: 2048 }, () => process.stdout.write(`listening ${(server.address() as { port: number }).port}\n`));

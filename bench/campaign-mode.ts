@@ -24,9 +24,10 @@ export interface CampaignSummary {
 }
 
 export interface ReadsSummary {
-  results: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number };
-  report: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number };
-  pdf: { rps: number; p99: number; bad: number };
+  results: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
+  report: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
+  /** `distinct`: how many of the PDFs were of different assessments (each rendered, not cached). */
+  pdf: { rps: number; p99: number; bad: number; pdfs: number; distinct: number };
 }
 
 /** User plus system CPU of a process so far, all threads, in ms. */
@@ -126,40 +127,56 @@ export async function campaignMode(
     rss: assay.peakRssMb(),
     alive: assay.child.exitCode === null,
   };
-  if (opts.reads) summary.reads = await reads(assay, bare, creds, runs.at(-1)!.completed[0] ?? warm.completed[0]!, opts.readSeconds);
+  if (opts.reads) summary.reads = await reads(assay, bare, creds, runs.flatMap((r) => r.completed), opts.readSeconds);
   return summary;
 }
 
-async function load(url: string, headers: Record<string, string>, connections: number, duration: number) {
-  const r = await autocannon({ url, headers, connections, duration });
-  return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx };
+/** autocannon on `origin`, each request for the next path of `paths` in turn (one path: always that one). */
+async function load(origin: string, paths: string[], headers: Record<string, string>, connections: number, duration: number) {
+  let next = 0;
+  const r = await autocannon({
+    url: origin + paths[0],
+    headers,
+    connections,
+    duration,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
+  });
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, requests: r.requests.total };
 }
 
-/** The results endpoint and the HTML report against a bare server answering as many bytes; the PDF at 10 connections. */
-async function reads(assay: Child, bare: Child, creds: Credentials, id: string, seconds: number): Promise<ReadsSummary> {
+/**
+ * The results endpoint and the HTML report of every completed assessment in turn, against a bare
+ * server answering as many bytes; then PDFs at 10 connections, each of another assessment. The
+ * first read of each assessment renders it; later reads of it are served from the render cache,
+ * as an ATS polling for results would be. `firstReads` says what share of reads rendered.
+ */
+async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[], seconds: number): Promise<ReadsSummary> {
   const headers = authHeaders(creds);
-  const resultsUrl = `${assay.url}/api/candidateanalysisresult/${id}/en-GB`;
-  const reportUrl = `${assay.url}/api/anonymous/assessment/${id}/report?lang=en`;
-  const size = async (url: string) => (await (await fetch(url, { headers })).arrayBuffer()).byteLength;
-  const resultsBytes = await size(resultsUrl);
-  const reportBytes = await size(reportUrl);
-  const pair = async (url: string, bytes: number, type: string) => {
+  const resultsPaths = ids.map((id) => `/api/candidateanalysisresult/${id}/en-GB`);
+  const reportPaths = ids.map((id) => `/api/anonymous/assessment/${id}/report?lang=en`);
+  const size = async (path: string) => (await (await fetch(assay.url + path, { headers })).arrayBuffer()).byteLength;
+  // Sized on the last assessment, which the runs below then read first as a repeat.
+  const resultsBytes = await size(resultsPaths.at(-1)!);
+  const reportBytes = await size(reportPaths.at(-1)!);
+  const pair = async (paths: string[], bytes: number, type: string) => {
     const ceilings: number[] = [];
-    const runs: Array<{ rps: number; bad: number }> = [];
+    const runs: Array<{ rps: number; bad: number; requests: number }> = [];
     for (let i = 0; i < 2; i++) {
-      ceilings.push((await load(`${bare.url}/bytes/${bytes}?type=${encodeURIComponent(type)}`, {}, 50, seconds)).rps);
-      runs.push(await load(url, headers, 50, seconds));
+      ceilings.push((await load(bare.url, [`/bytes/${bytes}?type=${encodeURIComponent(type)}`], {}, 50, seconds)).rps);
+      runs.push(await load(assay.url, paths, headers, 50, seconds));
     }
+    const requests = runs.reduce((a, r) => a + r.requests, 0);
     return {
       rps: Math.round(mean(runs.map((r) => r.rps))),
       ceiling: Math.round(mean(ceilings)),
       ratio: mean(runs.map((r, i) => r.rps / ceilings[i]!)),
       bytes,
       bad: runs.reduce((a, r) => a + r.bad, 0),
+      firstReads: Math.min(paths.length, requests) / Math.max(1, requests),
     };
   };
-  const results = await pair(resultsUrl, resultsBytes, 'application/json; charset=utf-8');
-  const report = await pair(reportUrl, reportBytes, 'text/html; charset=utf-8');
-  const pdf = await load(`${reportUrl}&format=pdf`, headers, 10, seconds);
-  return { results, report, pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad } };
+  const results = await pair(resultsPaths, resultsBytes, 'application/json; charset=utf-8');
+  const report = await pair(reportPaths, reportBytes, 'text/html; charset=utf-8');
+  const pdf = await load(assay.url, reportPaths.map((p) => `${p}&format=pdf`), headers, 10, seconds);
+  return { results, report, pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad, pdfs: pdf.requests, distinct: Math.min(pdf.requests, ids.length) } };
 }

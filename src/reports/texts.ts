@@ -123,7 +123,13 @@ const nl: ReportTexts = {
 
 export const REPORT_TEXTS: Record<Language, ReportTexts> = { en, nl };
 
+// Made once: a DateTimeFormat costs far more to build than to use.
+const LONG_DATE = {
+  en: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+  nl: new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+} satisfies Record<Language, Intl.DateTimeFormat>;
+
 /** A date as the report writes it: 23 November 2026, 23 november 2026. */
 export function longDate(iso: string, lang: Language): string {
-  return new Date(iso).toLocaleDateString(lang === 'nl' ? 'nl-NL' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return LONG_DATE[lang].format(new Date(iso));
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Store } from './database.js';
-import { prepared } from './prepared.js';
+import { prepared, run } from './prepared.js';
 import { PREPARE } from './pg-prepared.js';
 import type { AssessmentTable } from './schema.js';
 import { perStore } from './turn-batcher.js';
@@ -68,8 +68,10 @@ export async function insertAssessment(store: Store, row: NewAssessment): Promis
   return changes === 1 ? 'created' : 'no-candidate';
 }
 
+const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));
+
 export async function findAssessment(store: Store, analysisId: string): Promise<AssessmentRow | undefined> {
-  return store.db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId).executeTakeFirst();
+  return (await run(store.db, assessmentById(store.db, store.dialect, analysisId))).rows[0];
 }
 
 /** How many items of the assessment have an answer: its progress. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Store } from './database.js';
-import { prepared } from './prepared.js';
+import { prepared, run } from './prepared.js';
 import { PREPARE } from './pg-prepared.js';
 import type { Selectable } from 'kysely';
 import type { CandidateTable } from './schema.js';
@@ -52,6 +52,8 @@ export async function insertCandidate(store: Store, row: NewCandidate): Promise<
   return changes === 1;
 }
 
+const candidateById = prepared((db, externalId: string) => db.selectFrom('candidates').selectAll().where('external_id', '=', externalId));
+
 export async function findCandidate(store: Store, externalId: string): Promise<CandidateRow | undefined> {
-  return store.db.selectFrom('candidates').selectAll().where('external_id', '=', externalId).executeTakeFirst();
+  return (await run(store.db, candidateById(store.db, store.dialect, externalId))).rows[0];
 }

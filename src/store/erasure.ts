@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { retentionDue } from '../domain/lifecycle.js';
 import type { Store } from './database.js';
 import type { DB, ErasureTable } from './schema.js';
+import { renderCache } from './render-cache.js';
 
 export interface Erased {
   assessments: number;
@@ -53,7 +54,10 @@ export async function eraseCandidate(
       .execute();
     return { assessments: ids.length, answers };
   });
-  if (erased) await store.scrub();
+  if (erased) {
+    renderCache(store).forgetCandidate(externalId);
+    await store.scrub();
+  }
   return erased;
 }
 

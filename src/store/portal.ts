@@ -9,11 +9,11 @@ import type { DB } from './schema.js';
 import { isOpen } from '../domain/lifecycle.js';
 import { normGroupInForce } from './norms.js';
 import { queueAttempt } from './outbox.js';
-import { portalSettings, type PortalSettings } from './portal-settings.js';
+import { DEFAULT_PORTAL_SETTINGS, portalSettings, type PortalSettings } from './portal-settings.js';
 
 export interface Session {
   assessment: AssessmentRow;
-  candidate: CandidateRow;
+  candidate: Pick<CandidateRow, 'external_id' | 'gender' | 'needs_to_update_data' | 'gender_asked'>;
   answers: Map<string, number>;
   portal: PortalSettings;
 }
@@ -31,8 +31,7 @@ const answersOf = prepared((db, analysisId: string) =>
     .where('analysis_id', '=', analysisId),
 );
 
-async function readAnswers(db: Kysely<DB>, dialect: Dialect, analysisId: string): Promise<Map<string, number>> {
-  const pairs = (await run(db, answersOf(db, dialect, analysisId))).rows[0]?.pairs;
+function parsePairs(pairs: string | null | undefined): Map<string, number> {
   const answers = new Map<string, number>();
   if (!pairs) return answers;
   for (const pair of pairs.split(',')) {
@@ -42,17 +41,52 @@ async function readAnswers(db: Kysely<DB>, dialect: Dialect, analysisId: string)
   return answers;
 }
 
-const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));
-const candidateById = prepared((db, externalId: string) => db.selectFrom('candidates').selectAll().where('external_id', '=', externalId));
+async function readAnswers(db: Kysely<DB>, dialect: Dialect, analysisId: string): Promise<Map<string, number>> {
+  return parsePairs((await run(db, answersOf(db, dialect, analysisId))).rows[0]?.pairs);
+}
+
+const SETTINGS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettings>;
+
+/**
+ * The assessment, what the portal needs of its candidate and its portal's settings, and the
+ * answers as `item:value` pairs: one statement, one round trip, per request.
+ */
+const sessionOf = prepared((db, analysisId: string) =>
+  db
+    .selectFrom('assessments as a')
+    .innerJoin('candidates as c', 'c.external_id', 'a.external_id')
+    .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
+    .selectAll('a')
+    .select(['c.gender as c_gender', 'c.needs_to_update_data as c_needs_to_update_data', 'c.gender_asked as c_gender_asked', 'p.api_key_id as p_api_key_id'])
+    .select((eb) => SETTINGS.map((c) => eb.ref(`p.${c}`).as(`p_${c}`)))
+    .select((eb) =>
+      eb
+        .selectFrom('assessment_answers as x')
+        .select(sql<string | null>`string_agg(x.item_id || ':' || x.value, ',')`.as('pairs'))
+        .whereRef('x.analysis_id', '=', 'a.analysis_id')
+        .as('answer_pairs'),
+    )
+    .where('a.analysis_id', '=', analysisId),
+);
 
 /** Everything the portal needs to render a step, read fresh on every request. */
 export async function loadSession(store: Store, analysisId: string): Promise<Session | undefined> {
-  const { db, dialect } = store;
-  const assessment = (await run(db, assessmentById(db, dialect, analysisId))).rows[0];
-  if (!assessment) return undefined;
-  const candidate = (await run(db, candidateById(db, dialect, assessment.external_id))).rows[0];
-  if (!candidate) throw new Error(`assessment ${analysisId} has no candidate`);
-  return { assessment, candidate, answers: await readAnswers(db, dialect, analysisId), portal: await portalSettings(db, dialect, assessment.api_key_id) };
+  const row = (await run(store.db, sessionOf(store.db, store.dialect, analysisId))).rows[0] as Record<string, unknown> | undefined;
+  if (!row) return undefined;
+  const assessment = {} as Record<string, unknown>;
+  for (const [k, v] of Object.entries(row)) if (!k.startsWith('c_') && !k.startsWith('p_') && k !== 'answer_pairs') assessment[k] = v;
+  const portal = row.p_api_key_id === null ? DEFAULT_PORTAL_SETTINGS : (Object.fromEntries(SETTINGS.map((c) => [c, row[`p_${c}`]])) as unknown as PortalSettings);
+  return {
+    assessment: assessment as unknown as AssessmentRow,
+    candidate: {
+      external_id: row.external_id as string,
+      gender: row.c_gender as number,
+      needs_to_update_data: row.c_needs_to_update_data as number,
+      gender_asked: row.c_gender_asked as number,
+    },
+    answers: parsePairs(row.answer_pairs as string | null),
+    portal,
+  };
 }
 
 export async function markStarted(store: Store, analysisId: string): Promise<void> {

@@ -83,12 +83,20 @@ for (const db of testDatabases()) {
       await completeViaForms(new FormClient(server.url), a.id);
       const before = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl;
       assert.equal((await request(server.url + local(before))).status, 200);
+      // Read before the revoke, so the server has the results body made and kept.
+      const resultsLink = async () => (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.ReportUrl;
+      assert.equal(await resultsLink(), before);
+      // The CLI is another process: nothing tells the server, which must see the changed row itself.
       const r = await runCli(['report', 'revoke', a.id], { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir });
       assert.equal(r.code, 0, r.stderr);
       assert.equal((await request(server.url + local(before))).status, 404);
       const after = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl;
       assert.notEqual(after, before);
-      assert.equal((await request(server.url + local(after))).status, 200);
+      assert.equal(await resultsLink(), after, 'the results endpoint gives the new link, not the body kept from before');
+      const page = await request(server.url + local(after));
+      assert.equal(page.status, 200);
+      const sig = new URL(after).searchParams.get('sig')!;
+      assert.ok(page.text.includes(`sig=${sig}`), 'the page links its PDF with the new signature');
     });
   });
 }

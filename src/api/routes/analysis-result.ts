@@ -7,7 +7,10 @@ import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
 import { findAssessment } from '../../store/assessments.js';
-import { reportUrl, resultOf, withheld } from '../../reports/render.js';
+import { cachedRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
+import type { AssessmentRow } from '../../store/assessments.js';
+import type { Language } from '../../domain/instruments/types.js';
+import type { Static } from 'typebox';
 
 const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Description: s.name, ExternalCode: s.code });
 
@@ -34,6 +37,37 @@ function note(group: NormGroup | null): string | null {
 
 const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [] };
 
+/** The vendor's result body for one assessment in one language. */
+async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promise<Static<typeof AnalysisResult>> {
+  const head = { AnalysisToken: row.analysis_id, CandidateIdentifier: row.external_id };
+  const result = withheld(row) ? undefined : await resultOf(deps, row, lang);
+  if (!result) {
+    const done = row.status === 'Completed';
+    return {
+      ...head,
+      ...EMPTY,
+      Done: done,
+      DoneDate: done ? row.completed_at : null,
+      ConsistencyScore: '',
+      NormGroup: null,
+      Note: done ? WITHHELD : null,
+      IntegrityFlags: [],
+      ReportUrl: reportUrl(deps, row),
+    };
+  }
+  return {
+    ...head,
+    ...lists(result),
+    Done: true,
+    DoneDate: row.completed_at,
+    ConsistencyScore: result.consistency === undefined ? '' : String(result.consistency),
+    NormGroup: normGroupInfo(result.normGroup),
+    Note: note(result.normGroup),
+    IntegrityFlags: result.flags,
+    ReportUrl: reportUrl(deps, row),
+  };
+}
+
 /** TMA's classic results endpoint, so a caller of the original service can point it at Assay. */
 export function analysisResult(app: App, deps: Deps): void {
   app.get(
@@ -51,7 +85,7 @@ export function analysisResult(app: App, deps: Deps): void {
         response: { 200: AnalysisResult, ...apiErrors({ body: false }, 'NotFound') },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { token, culture } = request.params;
       const lang = cultureLanguage(culture);
       if (!lang) {
@@ -65,33 +99,9 @@ export function analysisResult(app: App, deps: Deps): void {
       if (!row || row.tenant_id !== request.caller!.tenantId) {
         throw new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
       }
-      const head = { AnalysisToken: row.analysis_id, CandidateIdentifier: row.external_id };
-      const result = withheld(row) ? undefined : await resultOf(deps, row, lang);
-      if (!result) {
-        const done = row.status === 'Completed';
-        return {
-          ...head,
-          ...EMPTY,
-          Done: done,
-          DoneDate: done ? row.completed_at : null,
-          ConsistencyScore: '',
-          NormGroup: null,
-          Note: done ? WITHHELD : null,
-          IntegrityFlags: [],
-          ReportUrl: reportUrl(deps, row),
-        };
-      }
-      return {
-        ...head,
-        ...lists(result),
-        Done: true,
-        DoneDate: row.completed_at,
-        ConsistencyScore: result.consistency === undefined ? '' : String(result.consistency),
-        NormGroup: normGroupInfo(result.normGroup),
-        Note: note(result.normGroup),
-        IntegrityFlags: result.flags,
-        ReportUrl: reportUrl(deps, row),
-      };
+      // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
+      const body = await cachedRender(deps, row, `results:${lang}`, async () => String(reply.serialize(await resultBody(deps, row, lang))), (json) => 2 * json.length);
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 }

@@ -6,7 +6,7 @@ import { negotiateLanguage } from '../../domain/language.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { findAssessment } from '../../store/assessments.js';
-import { pdfFilename, REPORT_CSP, reportHtml, reportModelOf, reportPdfOf, withheld } from '../../reports/render.js';
+import { pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from '../../reports/render.js';
 
 const ReportQuery = Type.Object({
   lang: Type.Optional(Type.Union([Type.Literal('nl'), Type.Literal('en')], { description: 'Language; else Accept-Language, else English.' })),
@@ -44,19 +44,19 @@ export function report(app: App, deps: Deps): void {
     async (request, reply) => {
       const { AnalysisId } = request.params;
       const row = await findAssessment(deps.store, AnalysisId);
-      if (!row || row.tenant_id !== request.caller!.tenantId || row.status !== 'Completed') {
-        throw new DomainError('NotFound', 'No completed assessment found with this AnalysisId', { field: 'AnalysisId' });
-      }
+      const notFound = () => new DomainError('NotFound', 'No completed assessment found with this AnalysisId', { field: 'AnalysisId' });
+      if (!row || row.tenant_id !== request.caller!.tenantId || row.status !== 'Completed') throw notFound();
       if (withheld(row)) throw new DomainError('ResultsNotReleased', 'The candidate has not released the results of this assessment');
       const lang: Language = request.query.lang ?? negotiateLanguage(request.headers['accept-language']);
-      const model = await reportModelOf(deps, row, lang);
-      if (!model) throw new DomainError('NotFound', 'No completed assessment found with this AnalysisId', { field: 'AnalysisId' });
       reply.header('x-robots-tag', 'noindex, nofollow').header('vary', 'Accept, Accept-Language');
       if (wantsPdf(request.query.format, request.headers.accept)) {
-        const pdf = await reportPdfOf(model);
+        const pdf = await reportPdfOf(deps, row, lang);
+        if (!pdf) throw notFound();
         return reply.type('application/pdf').header('content-disposition', `attachment; filename="${pdfFilename(row.external_id)}"`).send(pdf);
       }
-      return reply.type('text/html; charset=utf-8').header('content-security-policy', REPORT_CSP).send(reportHtml(model).value);
+      const html = await reportHtmlOf(deps, row, lang);
+      if (!html) throw notFound();
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', REPORT_CSP).send(html);
     },
   );
 }

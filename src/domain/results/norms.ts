@@ -19,24 +19,50 @@ export function percentile(raw: number, norm: Norm): number {
   return Math.min(100, Math.max(0, Math.round(p * 100)));
 }
 
-function midRank(x: number, distribution: ReadonlyArray<readonly [number, number]>): number {
+type Curve = { values: Float64Array; ranks: Float64Array };
+
+// Norm groups are cached for the process (store/norms.ts), so each distribution's curve is
+// worked out once, not on every percentile of every result.
+const curves = new WeakMap<ReadonlyArray<readonly [number, number]>, Curve>();
+
+/** The mid-rank at each value the sample had, with 0 at 1 and 1 at 5 as the ends. */
+function curveOf(distribution: ReadonlyArray<readonly [number, number]>): Curve {
+  let curve = curves.get(distribution);
+  if (curve) return curve;
   const total = distribution.reduce((sum, [, share]) => sum + share, 0);
-  const points: Array<[number, number]> = [[SCALE_MIN, 0]];
+  const values = new Float64Array(distribution.length + 2);
+  const ranks = new Float64Array(distribution.length + 2);
+  values[0] = SCALE_MIN;
   let below = 0;
-  for (const [value, share] of distribution) {
-    points.push([value, (below + share / 2) / total]);
+  distribution.forEach(([value, share], i) => {
+    values[i + 1] = value;
+    ranks[i + 1] = (below + share / 2) / total;
     below += share;
-  }
-  points.push([SCALE_MAX, 1]);
+  });
+  values[distribution.length + 1] = SCALE_MAX;
+  ranks[distribution.length + 1] = 1;
+  curve = { values, ranks };
+  curves.set(distribution, curve);
+  return curve;
+}
+
+function midRank(x: number, distribution: ReadonlyArray<readonly [number, number]>): number {
   if (x <= SCALE_MIN) return 0;
   if (x >= SCALE_MAX) return 1;
-  for (let i = 1; i < points.length; i++) {
-    const [v1, p1] = points[i]!;
-    if (x > v1) continue;
-    const [v0, p0] = points[i - 1]!;
-    return v1 === v0 ? p1 : p0 + ((p1 - p0) * (x - v0)) / (v1 - v0);
+  const { values, ranks } = curveOf(distribution);
+  // The first point at or above x (values rise strictly inside; the ends may equal a sample value).
+  let lo = 1;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! < x) lo = mid + 1;
+    else hi = mid;
   }
-  return 1;
+  const v1 = values[lo]!;
+  const v0 = values[lo - 1]!;
+  const p1 = ranks[lo]!;
+  const p0 = ranks[lo - 1]!;
+  return v1 === v0 ? p1 : p0 + ((p1 - p0) * (x - v0)) / (v1 - v0);
 }
 
 /** Φ, from the error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */

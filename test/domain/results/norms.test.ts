@@ -55,6 +55,29 @@ describe('percentiles', () => {
     assert.equal(percentile(5, norm), 100);
   });
 
+  test('a percentile from a distribution is the mid-rank counted from the sample itself, linearly between its values', () => {
+    // Counted from the raw values, not from the stored distribution the code reads.
+    const byCounting = (values: readonly number[], x: number): number => {
+      const xs = [...new Set(values)].sort((a, b) => a - b);
+      const rank = (v: number) => (values.filter((y) => y < v).length + values.filter((y) => y === v).length / 2) / values.length;
+      const points: Array<[number, number]> = [[1, 0], ...xs.map((v): [number, number] => [v, rank(v)]), [5, 1]];
+      if (x <= 1) return 0;
+      if (x >= 5) return 100;
+      const i = points.findIndex(([v]) => v >= x);
+      const [v0, p0] = points[i - 1]!;
+      const [v1, p1] = points[i]!;
+      return Math.round(100 * (v1 === v0 ? p1 : p0 + ((p1 - p0) * (x - v0)) / (v1 - v0)));
+    };
+    fc.assert(
+      fc.property(sample, raw, (values, x) => {
+        const norm = buildNorm(values);
+        // Twice: the second call reads the curve worked out by the first.
+        for (let i = 0; i < 2; i++) assert.ok(Math.abs(percentile(x, norm) - byCounting(values, x)) <= 1);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test('without a distribution the normal curve is used', () => {
     assert.equal(percentile(3, { mean: 3, sd: 1 }), 50);
     assert.equal(percentile(4, { mean: 3, sd: 1 }), 84);

@@ -1,0 +1,75 @@
+import { LRUCache } from 'lru-cache';
+import type { Store } from './database.js';
+
+/** Which stored rows a render came from, as read for the request at hand. */
+export interface RenderSource {
+  analysisId: string;
+  externalId: string;
+  /** The columns the render depends on, joined: any change to them makes a new entry. */
+  fingerprint: string;
+}
+
+interface Entry {
+  externalId: string;
+  fingerprint: string;
+  value: unknown;
+  size: number;
+}
+
+/** Bytes of renders kept per store; past this the least recently used go first. */
+export const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * How long an entry may live. Every request reads its rows first, so a stale entry is never
+ * served; the bound is on how long bytes of an assessment erased by another process (the CLI,
+ * another instance) stay in this one's memory.
+ */
+export const RENDER_CACHE_TTL_MS = 60_000;
+
+class RenderCache {
+  readonly #entries = new LRUCache<string, Entry>({ maxSize: RENDER_CACHE_BYTES, sizeCalculation: (e) => Math.max(1, e.size), ttl: RENDER_CACHE_TTL_MS });
+  // Concurrent requests for the same render share one making of it.
+  readonly #making = new Map<string, Promise<unknown>>();
+
+  async get<V>(source: RenderSource, variant: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
+    const key = `${source.analysisId}\u0000${variant}`;
+    const hit = this.#entries.get(key);
+    if (hit && hit.fingerprint === source.fingerprint) return hit.value as V;
+    const pendingKey = `${key}\u0000${source.fingerprint}`;
+    const pending = this.#making.get(pendingKey);
+    if (pending) return pending as Promise<V>;
+    const made = make().then((value) => {
+      const size = sizeOf(value);
+      // One render larger than the whole cache is served, not kept.
+      if (size < RENDER_CACHE_BYTES) this.#entries.set(key, { externalId: source.externalId, fingerprint: source.fingerprint, value, size });
+      return value;
+    });
+    this.#making.set(pendingKey, made);
+    try {
+      return await made;
+    } finally {
+      this.#making.delete(pendingKey);
+    }
+  }
+
+  forgetCandidate(externalId: string): void {
+    for (const [key, entry] of this.#entries.entries()) if (entry.externalId === externalId) this.#entries.delete(key);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+const caches = new WeakMap<Store, RenderCache>();
+
+/**
+ * What completed assessments' results and reports render to, per store, reused while the rows
+ * they came from are unchanged. Rendering a result or a report costs hundreds of microseconds to
+ * tens of milliseconds; an ATS that polls results, or recruiters who open the same report, get
+ * the bytes made the first time.
+ */
+export function renderCache(store: Store): RenderCache {
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, (cache = new RenderCache()));
+  return cache;
+}
