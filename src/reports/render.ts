@@ -60,33 +60,25 @@ async function reportSource(deps: Deps, row: AssessmentRow): Promise<{ candidate
   return { candidate, source: { analysisId: row.analysis_id, externalId: row.external_id, fingerprint: `${resultFingerprint(row)}\u0000${candidate.updated_at}` } };
 }
 
-async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow, source: RenderSource, lang: Language): Promise<ReportModel | undefined> {
-  const cache = renderCache(deps.store);
-  return cache.get(
-    source,
-    `model:${lang}`,
-    async () => {
-      const result = await resultOf(deps, row, lang);
-      if (!result) return undefined;
-      const instrument = deps.instruments.get(row.assessment_type)!;
-      return reportModel({ lang, candidate, instrument, completedAt: row.completed_at!, result, interpretations: deps.interpretations });
-    },
-    () => 16 * 1024,
-  );
+async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow, lang: Language): Promise<ReportModel | undefined> {
+  const result = await resultOf(deps, row, lang);
+  if (!result) return undefined;
+  const instrument = deps.instruments.get(row.assessment_type)!;
+  return reportModel({ lang, candidate, instrument, completedAt: row.completed_at!, result, interpretations: deps.interpretations });
 }
 
-/** The report as an HTML page (with a link to its PDF when given); undefined until completed or after erasure. */
-export async function reportHtmlOf(deps: Deps, row: AssessmentRow, lang: Language, pdfHref?: string): Promise<string | undefined> {
+/** The report as an HTML page, UTF-8 (with a link to its PDF when given); undefined until completed or after erasure. */
+export async function reportHtmlOf(deps: Deps, row: AssessmentRow, lang: Language, pdfHref?: string): Promise<Buffer | undefined> {
   const read = await reportSource(deps, row);
   if (!read) return undefined;
   return renderCache(deps.store).get(
     read.source,
     `html:${lang}:${pdfHref ?? ''}`,
     async () => {
-      const model = await modelFrom(deps, row, read.candidate, read.source, lang);
-      return model && reportHtml(model, pdfHref).value;
+      const model = await modelFrom(deps, row, read.candidate, lang);
+      return model && Buffer.from(reportHtml(model, pdfHref).value);
     },
-    (html) => 2 * (html?.length ?? 0),
+    (html) => html?.length ?? 0,
   );
 }
 
@@ -101,7 +93,7 @@ export async function reportPdfOf(deps: Deps, row: AssessmentRow, lang: Language
     read.source,
     `pdf:${lang}`,
     async () => {
-      const model = await modelFrom(deps, row, read.candidate, read.source, lang);
+      const model = await modelFrom(deps, row, read.candidate, lang);
       return model && pdfTurns.run(() => reportPdf(model, stamp(model.lang)));
     },
     (pdf) => pdf?.length ?? 0,

@@ -23,14 +23,14 @@ function language(request: FastifyRequest): Language {
   return lang === 'nl' || lang === 'en' ? lang : negotiateLanguage(request.headers['accept-language']);
 }
 
-function sendHtml(reply: FastifyReply, page: Html | string, status = 200): FastifyReply {
+function sendHtml(reply: FastifyReply, page: Html | Buffer, status = 200): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex, nofollow')
     .header('content-security-policy', REPORT_CSP)
-    .send(typeof page === 'string' ? page : page.value);
+    .send(Buffer.isBuffer(page) ? page : page.value);
 }
 
 /**

@@ -25,10 +25,17 @@ export const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
  */
 export const RENDER_CACHE_TTL_MS = 60_000;
 
-class RenderCache {
-  readonly #entries = new LRUCache<string, Entry>({ maxSize: RENDER_CACHE_BYTES, sizeCalculation: (e) => Math.max(1, e.size), ttl: RENDER_CACHE_TTL_MS });
+export class RenderCache {
+  readonly #entries: LRUCache<string, Entry>;
+  readonly #maxBytes: number;
   // Concurrent requests for the same render share one making of it.
   readonly #making = new Map<string, Promise<unknown>>();
+
+  constructor({ maxBytes = RENDER_CACHE_BYTES, ttlMs = RENDER_CACHE_TTL_MS } = {}) {
+    this.#maxBytes = maxBytes;
+    // Purged on a timer, not only when next read: an expired entry leaves memory on time.
+    this.#entries = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, e.size), ttl: ttlMs, ttlAutopurge: true });
+  }
 
   async get<V>(source: RenderSource, variant: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
     const key = `${source.analysisId}\u0000${variant}`;
@@ -40,7 +47,7 @@ class RenderCache {
     const made = make().then((value) => {
       const size = sizeOf(value);
       // One render larger than the whole cache is served, not kept.
-      if (size < RENDER_CACHE_BYTES) this.#entries.set(key, { externalId: source.externalId, fingerprint: source.fingerprint, value, size });
+      if (size < this.#maxBytes) this.#entries.set(key, { externalId: source.externalId, fingerprint: source.fingerprint, value, size });
       return value;
     });
     this.#making.set(pendingKey, made);
@@ -55,6 +62,7 @@ class RenderCache {
     for (const [key, entry] of this.#entries.entries()) if (entry.externalId === externalId) this.#entries.delete(key);
   }
 
+  /** Entries kept. */
   get size(): number {
     return this.#entries.size;
   }

@@ -100,7 +100,7 @@ export function analysisResult(app: App, deps: Deps): void {
         throw new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
       }
       // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
-      const body = await cachedRender(deps, row, `results:${lang}`, async () => String(reply.serialize(await resultBody(deps, row, lang))), (json) => 2 * json.length);
+      const body = await cachedRender(deps, row, `results:${lang}`, async () => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

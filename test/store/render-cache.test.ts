@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RenderCache } from '../../src/store/render-cache.js';
+
+const source = (fingerprint: string, analysisId = 'a1', externalId = 'c1') => ({ analysisId, externalId, fingerprint });
+
+/** A maker that counts how often it ran. */
+function maker(value: string) {
+  const made = { count: 0 };
+  return {
+    made,
+    make: async () => {
+      made.count++;
+      await sleep(5);
+      return value;
+    },
+  };
+}
+
+describe('render cache', () => {
+  test('a render is made once while its fingerprint holds, and again once it changes', async () => {
+    const cache = new RenderCache();
+    const m = maker('v1');
+    assert.equal(await cache.get(source('f1'), 'results:en', m.make, (v) => v.length), 'v1');
+    assert.equal(await cache.get(source('f1'), 'results:en', m.make, (v) => v.length), 'v1');
+    assert.equal(m.made.count, 1);
+    const n = maker('v2');
+    assert.equal(await cache.get(source('f2'), 'results:en', n.make, (v) => v.length), 'v2', 'a changed row is rendered anew');
+    assert.equal(n.made.count, 1);
+  });
+
+  test('concurrent requests for one render share one making of it', async () => {
+    const cache = new RenderCache();
+    const m = maker('pdf');
+    const all = await Promise.all(Array.from({ length: 10 }, () => cache.get(source('f'), 'pdf:en', m.make, (v) => v.length)));
+    assert.deepEqual(all, Array(10).fill('pdf'));
+    assert.equal(m.made.count, 1);
+  });
+
+  test('a failed making is not kept: the next request makes it again', async () => {
+    const cache = new RenderCache();
+    await assert.rejects(cache.get(source('f'), 'x', async () => Promise.reject(new Error('boom')), () => 1), /boom/);
+    const m = maker('ok');
+    assert.equal(await cache.get(source('f'), 'x', m.make, (v) => v.length), 'ok');
+    assert.equal(m.made.count, 1);
+  });
+
+  test("forgetting a candidate drops every render of their assessments and no one else's", async () => {
+    const cache = new RenderCache();
+    await cache.get(source('f', 'a1', 'c1'), 'results:en', maker('1').make, () => 1);
+    await cache.get(source('f', 'a1', 'c1'), 'pdf:en', maker('2').make, () => 1);
+    await cache.get(source('f', 'a2', 'c2'), 'results:en', maker('3').make, () => 1);
+    cache.forgetCandidate('c1');
+    assert.equal(cache.size, 1);
+    const m = maker('again');
+    assert.equal(await cache.get(source('f', 'a1', 'c1'), 'results:en', m.make, () => 1), 'again');
+    assert.equal(m.made.count, 1);
+  });
+
+  test('entries leave memory when their time is up, unread', async () => {
+    const cache = new RenderCache({ ttlMs: 50 });
+    await cache.get(source('f'), 'x', maker('v').make, () => 1);
+    assert.equal(cache.size, 1);
+    const deadline = Date.now() + 5_000;
+    while (cache.size > 0 && Date.now() < deadline) await sleep(20);
+    assert.equal(cache.size, 0);
+  });
+
+  test('past its byte bound the least recently used go first; a render larger than the bound is served, not kept', async () => {
+    const cache = new RenderCache({ maxBytes: 100 });
+    for (const id of ['a', 'b', 'c']) await cache.get(source('f', id), 'x', maker(id).make, () => 40);
+    assert.equal(cache.size, 2);
+    assert.equal(await cache.get(source('f', 'big'), 'x', maker('big').make, () => 500), 'big');
+    assert.equal(cache.size, 2);
+  });
+});
