@@ -100,7 +100,6 @@ export async function reportPdfOf(deps: Deps, row: AssessmentRow, lang: Language
   );
 }
 
-
 function reportHtml(model: ReportModel, pdfHref?: string): Html {
   return reportPage(model, { generatedAt: stamp(model.lang), ...(pdfHref ? { pdfHref } : {}) });
 }

@@ -6,9 +6,8 @@ import type { NormGroup } from '../../domain/results/types.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
-import { findAssessment } from '../../store/assessments.js';
+import { findAssessment, type AssessmentRow } from '../../store/assessments.js';
 import { cachedRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
-import type { AssessmentRow } from '../../store/assessments.js';
 import type { Language } from '../../domain/instruments/types.js';
 import type { Static } from 'typebox';
 
