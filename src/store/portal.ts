@@ -73,6 +73,7 @@ const sessionOf = prepared((db, analysisId: string) =>
 export async function loadSession(store: Store, analysisId: string): Promise<Session | undefined> {
   const row = (await run(store.db, sessionOf(store.db, store.dialect, analysisId))).rows[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
+  // The joined columns carry c_ and p_ prefixes, which no column of assessments has, so the rest is the assessment.
   const assessment = {} as Record<string, unknown>;
   for (const [k, v] of Object.entries(row)) if (!k.startsWith('c_') && !k.startsWith('p_') && k !== 'answer_pairs') assessment[k] = v;
   const portal = row.p_api_key_id === null ? DEFAULT_PORTAL_SETTINGS : (Object.fromEntries(SETTINGS.map((c) => [c, row[`p_${c}`]])) as unknown as PortalSettings);
