@@ -54,7 +54,7 @@ export function webhookCommands(program: Command): void {
   webhook
     .command('redeliver')
     .description('send a completed assessment\'s webhook once more, on purpose (it is never retried by itself)')
-    .argument('[analysisId]', 'the assessment')
+    .argument('[analysisId]', 'the assessment (an id that starts with - goes after --)')
     .option('--all', 'every assessment whose latest attempt matches --status (and --since)')
     .option('--status <status>', 'with --all: failed or unknown')
     .option('--since <date>', 'with --all: attempts created on or after this date')

@@ -29,9 +29,16 @@ export function newApiKey(): { key: string; prefix: string; hash: string } {
   return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 6), hash: sha256(key) };
 }
 
-/** AnalysisId: 144 random bits, 24 URL-safe characters. */
+/**
+ * AnalysisId: 24 URL-safe characters from 144 random bits, drawn again when the first would be
+ * - or _ (just under 144 bits remain). An id that starts with a dash reads as an option to
+ * `bin/assay report revoke <id>` and to most shells' tools.
+ */
 export function newAnalysisId(): string {
-  return randomBytes(18).toString('base64url');
+  for (;;) {
+    const id = randomBytes(18).toString('base64url');
+    if (id[0] !== '-' && id[0] !== '_') return id;
+  }
 }
 
 export function newPassword(): string {

@@ -91,6 +91,8 @@ for (const db of testDatabases()) {
         ['key', 'revoke', 'ak_nothing'],
         ['user', 'disable', 'nobody-at-all'],
         ['user', 'create', '--tenant', 'no-such-tenant', '--username', 'x1x'],
+        // An id that starts with a dash is read as the id after --, not as an unknown option.
+        ['report', 'revoke', '--json', '--', '-NoSuchAssessment0000000'],
       ];
       for (const args of cases) {
         const r = await runCli(args, env);
