@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Envelope } from './envelopes.js';
-import { AbsoluteUrl, ExternalId, LIMITS, Text } from './fields.js';
+import { AbsoluteUrl, AnalysisIdParam, ExternalId, LIMITS, Text } from './fields.js';
 import { IntegrityFlags, NormGroupInfo, ReportUrl, ResultsRelease } from './results.js';
 
 export const AssessmentCreateBody = Type.Object(
@@ -29,7 +29,7 @@ export const AssessmentCreated = Envelope(
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
-export const AssessmentParams = Type.Object({ AnalysisId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const AssessmentParams = Type.Object({ AnalysisId: AnalysisIdParam });
 
 export const AssessmentStatus = Envelope(
   Type.Object({

@@ -20,6 +20,8 @@ export const Text = (minLength: number, maxLength: number, description?: string)
   Type.String({ minLength, maxLength, pattern: SINGLE_LINE, ...(description ? { description } : {}) });
 
 export const ExternalId = Text(1, LIMITS.externalId, 'Caller-supplied candidate id, unique across the system.');
+/** An AnalysisId in a path. Any single-line text is looked up (an unknown one is 404); a NUL would not even reach PostgreSQL. */
+export const AnalysisIdParam = Text(1, 64, 'The AnalysisId.');
 export const Email = Type.String({ minLength: 5, maxLength: LIMITS.email, format: 'email', pattern: SINGLE_LINE });
 export const FirstName = Text(2, LIMITS.name);
 export const LastName = Text(2, LIMITS.name);

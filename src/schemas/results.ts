@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { AnalysisIdParam } from './fields.js';
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -42,7 +43,7 @@ export const ResultsRelease = Type.Union(
 const List = (description: string) => Type.Array(ResultItem, { description });
 
 export const ResultParams = Type.Object({
-  token: Type.String({ minLength: 1, maxLength: 64, description: 'The AnalysisId.' }),
+  token: AnalysisIdParam,
   culture: Type.String({ minLength: 1, maxLength: 20, description: 'nl-NL, en-GB or en-US (case-insensitive): the language of Description.' }),
 });
 

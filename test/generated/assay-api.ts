@@ -145,6 +145,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description The AnalysisId. */
                     AnalysisId: string;
                 };
                 cookie?: never;
@@ -284,6 +285,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description The AnalysisId. */
                     AnalysisId: string;
                 };
                 cookie?: never;
@@ -401,6 +403,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
+                    /** @description The AnalysisId. */
                     AnalysisId: string;
                 };
                 cookie?: never;
@@ -508,6 +511,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description The AnalysisId. */
                     AnalysisId: string;
                 };
                 cookie?: never;
@@ -628,6 +632,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description The AnalysisId. */
                     AnalysisId: string;
                 };
                 cookie?: never;
