@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
 import { FailureLimiter } from '../security/failure-limiter.js';
 import type { KdfPool } from '../security/kdf-pool.js';
+import { parseBasic } from '../security/basic-auth.js';
 import { sha256 } from '../security/tokens.js';
 import { findCaller } from '../store/credentials.js';
 import type { Store } from '../store/database.js';
@@ -15,17 +16,6 @@ export interface Caller {
 
 export const INVALID_API_KEY = 'The provided API key is not valid';
 export const INVALID_CREDENTIALS = 'Invalid username or password';
-
-/** Splits `Authorization: Basic base64(user:password)`; undefined when it is not that. */
-export function parseBasic(header: string | undefined): { username: string; password: string } | undefined {
-  if (!header) return undefined;
-  const match = /^Basic[ ]+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) return undefined;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
 
 // A client that once proved a username's password is remembered this long: an attack on that
 // username from elsewhere does not lock it out.

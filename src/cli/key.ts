@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import { provisionKey } from '../provision.js';
 import { listKeys, revokeKey } from '../store/credentials.js';
-import { loadServerKey, SecretBox } from '../security/secret-box.js';
-import { rotateWebhookSecret } from '../store/portal-settings.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
-import { CliError, portalKey, print, table, tenantId, withStore } from './shared.js';
+import { CliError, issueWebhookSecret, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 export function keyCommands(program: Command): void {
   const key = program.command('key').description('API keys: each links a tenant to one portal domain');
@@ -56,11 +53,8 @@ export function keyCommands(program: Command): void {
       if (!Number.isFinite(hours) || hours < 0 || hours > 720) throw new CliError('--overlap-hours must be from 0 to 720');
       const out = await withStore(async (store, config) => {
         const apiKey = await portalKey(store, { key: idOrPrefix });
-        const secret = newWebhookSecret();
-        const box = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
         const until = hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null;
-        await rotateWebhookSecret(store, apiKey.id, box.seal(secret, `webhook-secret:${apiKey.id}`), until);
-        return { apiKeyId: apiKey.id, webhookSecret: secret, previousValidUntil: until };
+        return { apiKeyId: apiKey.id, webhookSecret: await issueWebhookSecret(store, config, apiKey.id, until), previousValidUntil: until };
       });
       print(
         !!opts.json,

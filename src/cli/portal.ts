@@ -3,10 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AA_CONTRAST, contrastRatio, HEX_COLOUR } from '../domain/colour.js';
 import { logoType } from '../domain/logo.js';
-import { loadServerKey, SecretBox } from '../security/secret-box.js';
-import { portalSettings, rotateWebhookSecret, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../store/portal-settings.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
-import { CliError, portalKey, print, withStore } from './shared.js';
+import { portalSettings, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../store/portal-settings.js';
+import { CliError, issueWebhookSecret, portalKey, print, withStore } from './shared.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
@@ -136,10 +134,7 @@ export function portalCommands(program: Command): void {
         const settings = shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo));
         // Signing needs a secret: the first time it is made here and shown this once.
         if (signing === 1 && !(await webhookSecrets(store.db, key.id)).current) {
-          const secret = newWebhookSecret();
-          const box = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
-          await rotateWebhookSecret(store, key.id, box.seal(secret, `webhook-secret:${key.id}`), null);
-          return { ...settings, webhookSecret: secret };
+          return { ...settings, webhookSecret: await issueWebhookSecret(store, config, key.id, null) };
         }
         return settings;
       });

@@ -8,8 +8,23 @@ import { loadInstruments } from '../domain/instruments/load.js';
 import { ContentError, loadCompetences } from '../domain/results/load.js';
 import { NormError } from '../domain/results/norm-groups.js';
 import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from '../paths.js';
+import { loadServerKey, SecretBox } from '../security/secret-box.js';
+import { rotateWebhookSecret } from '../store/portal-settings.js';
+import { newWebhookSecret, secretContext } from '../webhooks/signing.js';
 
 export class CliError extends Error {}
+
+/**
+ * A new signing secret for the portal of `apiKeyId`, sealed with the server key and stored; the
+ * one it replaces keeps signing until `previousUntil` (null: not at all). Returns the secret, to
+ * be shown once.
+ */
+export async function issueWebhookSecret(store: Store, config: Config, apiKeyId: string, previousUntil: string | null): Promise<string> {
+  const secret = newWebhookSecret();
+  const box = new SecretBox(loadServerKey(config.encryptionKey, config.dataDir));
+  await rotateWebhookSecret(store, apiKeyId, box.seal(secret, secretContext(apiKeyId)), previousUntil);
+  return secret;
+}
 
 /** Runs `fn` against the configured database (migrated first, so a fresh one works), then closes it. */
 export async function withStore<T>(fn: (store: Store, config: Config) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { Webhook } from 'standardwebhooks';
+import { parseBasic } from '../security/basic-auth.js';
 import { CliError } from './shared.js';
 
 const MAX_BODY = 64 * 1024;
@@ -23,16 +24,8 @@ export interface Delivery {
 
 const same = (a: string, b: string) => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
-function basic(header: string | undefined): { username: string; password: string } | undefined {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
-  if (!m) return undefined;
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
-  const colon = text.indexOf(':');
-  return colon < 0 ? undefined : { username: text.slice(0, colon), password: text.slice(colon + 1) };
-}
-
 function credentials(req: IncomingMessage, expected: { username?: string; password?: string }): Pick<Delivery, 'credentials' | 'username'> {
-  const given = basic(req.headers.authorization);
+  const given = parseBasic(req.headers.authorization);
   const username = given?.username ?? null;
   if (expected.username === undefined) return { credentials: given ? 'unexpected' : 'none', username };
   if (!given) return { credentials: 'missing', username };

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { DomainError } from '../domain/errors.js';
 import { checkAssessmentRequest } from '../domain/assessments.js';
-import { findAttempts, latestAttempt, requestRedelivery, type AttemptRow } from '../store/outbox.js';
+import { findAttempts, isDelivered, latestAttempt, requestRedelivery, type AttemptRow } from '../store/outbox.js';
+import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient } from '../webhooks/client.js';
 import { loadConfig } from '../config.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
@@ -103,14 +104,14 @@ export function webhookCommands(program: Command): void {
         }
         const client = new WebhookClient(config.webhook);
         try {
-          const auth = opts.username !== undefined ? `Basic ${Buffer.from(`${opts.username}:${opts.password ?? ''}`).toString('base64')}` : undefined;
+          const auth = opts.username !== undefined ? basicAuthorization(opts.username, opts.password ?? '') : undefined;
           const body = JSON.stringify({ Analysis_Id: 'test-delivery', External_Id: 'test-delivery' });
           return await client.post(url, body, auth, { 'x-assay-test': 'true' });
         } finally {
           await client.close();
         }
       })();
-      const ok = out.status !== null && out.status >= 200 && out.status < 300;
+      const ok = isDelivered(out);
       print(!!opts.json, out, ok ? `Delivered: HTTP ${out.status} in ${out.durationMs} ms` : `Not delivered: ${out.error} (${out.durationMs} ms)`);
       if (!ok) process.exitCode = 1;
     });

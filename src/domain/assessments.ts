@@ -43,14 +43,14 @@ export interface AssessmentRequest {
   webhookPassword: string | undefined;
 }
 
-/**
- * The rules of an assessment request beyond field shapes. A WebhookUrl that names a
- * non-public address literally is refused now; DNS names are vetted again at delivery time.
- */
 /** Names the setting a developer with a local receiver is looking for, and what it is for. */
 export const WEBHOOK_URL_NOT_ALLOWED =
   'WebhookUrl must point at a public address. To receive webhooks on this machine or your own network while developing, start Assay with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (not for production)';
 
+/**
+ * The rules of an assessment request beyond field shapes. A WebhookUrl that names a
+ * non-public address literally is refused now; DNS names are vetted again at delivery time.
+ */
 export function checkAssessmentRequest(
   req: AssessmentRequest,
   allowPrivateNetworks: boolean,

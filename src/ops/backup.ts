@@ -5,6 +5,7 @@ import { privateDir, privateFile } from '../private-files.js';
 import { SecretBox } from '../security/secret-box.js';
 import { MIGRATION_NAMES } from '../store/migrate.js';
 import { Database } from '../store/sqlite-driver.js';
+import { secretContext } from '../webhooks/signing.js';
 
 export class BackupError extends Error {
   override name = 'BackupError';
@@ -157,5 +158,5 @@ function sealedSample(db: BetterSqlite3.Database, migrations: string[]): { value
   const secret = db.prepare('SELECT api_key_id AS id, webhook_secret_enc AS value FROM portal_settings WHERE webhook_secret_enc IS NOT NULL LIMIT 1').get() as
     | { id: string; value: string }
     | undefined;
-  return secret ? { value: secret.value, context: `webhook-secret:${secret.id}` } : undefined;
+  return secret ? { value: secret.value, context: secretContext(secret.id) } : undefined;
 }

@@ -28,30 +28,20 @@ const FILES = {
 export type FontName = keyof typeof FILES;
 const FALLBACKS: readonly FontName[] = ['han', 'hangul', 'arabic', 'hebrew', 'thai'];
 
-interface Loaded {
-  bytes: Buffer;
-  font: fontkit.Font;
-}
-
-// Read once per process, on first use: the CJK files are several MB each.
-const loaded = new Map<FontName, Loaded>();
+// Read and parsed once per process, on first use: the CJK files are several MB each.
+const loaded = new Map<FontName, fontkit.Font>();
 
 /**
  * The parsed font, shared by every PDF: pdfkit takes a fontkit font as it is and makes each
  * document its own subset. Parsing the file again per document cost most of a PDF's time.
  */
 export function parsedFont(name: FontName): fontkit.Font {
-  return load(name).font;
-}
-
-function load(name: FontName): Loaded {
-  let f = loaded.get(name);
-  if (!f) {
-    const bytes = readFileSync(FILES[name]);
-    f = { bytes, font: fontkit.create(bytes) as fontkit.Font };
-    loaded.set(name, f);
+  let font = loaded.get(name);
+  if (!font) {
+    font = fontkit.create(readFileSync(FILES[name])) as fontkit.Font;
+    loaded.set(name, font);
   }
-  return f;
+  return font;
 }
 
 const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
@@ -85,6 +75,6 @@ export function runs(text: string, base: 'regular' | 'bold' = 'regular'): Run[] 
 }
 
 function fontFor(codePoint: number, base: 'regular' | 'bold'): FontName {
-  if (codePoint <= 0x7f || load(base).font.hasGlyphForCodePoint(codePoint)) return base;
-  return FALLBACKS.find((name) => load(name).font.hasGlyphForCodePoint(codePoint)) ?? base;
+  if (codePoint <= 0x7f || parsedFont(base).hasGlyphForCodePoint(codePoint)) return base;
+  return FALLBACKS.find((name) => parsedFont(name).hasGlyphForCodePoint(codePoint)) ?? base;
 }

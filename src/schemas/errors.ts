@@ -43,9 +43,9 @@ const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: 
   ResultsNotReleased: { when: 'the candidate has not released the results (a portal setting)', message: 'The candidate has not released the results of this assessment' },
   AlreadyCompleted: { when: 'the assessment is completed', message: "A completed assessment cannot be cancelled; erase the candidate's data to remove it", innererror: { field: 'AnalysisId' } },
   NotRedeliverable: {
-    when: 'an attempt is pending or sending, one was delivered, or there is no WebhookUrl (innererror.reason says which)',
-    message: 'The webhook was delivered; it is not sent again',
-    innererror: { field: 'AnalysisId', reason: 'delivered' },
+    when: 'the assessment is not completed, has no WebhookUrl, or an attempt is pending or sending (innererror.reason says which)',
+    message: 'An attempt for this assessment is waiting or on its way; see its delivery log',
+    innererror: { field: 'AnalysisId', reason: 'in-progress' },
   },
   TooManyRequests: { when: 'a rate limit was hit; see Retry-After', message: 'Too many failed authentication attempts; try again later', innererror: { retryAfterSeconds: 60 } },
   ServiceUnavailable: { when: 'the database is unreachable or the server is shedding load; see Retry-After', message: 'The server is busy (too many requests in flight); retry shortly', innererror: { retryAfterSeconds: 2 } },

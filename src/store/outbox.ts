@@ -14,6 +14,11 @@ export interface ClaimedAttempt {
   webhook_url: string;
   webhook_username: string | null;
   webhook_password_enc: string | null;
+  /** The portal's signing setting and sealed secrets, read with the claim (null: the portal has no settings). */
+  webhook_signing: number | null;
+  webhook_secret_enc: string | null;
+  webhook_secret_previous_enc: string | null;
+  webhook_secret_previous_until: string | null;
 }
 
 export type AttemptRow = WebhookAttemptTable;
@@ -71,7 +76,9 @@ export async function claimAttempts(store: Store, claimer: string, limit: number
     return trx
       .selectFrom('webhook_attempts as w')
       .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
+      .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
       .select(['w.id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
+      .select(['p.webhook_signing', 'p.webhook_secret_enc', 'p.webhook_secret_previous_enc', 'p.webhook_secret_previous_until'])
       .where('w.id', 'in', claimed.map((c) => c.id))
       .execute() as Promise<ClaimedAttempt[]>;
   });
@@ -187,9 +194,9 @@ export async function requestRedelivery(store: Store, analysisId: string, reques
     const attempts = await trx.selectFrom('webhook_attempts').select(['status', 'kind', 'created_at']).where('analysis_id', '=', analysisId).execute();
     if (attempts.some((a) => a.status === 'pending' || a.status === 'sending')) return { outcome: 'in-progress' };
     const hourAgo = Date.now() - 3_600_000;
-    const recent = attempts.filter((a) => a.kind === 'manual' && Date.parse(a.created_at) > hourAgo).map((a) => Date.parse(a.created_at)).sort();
+    const recent = attempts.filter((a) => a.kind === 'manual' && Date.parse(a.created_at) > hourAgo).map((a) => Date.parse(a.created_at));
     if (recent.length >= REDELIVERIES_PER_HOUR) {
-      return { outcome: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + 3_600_000 - Date.now()) / 1000)) };
+      return { outcome: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((Math.min(...recent) + 3_600_000 - Date.now()) / 1000)) };
     }
     return { outcome: 'queued', attemptId: await queueAttempt(trx, store.dialect, analysisId, 'manual', requestedBy) };
   });

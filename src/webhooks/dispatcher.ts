@@ -5,8 +5,8 @@ import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
 import { claimAttempts, isDelivered, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
-import { webhookSecrets } from '../store/portal-settings.js';
-import { messageId, signatureHeaders } from './signing.js';
+import { messageId, secretContext, signatureHeaders } from './signing.js';
+import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient, type Attempt, type Resolver } from './client.js';
 
 const MAX_IN_FLIGHT = 32;
@@ -116,7 +116,7 @@ export class Dispatcher {
     let attempt: Attempt;
     try {
       const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
-      attempt = await this.#client.post(row.webhook_url, body, this.#authorization(row), await this.#signature(row, body));
+      attempt = await this.#client.post(row.webhook_url, body, this.#authorization(row), this.#signature(row, body));
     } catch (err) {
       // Only reading the secrets can throw here: instances sharing a database need one ENCRYPTION_KEY.
       this.#log.warn({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook not sent: a secret could not be decrypted');
@@ -136,17 +136,19 @@ export class Dispatcher {
 
   #authorization(row: ClaimedAttempt): string | undefined {
     if (row.webhook_username === null) return undefined;
-    const password = row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '';
-    return `Basic ${Buffer.from(`${row.webhook_username}:${password}`).toString('base64')}`;
+    return basicAuthorization(row.webhook_username, row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '');
   }
 
-  /** Standard Webhooks headers when the portal signs its webhooks: the current secret, and the last one while its overlap lasts. */
-  async #signature(row: ClaimedAttempt, body: string): Promise<Record<string, string>> {
-    const s = await webhookSecrets(this.#store.db, row.api_key_id);
-    if (!s.signing || !s.current) return {};
-    const context = `webhook-secret:${row.api_key_id}`;
-    const secrets = [this.#box.open(s.current, context)];
-    if (s.previous && s.previousUntil && Date.parse(s.previousUntil) > Date.now()) secrets.push(this.#box.open(s.previous, context));
+  /**
+   * Standard Webhooks headers when the portal signs its webhooks (the settings came with the
+   * claim): the current secret, and the last one while its overlap lasts.
+   */
+  #signature(row: ClaimedAttempt, body: string): Record<string, string> {
+    if (row.webhook_signing !== 1 || !row.webhook_secret_enc) return {};
+    const context = secretContext(row.api_key_id);
+    const secrets = [this.#box.open(row.webhook_secret_enc, context)];
+    const previousUntil = row.webhook_secret_previous_until;
+    if (row.webhook_secret_previous_enc && previousUntil && Date.parse(previousUntil) > Date.now()) secrets.push(this.#box.open(row.webhook_secret_previous_enc, context));
     return signatureHeaders(secrets, messageId(row.analysis_id), new Date(), body);
   }
 }

@@ -20,5 +20,8 @@ export function signatureHeaders(secrets: readonly string[], msgId: string, at: 
   };
 }
 
+/** What a portal's signing secret is sealed under: a secret sealed for one key cannot be opened as another's. */
+export const secretContext = (apiKeyId: string) => `webhook-secret:${apiKeyId}`;
+
 /** The message id of an assessment's completion event. */
 export const messageId = (analysisId: string) => `msg_${analysisId}`;

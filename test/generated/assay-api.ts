@@ -563,7 +563,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `NotRedeliverable`: an attempt is pending or sending, one was delivered, or there is no WebhookUrl (innererror.reason says which) */
+                /** @description `NotRedeliverable`: the assessment is not completed, has no WebhookUrl, or an attempt is pending or sending (innererror.reason says which) */
                 409: {
                     headers: {
                         [name: string]: unknown;

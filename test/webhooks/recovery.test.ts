@@ -94,5 +94,33 @@ for (const db of testDatabases()) {
       assert.ok(Number(res.headers.get('retry-after')) > 3_000, 'the window is an hour');
       assert.equal((await api.get(`/api/anonymous/assessment/${done.id}`)).body.Data.Webhook.Attempts, 6);
     });
+
+    test("the delivery log is the tenant's own, an odd id is a plain 404, and a redelivery with a huge body is refused unread", async () => {
+      server ??= await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' });
+      const receiver = await Receiver.start();
+      receivers.push(receiver);
+      const creds = await server.tenant();
+      const api = apiClient(server.url, creds);
+      const done = await newAssessment(server.url, creds, { WebhookUrl: receiver.url() });
+      await completeViaForms(new FormClient(server.url), done.id);
+      await receiver.waitFor(1);
+      assert.equal((await api.get(`/api/anonymous/assessment/${done.id}/webhooks`)).body.Data.length, 1);
+
+      const other = apiClient(server.url, await server.tenant());
+      const theirs = await other.get(`/api/anonymous/assessment/${done.id}/webhooks`);
+      const unknown = await other.get('/api/anonymous/assessment/no-such-assessment-at-all/webhooks');
+      assert.deepEqual([theirs.status, errorCode(theirs)], [404, 'NotFound']);
+      assert.deepEqual(theirs.body, unknown.body, "another tenant's log reads exactly like an unknown id");
+      for (const odd of ['%00', 'a'.repeat(2_000), '..%2F..%2Fetc']) {
+        const res = await api.get(`/api/anonymous/assessment/${odd}/webhooks`);
+        assert.ok([400, 404].includes(res.status), `${odd.slice(0, 20)}: ${res.status}`);
+        errorCode(res);
+      }
+
+      const huge = await api.post(`/api/anonymous/assessment/${done.id}/webhook/redeliver`, JSON.stringify({ pad: 'x'.repeat(200_000) }), { 'content-type': 'application/json' });
+      assert.deepEqual([huge.status, errorCode(huge)], [413, 'PayloadTooLarge']);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.received.length, 1, 'a refused redelivery sends nothing');
+    });
   });
 }
