@@ -12,12 +12,15 @@ export interface CampaignSummary {
   ratio: number;
   postsPerSecond: number;
   post: { p50: number; p99: number };
+  /** A candidate's first page, p50 and p99: how long a new connection waited to be served. */
+  first: { p50: number; p99: number };
   errors: Record<string, number>;
   errorCount: number;
   shedWithoutRetryAfter: number;
   timeouts: number;
   finished: number;
-  webhooks: { expected: number; received: number; p50: number; p99: number };
+  /** p50 and p99 from the finishing post's send; fromCompletion from the CompletedAt stamp. */
+  webhooks: { expected: number; received: number; p50: number; p99: number; fromCompletion: { p50: number; p99: number } };
   rss: number;
   alive: boolean;
   reads?: ReadsSummary;
@@ -101,7 +104,7 @@ export async function campaignMode(
     rounds.push({ ceiling: ceiling.postsPerSecond, assay: r.postsPerSecond, ratio: r.postsPerSecond / ceiling.postsPerSecond, cpuMsPerPage: Math.round(cpuMsPerPage * 100) / 100 });
     process.stderr.write(
       `round ${round}: ceiling ${ceiling.postsPerSecond} posts/s; Assay ${r.postsPerSecond} posts/s (${(r.postsPerSecond / ceiling.postsPerSecond).toFixed(2)}x), ` +
-        `post p50 ${r.post.p50} p99 ${r.post.p99} ms, ${cpuMsPerPage.toFixed(2)} ms CPU per page, errors ${JSON.stringify(r.errors)}, webhook p50 ${r.webhooks.p50} ms\n`,
+        `post p50 ${r.post.p50} p99 ${r.post.p99} ms, first page p50 ${r.first.p50} p99 ${r.first.p99} ms, ${cpuMsPerPage.toFixed(2)} ms CPU per page, errors ${JSON.stringify(r.errors)}, webhook p50 ${r.webhooks.p50} ms from the finishing post, ${r.webhooks.fromCompletion.p50} ms from completion\n`,
     );
   }
   const errors: Record<string, number> = {};
@@ -113,6 +116,7 @@ export async function campaignMode(
     ratio: mean(rounds.map((r) => r.ratio)),
     postsPerSecond: Math.round(mean(rounds.map((r) => r.assay))),
     post: { p50: worst(runs, (r) => r.post.p50), p99: worst(runs, (r) => r.post.p99) },
+    first: { p50: worst(runs, (r) => r.first.p50), p99: worst(runs, (r) => r.first.p99) },
     errors,
     errorCount: runs.reduce((a, r) => a + r.errorCount, 0),
     shedWithoutRetryAfter: runs.reduce((a, r) => a + r.shedWithoutRetryAfter, 0),
@@ -123,6 +127,7 @@ export async function campaignMode(
       received: runs.reduce((a, r) => a + r.webhooks.received, 0),
       p50: worst(runs, (r) => r.webhooks.p50),
       p99: worst(runs, (r) => r.webhooks.p99),
+      fromCompletion: { p50: worst(runs, (r) => r.webhooks.fromCompletion.p50), p99: worst(runs, (r) => r.webhooks.fromCompletion.p99) },
     },
     rss: assay.peakRssMb(),
     alive: assay.child.exitCode === null,

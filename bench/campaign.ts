@@ -7,6 +7,7 @@ import { percentile } from './stats.js';
 export interface Api {
   createCandidate(body: object): Promise<{ status: number }>;
   createAssessment(body: object): Promise<{ status: number; body: any }>;
+  get(path: string): Promise<{ status: number; body: any }>;
 }
 
 export interface CampaignResult {
@@ -18,13 +19,20 @@ export interface CampaignResult {
   postsPerSecond: number;
   post: { p50: number; p99: number };
   get: { p50: number; p99: number };
+  /** Each candidate's first page: it waits for the server to accept a new connection. */
+  first: { p50: number; p99: number };
   /** Answers other than the expected 200 (GET) and 303 (POST), and failed requests, by kind. */
   errors: Record<string, number>;
   errorCount: number;
   /** 503s that came without Retry-After (backpressure must always say when to come back). */
   shedWithoutRetryAfter: number;
   timeouts: number;
-  webhooks: { expected: number; received: number; p50: number; p99: number };
+  /**
+   * Webhook latency two ways: from the moment the candidate sent the finishing post (so it
+   * includes that post's wait in the server's queue), and from the completion the server stamped
+   * (CompletedAt, the same machine's clock) to receipt.
+   */
+  webhooks: { expected: number; received: number; p50: number; p99: number; fromCompletion: { p50: number; p99: number } };
   /** A typical question-page post, for the ceiling to read the same bytes. */
   samplePostBody: string;
   /** AnalysisIds of the assessments completed. */
@@ -81,12 +89,12 @@ function formFor(path: string, html: string, n: number): string {
 }
 
 /** A local webhook receiver that notes when each assessment's completion arrived. */
-async function receiver(arrived: Map<string, number>): Promise<{ server: Server; url: string }> {
+async function receiver(arrived: Map<string, { at: number; wall: number }>): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', () => {
-      const at = performance.now();
+      const at = { at: performance.now(), wall: Date.now() };
       try {
         arrived.set((JSON.parse(Buffer.concat(chunks).toString()) as { Analysis_Id: string }).Analysis_Id, at);
       } catch {
@@ -97,6 +105,22 @@ async function receiver(arrived: Map<string, number>): Promise<{ server: Server;
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
+}
+
+/** Receipt minus the CompletedAt the API reports, per webhook received; 20 lookups at a time. */
+async function sinceCompletion(api: Api, arrived: Map<string, { wall: number }>): Promise<number[]> {
+  const entries = [...arrived];
+  const out: number[] = [];
+  const worker = async () => {
+    for (let e = entries.pop(); e; e = entries.pop()) {
+      const r = await api.get(`/api/anonymous/assessment/${e[0]}`);
+      const completedAt = r.status === 200 ? Date.parse(r.body?.Data?.CompletedAt) : NaN;
+      if (!Number.isFinite(completedAt)) throw new Error(`no CompletedAt for a delivered webhook: HTTP ${r.status}`);
+      out.push(e[1].wall - completedAt);
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, worker));
+  return out;
 }
 
 /** Creates `count` candidates with a TMA170 assessment each, `concurrency` at a time; returns the AnalysisIds. */
@@ -124,11 +148,12 @@ async function register(api: Api, count: number, tag: string, hook: string): Pro
  * and, like a patient person, retried after its Retry-After. Nothing waits past `deadlineMs`.
  */
 export async function campaign(baseUrl: string, api: Api, opts: { candidates: number; tag: string; deadlineMs: number; timeoutMs?: number }): Promise<CampaignResult> {
-  const arrived = new Map<string, number>();
+  const arrived = new Map<string, { at: number; wall: number }>();
   const hook = await receiver(arrived);
   const ids = await register(api, opts.candidates, opts.tag, hook.url);
   const postMs: number[] = [];
   const getMs: number[] = [];
+  const firstMs: number[] = [];
   const errors: Record<string, number> = {};
   const sent = new Map<string, number>();
   let shedWithoutRetryAfter = 0;
@@ -147,6 +172,7 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
         const t0 = performance.now();
         const page = await browser.send('GET', path);
         getMs.push(performance.now() - t0);
+        if (step === 0) firstMs.push(performance.now() - t0);
         if (page.status !== 200) {
           error(`GET ${page.status}`);
           if (page.status === 503 && !page.retryAfter) shedWithoutRetryAfter++;
@@ -189,7 +215,8 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
   // Every completion's webhook, or the deadline.
   while (arrived.size < sent.size && performance.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 20));
   hook.server.close();
-  const webhookMs = [...sent].flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)! - at] : []));
+  const webhookMs = [...sent].flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)!.at - at] : []));
+  const fromCompletionMs = await sinceCompletion(api, arrived);
   const round = (x: number) => Math.round(x * 10) / 10;
   const stats = (xs: number[]) => ({ p50: round(percentile(xs, 50)), p99: round(percentile(xs, 99)) });
   return {
@@ -201,11 +228,12 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
     postsPerSecond: Math.round(postMs.length / seconds),
     post: stats(postMs),
     get: stats(getMs),
+    first: stats(firstMs),
     errors,
     errorCount: Object.values(errors).reduce((a, b) => a + b, 0),
     shedWithoutRetryAfter,
     timeouts,
-    webhooks: { expected: sent.size, received: webhookMs.length, ...stats(webhookMs) },
+    webhooks: { expected: sent.size, received: webhookMs.length, ...stats(webhookMs), fromCompletion: stats(fromCompletionMs) },
     samplePostBody,
     completed,
   };

@@ -11,6 +11,7 @@ import type { FailureLimiter } from './security/failure-limiter.js';
 import type { KdfPool } from './security/kdf-pool.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Store } from './store/database.js';
+import type { Dispatcher } from './webhooks/dispatcher.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -26,8 +27,8 @@ export interface Deps {
   authenticator: Authenticator;
   /** The password-check threads: their queue is observable (tests, metrics). */
   kdf: KdfPool;
-  /** Called after a completion committed, to wake the webhook dispatcher at once. */
-  onCompletion: () => void;
+  /** The webhook dispatcher: woken when an attempt is queued; a completion runs through `completeWith`. */
+  webhooks: Pick<Dispatcher, 'wake' | 'completeWith'>;
   readiness: { shuttingDown: boolean };
   /** Portal lookups of unknown tokens, per client IP: token guessing is rate-limited. */
   tokenGuesses: FailureLimiter;

@@ -68,7 +68,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     reportLinks: new ReportLinks(secretBox.derive('report-links'), config.reportLinkDays),
     authenticator: new Authenticator(store, kdf, config.auth),
     kdf,
-    onCompletion: () => dispatcher?.wake(),
+    // The dispatcher is made once the server exists (it logs through it); until then, no claims.
+    webhooks: {
+      wake: () => dispatcher?.wake(),
+      completeWith: (complete) => (dispatcher ? dispatcher.completeWith(complete) : complete(undefined)),
+    },
     readiness,
     tokenGuesses: new FailureLimiter(config.rateLimit.portalUnknownTokenPerMinute),
     metrics,

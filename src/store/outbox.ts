@@ -28,9 +28,21 @@ const now = () => new Date().toISOString();
 /** PostgreSQL NOTIFY channel that wakes every instance's dispatcher after an attempt is queued. */
 export const NOTIFY_CHANNEL = 'assay_webhooks';
 
-/** Queues one attempt in the caller's transaction; on PostgreSQL every dispatcher hears of it at commit. */
-export async function queueAttempt(trx: Kysely<DB>, dialect: Store['dialect'], analysisId: string, kind: AttemptRow['kind'], requestedBy: string | null): Promise<string> {
+/**
+ * Queues one attempt in the caller's transaction; on PostgreSQL every dispatcher hears of it at
+ * commit. With `claimer` the attempt is queued already claimed by that dispatcher, which sends
+ * it once the transaction commits: the claim needs no commit of its own, and no one else is told.
+ */
+export async function queueAttempt(
+  trx: Kysely<DB>,
+  dialect: Store['dialect'],
+  analysisId: string,
+  kind: AttemptRow['kind'],
+  requestedBy: string | null,
+  claimer?: string,
+): Promise<string> {
   const id = randomUUID();
+  const at = now();
   await trx
     .insertInto('webhook_attempts')
     .values({
@@ -38,17 +50,17 @@ export async function queueAttempt(trx: Kysely<DB>, dialect: Store['dialect'], a
       analysis_id: analysisId,
       kind,
       requested_by: requestedBy,
-      status: 'pending',
-      created_at: now(),
-      claimed_at: null,
-      claimed_by: null,
+      status: claimer ? 'sending' : 'pending',
+      created_at: at,
+      claimed_at: claimer ? at : null,
+      claimed_by: claimer ?? null,
       attempted_at: null,
       duration_ms: null,
       response_status: null,
       error: null,
     })
     .execute();
-  if (dialect === 'postgres') await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
+  if (dialect === 'postgres' && !claimer) await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
   return id;
 }
 
@@ -73,15 +85,22 @@ export async function claimAttempts(store: Store, claimer: string, limit: number
       .returning('id')
       .execute();
     if (claimed.length === 0) return [];
-    return trx
-      .selectFrom('webhook_attempts as w')
-      .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
-      .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-      .select(['w.id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
-      .select(['p.webhook_signing', 'p.webhook_secret_enc', 'p.webhook_secret_previous_enc', 'p.webhook_secret_previous_until'])
-      .where('w.id', 'in', claimed.map((c) => c.id))
-      .execute() as Promise<ClaimedAttempt[]>;
+    return claimedRows(trx, claimer, claimed.map((c) => c.id));
   });
+}
+
+/** What sending needs of attempts `claimer` holds: the assessment's webhook and its portal's signing secrets. */
+export function claimedRows(db: Kysely<DB>, claimer: string, ids: string[]): Promise<ClaimedAttempt[]> {
+  return db
+    .selectFrom('webhook_attempts as w')
+    .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
+    .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
+    .select(['w.id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
+    .select(['p.webhook_signing', 'p.webhook_secret_enc', 'p.webhook_secret_previous_enc', 'p.webhook_secret_previous_until'])
+    .where('w.id', 'in', ids)
+    .where('w.status', '=', 'sending')
+    .where('w.claimed_by', '=', claimer)
+    .execute() as Promise<ClaimedAttempt[]>;
 }
 
 export interface AttemptRecord {

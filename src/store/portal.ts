@@ -167,9 +167,12 @@ export async function saveAnswers(store: Store, analysisId: string, page: number
   });
 }
 
-/** `candidatePage`: the portal offers the candidate feedback or asks them to release the results. */
+/**
+ * `candidatePage`: the portal offers the candidate feedback or asks them to release the results.
+ * `attemptId`: the webhook attempt queued with the completion, when the assessment has a webhook.
+ */
 export type Completion =
-  | { outcome: 'completed'; webhook: boolean; candidatePage: boolean }
+  | { outcome: 'completed'; attemptId?: string; candidatePage: boolean }
   | { outcome: 'already-completed' }
   | { outcome: 'incomplete' }
   | { outcome: 'closed' };
@@ -178,12 +181,14 @@ export type Completion =
  * The results, the Completed status, the norm group in force and the webhook outbox row, in one
  * transaction, once the candidate confirmed. `score` is the domain's: it returns undefined while
  * items are unanswered. The status guard makes a racing second finish a no-op, and an assessment
- * that expired or was cancelled meanwhile is not completed.
+ * that expired or was cancelled meanwhile is not completed. With `claimer` the webhook attempt
+ * is queued claimed by that dispatcher (outbox.queueAttempt).
  */
 export async function completeAssessment(
   store: Store,
   analysisId: string,
   score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>) => CompletedResult | undefined,
+  claimer?: string,
 ): Promise<Completion> {
   return store.write(async (trx): Promise<Completion> => {
     const progress = await progressOf(trx, analysisId);
@@ -211,8 +216,9 @@ export async function completeAssessment(
       .returning(['webhook_url'])
       .executeTakeFirst();
     if (!updated) return { outcome: 'already-completed' };
-    if (updated.webhook_url) await queueAttempt(trx, store.dialect, analysisId, 'automatic', null);
-    return { outcome: 'completed', webhook: updated.webhook_url !== null, candidatePage: settings.candidate_feedback === 1 || settings.candidate_release === 1 };
+    const candidatePage = settings.candidate_feedback === 1 || settings.candidate_release === 1;
+    if (!updated.webhook_url) return { outcome: 'completed', candidatePage };
+    return { outcome: 'completed', candidatePage, attemptId: await queueAttempt(trx, store.dialect, analysisId, 'automatic', null, claimer) };
   });
 }
 

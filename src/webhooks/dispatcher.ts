@@ -4,19 +4,21 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
-import { claimAttempts, isDelivered, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
+import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
 import { messageId, secretContext, signatureHeaders } from './signing.js';
 import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient, type Attempt, type Resolver } from './client.js';
 
-const MAX_IN_FLIGHT = 32;
+export const MAX_IN_FLIGHT = 32;
 // A claim older than the timeout plus this margin belongs to a process that is gone.
 const ABANDON_MARGIN_MS = 60_000;
 
 /**
- * Sends each completion's webhook once. Woken at once after a completion commits (in this
- * process directly; across PostgreSQL instances by LISTEN/NOTIFY) and by a poll as a fallback.
- * The poll also marks deliveries abandoned by crashed processes as unknown.
+ * Sends each completion's webhook once. A completion in this process hands its attempt over
+ * already claimed (`completeWith`); anything queued pending (redeliveries, completions while
+ * this dispatcher is full) is claimed when a wake comes: in this process directly, across
+ * PostgreSQL instances by LISTEN/NOTIFY, and from a poll as a fallback. The poll also marks
+ * deliveries abandoned by crashed processes as unknown.
  */
 export class Dispatcher {
   readonly #id = randomUUID();
@@ -30,6 +32,7 @@ export class Dispatcher {
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #again = false;
+  #started = false;
   #stopped = false;
 
   constructor(store: Store, box: SecretBox, config: Config, log: FastifyBaseLogger, options: { resolver?: Resolver; metrics?: Metrics } = {}) {
@@ -46,6 +49,7 @@ export class Dispatcher {
     // On SQLite one server owns the file, so anything still 'sending' at start was cut off.
     const cutoff = this.#store.dialect === 'sqlite' ? new Date().toISOString() : this.#staleCutoff();
     await this.#abandon(cutoff);
+    this.#started = true;
     this.#timer = setInterval(() => {
       void this.#abandon(this.#staleCutoff());
       this.wake();
@@ -64,6 +68,35 @@ export class Dispatcher {
     }
     this.#running = true;
     void this.#drain();
+  }
+
+  /**
+   * Runs a completion's transaction with this dispatcher as `claimer` when it has room for one
+   * more attempt, and sends the attempt the completion queued once it has committed. That saves
+   * the separate claim's commit, the larger part of completion-to-webhook latency under load.
+   * A crash between the commit and the POST leaves the attempt 'sending', later marked unknown,
+   * exactly as a crash between a claim and its POST does. Without room (or before start, or
+   * after stop) the attempt is queued pending and a wake claims it.
+   */
+  completeWith<T extends { outcome: string; attemptId?: string }>(complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
+    if (!this.#started || this.#stopped || this.#inFlight.size >= MAX_IN_FLIGHT) {
+      return complete(undefined).then((r) => {
+        if (r.attemptId) this.wake();
+        return r;
+      });
+    }
+    const done = complete(this.#id);
+    const attempt = done
+      .then(
+        (r) => (r.attemptId ? this.#sendClaimed(r.attemptId) : undefined),
+        () => undefined, // the completion failed and queued nothing; its caller hears of it
+      )
+      .finally(() => {
+        this.#inFlight.delete(attempt);
+        if (!this.#stopped) this.wake();
+      });
+    this.#inFlight.add(attempt);
+    return done;
   }
 
   /** Stops claiming, then waits for attempts in flight: each ends within the webhook timeout. */
@@ -109,6 +142,17 @@ export class Dispatcher {
     } finally {
       this.#running = false;
     }
+  }
+
+  async #sendClaimed(attemptId: string): Promise<void> {
+    let row: ClaimedAttempt | undefined;
+    try {
+      [row] = await claimedRows(this.#store.db, this.#id, [attemptId]);
+    } catch (err) {
+      this.#log.error({ err }, 'webhook attempt claimed but not read; the sweep will mark it unknown');
+      return;
+    }
+    if (row) await this.#deliver(row);
   }
 
   async #deliver(row: ClaimedAttempt): Promise<void> {

@@ -35,7 +35,7 @@ export function webhookRedeliver(app: App, deps: Deps): void {
         throw new DomainError('TooManyRequests', `At most ${REDELIVERIES_PER_HOUR} redeliveries per assessment per hour`, { retryAfterSeconds: r.retryAfterSeconds });
       }
       if (r.outcome !== 'queued') throw new DomainError('NotRedeliverable', WHY[r.outcome]!, { field: 'AnalysisId', reason: r.outcome });
-      deps.onCompletion();
+      deps.webhooks.wake();
       return reply.code(202).send({ StatusCode: 202, Message: null, Data: { AttemptId: r.attemptId, Status: 'Pending' as const } });
     },
   );

@@ -82,10 +82,10 @@ export function questionRoutes(app: App, deps: Deps): void {
     const l = await loadAtStep(deps, request, reply, 'confirm');
     if (!l) return reply;
     if (nav !== 'finish') return redirect(reply, pageUrl(l.id, pageCount(l.instrument)));
-    const done = await completeAssessment(deps.store, l.id, (all, pageMs) => scoreCompletion(l.instrument, deps.competences, all, pageMs));
+    const score = (all: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>) => scoreCompletion(l.instrument, deps.competences, all, pageMs);
+    const done = await deps.webhooks.completeWith((claimer) => completeAssessment(deps.store, l.id, score, claimer));
     if (done.outcome === 'incomplete') return redirect(reply, pageUrl(l.id, resumePage(l.instrument, l.session.answers)));
     if (done.outcome === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
-    if (done.outcome === 'completed' && done.webhook) deps.onCompletion();
     if (done.outcome === 'completed' && done.candidatePage) return redirect(reply, `/anonymous/analyse/${l.id}/feedback`);
     return redirect(reply, afterwards(l));
   });
