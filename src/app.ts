@@ -20,6 +20,7 @@ import { startMetricsServer } from './ops/metrics-server.js';
 import { RetentionSweeper } from './ops/retention.js';
 import { countByStatus } from './store/assessments.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
+import { close, listen, openConnections } from './listeners.js';
 
 export interface RunningApp {
   app: App;
@@ -86,7 +87,16 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   }
 
   // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
-  await app.listen({ port: config.port, host: config.host, backlog: 2048 });
+  let extraListeners;
+  try {
+    extraListeners = await listen(app, config.host, config.port, 2048);
+  } catch (err) {
+    // A port in use is a reason to stop, not to leave the store and threads open behind.
+    await app.close();
+    await kdf.close();
+    await store.close();
+    throw err;
+  }
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   await dispatcher.start();
@@ -105,11 +115,12 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       stopping ??= (async () => {
         readiness.shuttingDown = true;
         app.log.info({ drainMs }, 'shutting down: unready, draining');
-        if (drainMs > 0) {
-          await new Promise((r) => setTimeout(r, drainMs));
-          await stopAccepting(app.server, Math.min(drainMs, 1_000));
-        }
+        if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
+        // Resolves once the connections they accepted are gone too, which app.close sees to.
+        const extrasClosed = close(extraListeners);
+        if (drainMs > 0) await stopAccepting([app.server, ...extraListeners], Math.min(drainMs, 1_000));
         await app.close();
+        await extrasClosed;
         await metricsServer?.close();
         await dispatcher.stop();
         await sweeper.stop();
@@ -128,12 +139,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
  * `graceMs`: a client may be writing its next request on one right now. Each such request is
  * answered (with Connection: close) instead of meeting a reset.
  */
-async function stopAccepting(server: NetServer, graceMs: number): Promise<void> {
+async function stopAccepting([server, ...extras]: [NetServer, ...NetServer[]], graceMs: number): Promise<void> {
   NetServer.prototype.close.call(server);
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
-    const open = await new Promise<number>((resolve) => server.getConnections((err, n) => resolve(err ? 0 : n)));
-    if (open === 0) return;
+    if ((await openConnections([server, ...extras])) === 0) return;
     await new Promise((r) => setTimeout(r, 25));
   }
 }
