@@ -146,6 +146,7 @@ async function load(origin: string, paths: string[], headers: Record<string, str
     duration,
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
   });
+  if (r.non2xx > 0) process.stderr.write(`  ${paths[0]}: answers ${JSON.stringify((r as unknown as { statusCodeStats: unknown }).statusCodeStats)}\n`);
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, requests: r.requests.total };
 }
 
