@@ -4,23 +4,13 @@ import { apiClient, authHeaders, type Credentials } from '../test/helpers/http.j
 import { campaign, formCeiling, type CampaignResult } from './campaign.js';
 import type { Child } from './processes.js';
 
-export interface CampaignSummary {
-  candidates: number;
+/** The rounds together: sums of counts, and the worst round's latencies (as each is described on CampaignResult). */
+export interface CampaignSummary
+  extends Pick<CampaignResult, 'candidates' | 'postsPerSecond' | 'post' | 'first' | 'errors' | 'errorCount' | 'shedWithoutRetryAfter' | 'timeouts' | 'finished' | 'webhooks'> {
   /** Page posts each candidate made: start, every questionnaire page, confirmation. */
   pagesPerCandidate: number;
   rounds: Array<{ ceiling: number; assay: number; ratio: number; cpuMsPerPage: number }>;
   ratio: number;
-  postsPerSecond: number;
-  post: { p50: number; p99: number };
-  /** A candidate's first page, p50 and p99: how long a new connection waited to be served. */
-  first: { p50: number; p99: number };
-  errors: Record<string, number>;
-  errorCount: number;
-  shedWithoutRetryAfter: number;
-  timeouts: number;
-  finished: number;
-  /** p50 and p99 from the finishing post's send; fromCompletion from the CompletedAt stamp. */
-  webhooks: { expected: number; received: number; p50: number; p99: number; fromCompletion: { p50: number; p99: number } };
   rss: number;
   alive: boolean;
   reads?: ReadsSummary;
@@ -146,7 +136,7 @@ async function load(origin: string, paths: string[], headers: Record<string, str
     duration,
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
   });
-  if (r.non2xx > 0) process.stderr.write(`  ${paths[0]}: answers ${JSON.stringify((r as unknown as { statusCodeStats: unknown }).statusCodeStats)}\n`);
+  if (r.non2xx > 0) process.stderr.write(`  ${paths[0]}: answers ${JSON.stringify(r.statusCodeStats)}\n`);
   return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, requests: r.requests.total };
 }
 

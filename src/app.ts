@@ -118,7 +118,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
         // Resolves once the connections they accepted are gone too, which app.close sees to.
         const extrasClosed = close(extraListeners);
-        if (drainMs > 0) await stopAccepting([app.server, ...extraListeners], Math.min(drainMs, 1_000));
+        if (drainMs > 0) await stopAccepting(app.server, extraListeners, Math.min(drainMs, 1_000));
         await app.close();
         await extrasClosed;
         await metricsServer?.close();
@@ -139,7 +139,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
  * `graceMs`: a client may be writing its next request on one right now. Each such request is
  * answered (with Connection: close) instead of meeting a reset.
  */
-async function stopAccepting([server, ...extras]: [NetServer, ...NetServer[]], graceMs: number): Promise<void> {
+async function stopAccepting(server: NetServer, extras: NetServer[], graceMs: number): Promise<void> {
   NetServer.prototype.close.call(server);
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Server as NetServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { Client } from 'undici';
-import { canSharePort, LISTENERS } from '../src/listeners.js';
+import { canSharePort, close, LISTENERS } from '../src/listeners.js';
 import { freePort } from './helpers/cli.js';
 import { startServer } from './helpers/server.js';
 
@@ -59,6 +59,6 @@ describe('listening sockets', () => {
       await server.stop();
     }
     assert.equal(listening(port), 0);
-    await new Promise<void>((resolve) => void bind(port).then((s) => s.close(() => resolve())));
+    await close([await bind(port)]);
   });
 });
