@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as fontkit from 'fontkit';
+import { LRUCache } from 'lru-cache';
 
 const require = createRequire(import.meta.url);
 
@@ -42,6 +43,29 @@ export function parsedFont(name: FontName): fontkit.Font {
     loaded.set(name, font);
   }
   return font;
+}
+
+/** A word as pdfkit lays it out: fontkit's glyphs, with positions in thousandths of the font size. */
+export interface WordLayout {
+  glyphs: fontkit.Glyph[];
+  positions: Array<Record<string, number>>;
+  advanceWidth: number;
+}
+
+/** Distinct words kept per font; report texts have a few thousand, and names add a few each. */
+export const WORD_LAYOUTS_PER_FONT = 20_000;
+const layouts = new Map<FontName, LRUCache<string, WordLayout>>();
+
+/**
+ * Word layouts of a parsed font, shared by every PDF. Shaping a word (fontkit's GSUB and GPOS
+ * lookups) is most of a PDF's CPU, and pdfkit keeps its own word cache per document only, so
+ * every report shaped the same interpretation texts again. The glyphs belong to the shared parsed
+ * font, and pdfkit copies a position before it changes one, so a layout can serve any document.
+ */
+export function wordLayouts(name: FontName): LRUCache<string, WordLayout> {
+  let cache = layouts.get(name);
+  if (!cache) layouts.set(name, (cache = new LRUCache<string, WordLayout>({ max: WORD_LAYOUTS_PER_FONT })));
+  return cache;
 }
 
 const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
-import { parsedFont, runs, type FontName } from './fonts.js';
+import { parsedFont, runs, wordLayouts, type FontName, type WordLayout } from './fonts.js';
 import type { ReportModel } from './model.js';
 
 const MARGIN = 50;
@@ -25,7 +25,10 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     displayTitle: true,
   });
   // pdfkit accepts a fontkit font object; its types know only paths and buffers.
-  for (const name of FONTS) doc.registerFont(name, parsedFont(name) as unknown as Buffer);
+  for (const name of FONTS) {
+    doc.registerFont(name, parsedFont(name) as unknown as Buffer);
+    shareWordLayouts(doc, name);
+  }
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -89,6 +92,32 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   }
   doc.end();
   return done;
+}
+
+/** The two methods of pdfkit's per-document font (EmbeddedFont, pdfkit 0.20) that lay out a word. */
+interface EmbeddedFont {
+  layoutRun(text: string): WordLayout;
+  layoutCached(text: string): WordLayout;
+}
+
+/**
+ * Makes the document's `name` font look words up in the layouts every PDF shares (fonts.ts)
+ * instead of its own cache. Selecting a font embeds nothing: pdfkit embeds only the fonts a page
+ * draws with.
+ */
+function shareWordLayouts(doc: Doc, name: FontName): void {
+  doc.font(name);
+  const font = (doc as unknown as { _font: Partial<EmbeddedFont> })._font;
+  if (typeof font.layoutRun !== 'function' || typeof font.layoutCached !== 'function') {
+    throw new Error('pdfkit no longer lays out words through EmbeddedFont.layoutRun and layoutCached; see reports/pdf.ts');
+  }
+  const layoutRun = font.layoutRun.bind(font);
+  const shared = wordLayouts(name);
+  font.layoutCached = (text) => {
+    let layout = shared.get(text);
+    if (!layout) shared.set(text, (layout = layoutRun(text)));
+    return layout;
+  };
 }
 
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));

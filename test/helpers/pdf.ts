@@ -1,13 +1,26 @@
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-/** Parses a PDF with Mozilla's pdf.js: its page count and the text of each page. */
-export async function readPdf(bytes: Uint8Array): Promise<{ pages: number; text: string[] }> {
+/** One piece of a page's text with where pdf.js places it (its transform matrix). */
+export interface PlacedText {
+  str: string;
+  transform: number[];
+}
+
+/** Parses a PDF with Mozilla's pdf.js: each page's pieces of text, in content order. */
+export async function readPdfPlaced(bytes: Uint8Array): Promise<PlacedText[][]> {
   const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
-  const text: string[] = [];
+  const pages: PlacedText[][] = [];
   for (let i = 1; i <= doc.numPages; i++) {
     const content = await (await doc.getPage(i)).getTextContent();
-    text.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+    // Marked-content items carry no text; they stay as empty pieces, as pdf.js lists them.
+    pages.push(content.items.map((item) => ('str' in item ? { str: item.str, transform: item.transform as number[] } : { str: '', transform: [] })));
   }
   await doc.destroy();
-  return { pages: doc.numPages, text };
+  return pages;
+}
+
+/** Parses a PDF with Mozilla's pdf.js: its page count and the text of each page. */
+export async function readPdf(bytes: Uint8Array): Promise<{ pages: number; text: string[] }> {
+  const pages = await readPdfPlaced(bytes);
+  return { pages: pages.length, text: pages.map((items) => items.map((item) => item.str).join(' ')) };
 }
