@@ -52,7 +52,7 @@ export interface WordLayout {
   advanceWidth: number;
 }
 
-/** Distinct words kept per font; report texts have a few thousand, and names add a few each. */
+/** Distinct words kept per font; the report texts have a few thousand. */
 export const WORD_LAYOUTS_PER_FONT = 20_000;
 const layouts = new Map<FontName, LRUCache<string, WordLayout>>();
 
@@ -61,6 +61,7 @@ const layouts = new Map<FontName, LRUCache<string, WordLayout>>();
  * lookups) is most of a PDF's CPU, and pdfkit keeps its own word cache per document only, so
  * every report shaped the same interpretation texts again. The glyphs belong to the shared parsed
  * font, and pdfkit copies a position before it changes one, so a layout can serve any document.
+ * A candidate's particulars are never laid out here (reports/pdf.ts `personal`).
  */
 export function wordLayouts(name: FontName): LRUCache<string, WordLayout> {
   let cache = layouts.get(name);

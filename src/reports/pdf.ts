@@ -100,10 +100,13 @@ interface EmbeddedFont {
   layoutCached(text: string): WordLayout;
 }
 
+/** Documents drawing the candidate's particulars right now (see `personal`). */
+const drawingPersonal = new WeakSet<Doc>();
+
 /**
  * Makes the document's `name` font look words up in the layouts every PDF shares (fonts.ts)
- * instead of its own cache. Selecting a font embeds nothing: pdfkit embeds only the fonts a page
- * draws with.
+ * instead of its own cache, except while it draws personal text. Selecting a font embeds
+ * nothing: pdfkit embeds only the fonts a page draws with.
  */
 function shareWordLayouts(doc: Doc, name: FontName): void {
   doc.font(name);
@@ -113,11 +116,26 @@ function shareWordLayouts(doc: Doc, name: FontName): void {
   }
   const layoutRun = font.layoutRun.bind(font);
   const shared = wordLayouts(name);
+  const own = new Map<string, WordLayout>();
   font.layoutCached = (text) => {
-    let layout = shared.get(text);
-    if (!layout) shared.set(text, (layout = layoutRun(text)));
+    const cache = drawingPersonal.has(doc) ? own : shared;
+    let layout = cache.get(text);
+    if (!layout) cache.set(text, (layout = layoutRun(text)));
     return layout;
   };
+}
+
+/**
+ * Draws the candidate's particulars with layouts kept by this document only: the shared layouts
+ * outlive any one report, and a name kept there would outlive the candidate's erasure.
+ */
+function personal(doc: Doc, draw: () => void): void {
+  drawingPersonal.add(doc);
+  try {
+    draw();
+  } finally {
+    drawingPersonal.delete(doc);
+  }
 }
 
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
@@ -148,12 +166,12 @@ function notice(doc: Doc, text: string, width: number): void {
   doc.fillColor(INK);
 }
 
-/** Label and value lines; values may be in any script (a candidate's name), drawn run by run. */
+/** Label and value lines; values are the candidate's particulars, in any script (a name), drawn run by run. */
 function facts(doc: Doc, rows: Array<[string, string]>): void {
   for (const [label, value] of rows) {
     const y = doc.y;
     doc.font('bold').fontSize(10).fillColor(INK).text(label, MARGIN, y, { lineBreak: false });
-    line(doc, value, MARGIN + 110, y, 10, doc.page.width - 2 * MARGIN - 110);
+    personal(doc, () => line(doc, value, MARGIN + 110, y, 10, doc.page.width - 2 * MARGIN - 110));
     doc.y = y + 16;
   }
 }
