@@ -67,37 +67,32 @@ async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow
   return reportModel({ lang, candidate, instrument, completedAt: row.completed_at!, result, interpretations: deps.interpretations });
 }
 
-/** The report as an HTML page, UTF-8 (with a link to its PDF when given); undefined until completed or after erasure. */
-export async function reportHtmlOf(deps: Deps, row: AssessmentRow, lang: Language, pdfHref?: string): Promise<Buffer | undefined> {
+/** A report rendered by `render` and kept while its rows are unchanged; undefined until completed or after erasure. */
+async function cachedReport(deps: Deps, row: AssessmentRow, lang: Language, variant: string, render: (model: ReportModel) => Buffer | Promise<Buffer>): Promise<Buffer | undefined> {
   const read = await reportSource(deps, row);
   if (!read) return undefined;
   return renderCache(deps.store).get(
     read.source,
-    `html:${lang}:${pdfHref ?? ''}`,
+    variant,
     async () => {
       const model = await modelFrom(deps, row, read.candidate, lang);
-      return model && Buffer.from(reportHtml(model, pdfHref).value);
+      return model && render(model);
     },
-    (html) => html?.length ?? 0,
+    (bytes) => bytes?.length ?? 0,
   );
+}
+
+/** The report as an HTML page, UTF-8 (with a link to its PDF when given); undefined until completed or after erasure. */
+export function reportHtmlOf(deps: Deps, row: AssessmentRow, lang: Language, pdfHref?: string): Promise<Buffer | undefined> {
+  return cachedReport(deps, row, lang, `html:${lang}:${pdfHref ?? ''}`, (model) => Buffer.from(reportHtml(model, pdfHref).value));
 }
 
 /** PDFs are rendered one at a time, with up to 32 waiting (reports/turns.ts). */
 const pdfTurns = new Turns(32);
 
 /** The report as a PDF; undefined until completed or after erasure. */
-export async function reportPdfOf(deps: Deps, row: AssessmentRow, lang: Language): Promise<Buffer | undefined> {
-  const read = await reportSource(deps, row);
-  if (!read) return undefined;
-  return renderCache(deps.store).get(
-    read.source,
-    `pdf:${lang}`,
-    async () => {
-      const model = await modelFrom(deps, row, read.candidate, lang);
-      return model && pdfTurns.run(() => reportPdf(model, stamp(model.lang)));
-    },
-    (pdf) => pdf?.length ?? 0,
-  );
+export function reportPdfOf(deps: Deps, row: AssessmentRow, lang: Language): Promise<Buffer | undefined> {
+  return cachedReport(deps, row, lang, `pdf:${lang}`, (model) => pdfTurns.run(() => reportPdf(model, stamp(model.lang))));
 }
 
 function reportHtml(model: ReportModel, pdfHref?: string): Html {
