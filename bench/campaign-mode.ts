@@ -19,8 +19,11 @@ export interface CampaignSummary
 export interface ReadsSummary {
   results: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
   report: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
-  /** `distinct`: how many of the PDFs were of different assessments (each rendered, not cached). */
-  pdf: { rps: number; p99: number; bad: number; pdfs: number; distinct: number };
+  /**
+   * `distinct`: how many of the PDFs were of different assessments (each rendered, not cached).
+   * `first`: the PDFs asked for first, after the server's start, timed apart (the slowest of them).
+   */
+  pdf: { rps: number; p99: number; bad: number; pdfs: number; distinct: number; first: { pdfs: number; max: number } | undefined };
 }
 
 /** User plus system CPU of a process so far, all threads, in ms. */
@@ -127,24 +130,28 @@ export async function campaignMode(
 }
 
 /** autocannon on `origin`, each request for the next path of `paths` in turn (one path: always that one). */
-async function load(origin: string, paths: string[], headers: Record<string, string>, connections: number, duration: number) {
+/** Load for `duration` seconds, or, given `amount`, until that many requests are answered. */
+async function load(origin: string, paths: string[], headers: Record<string, string>, connections: number, duration: number, amount?: number) {
   let next = 0;
   const r = await autocannon({
     url: origin + paths[0],
     headers,
-    connections,
-    duration,
+    // autocannon refuses more connections than requests.
+    connections: Math.min(connections, amount ?? connections),
+    ...(amount === undefined ? { duration } : { amount }),
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
   });
   if (r.non2xx > 0) process.stderr.write(`  ${paths[0]}: answers ${JSON.stringify(r.statusCodeStats)}\n`);
-  return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, requests: r.requests.total };
+  return { rps: r.requests.average, p99: r.latency.p99, max: r.latency.max, bad: r.errors + r.timeouts + r.non2xx, requests: r.requests.total };
 }
 
 /**
  * The results endpoint and the HTML report of every completed assessment in turn, against a bare
- * server answering as many bytes; then PDFs at 10 connections, each of another assessment. The
- * first read of each assessment renders it; later reads of it are served from the render cache,
- * as an ATS polling for results would be. `firstReads` says what share of reads rendered.
+ * server answering as many bytes. The first read of each assessment renders it; later reads of
+ * it are served from the render cache, as an ATS polling for results would be. `firstReads` says
+ * what share of reads rendered. Then PDFs at 10 connections, each assessment's once: every PDF
+ * is rendered, none comes from the render cache. The first few, which start the PDF threads, are
+ * reported apart.
  */
 async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[], seconds: number): Promise<ReadsSummary> {
   const headers = authHeaders(creds);
@@ -173,6 +180,14 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
   };
   const results = await pair(resultsPaths, resultsBytes, 'application/json; charset=utf-8');
   const report = await pair(reportPaths, reportBytes, 'text/html; charset=utf-8');
-  const pdf = await load(assay.url, reportPaths.map((p) => `${p}&format=pdf`), headers, 10, seconds);
-  return { results, report, pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad, pdfs: pdf.requests, distinct: Math.min(pdf.requests, ids.length) } };
+  const pdfPaths = reportPaths.map((p) => `${p}&format=pdf`);
+  // The first PDFs start the PDF threads, parse the fonts and shape the report texts: timed apart.
+  const warmup = Math.min(20, Math.floor(ids.length / 5));
+  const first = warmup > 0 ? await load(assay.url, pdfPaths.slice(0, warmup), headers, 10, seconds, warmup) : undefined;
+  const pdf = await load(assay.url, pdfPaths.slice(warmup), headers, 10, seconds, ids.length - warmup);
+  return {
+    results,
+    report,
+    pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad + (first?.bad ?? 0), pdfs: pdf.requests, distinct: Math.min(pdf.requests, ids.length - warmup), first: first && { pdfs: first.requests, max: first.max } },
+  };
 }

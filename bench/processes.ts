@@ -26,7 +26,16 @@ async function waitHealthy(url: string, child: ChildProcess, path: string): Prom
   throw new Error(`${url} did not come up`);
 }
 
+// A bench that crashes must not leave its servers behind: they would keep its output open (so a
+// caller waiting for it waits on) and keep their ports and CPU.
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 function wrap(child: ChildProcess, url: string): Child {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   return {
     child,
     url,

@@ -6,6 +6,7 @@ import type { Instruments } from './domain/instruments/load.js';
 import type { CompetenceModel } from './domain/results/types.js';
 import type { Interpretations } from './reports/interpretations.js';
 import type { ReportLinks } from './reports/links.js';
+import type { PdfThreads } from './reports/pdf-threads.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { FailureLimiter } from './security/failure-limiter.js';
 import type { KdfPool } from './security/kdf-pool.js';
@@ -27,6 +28,8 @@ export interface Deps {
   authenticator: Authenticator;
   /** The password-check threads: their queue is observable (tests, metrics). */
   kdf: KdfPool;
+  /** The threads that render PDF reports. */
+  pdfs: PdfThreads;
   /** The webhook dispatcher: woken when an attempt is queued; a completion runs through `completeWith`. */
   webhooks: Pick<Dispatcher, 'wake' | 'completeWith'>;
   readiness: { shuttingDown: boolean };

@@ -7,6 +7,7 @@ import { loadCompetences } from './domain/results/load.js';
 import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, INTERPRETATIONS_FILE } from './paths.js';
 import { loadInterpretations } from './reports/interpretations.js';
 import { ReportLinks } from './reports/links.js';
+import { PdfThreads } from './reports/pdf-threads.js';
 import { demoBanner, ensureDemoTenant, ensureExampleNorms } from './provision.js';
 import { FailureLimiter } from './security/failure-limiter.js';
 import { KdfPool } from './security/kdf-pool.js';
@@ -56,6 +57,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
 
   const kdf = new KdfPool(config.kdf);
+  const pdfs = new PdfThreads(config.pdf);
   metrics?.watch({ kdf, assessmentsByStatus: () => countByStatus(store) });
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
@@ -69,6 +71,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     reportLinks: new ReportLinks(secretBox.derive('report-links'), config.reportLinkDays),
     authenticator: new Authenticator(store, kdf, config.auth),
     kdf,
+    pdfs,
     // The dispatcher is made once the server exists (it logs through it); until then, no claims.
     webhooks: {
       wake: () => dispatcher?.wake(),
@@ -94,6 +97,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     // A port in use is a reason to stop, not to leave the store and threads open behind.
     await app.close();
     await kdf.close();
+    await pdfs.close();
     await store.close();
     throw err;
   }
@@ -125,6 +129,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         await dispatcher.stop();
         await sweeper.stop();
         await kdf.close();
+        await pdfs.close();
         await store.close();
         app.log.info('stopped');
       })();

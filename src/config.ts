@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 
@@ -25,6 +26,8 @@ export interface Config {
   };
   auth: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number };
   kdf: { threads: number; queue: number; perClient: number };
+  /** The PDF report threads (reports/pdf-threads.ts). */
+  pdf: { threads: number; queue: number };
   overload: { maxInFlight: number; maxEventLoopDelayMs: number; bodyBytes: number; bodyBytesPerClient: number };
   rateLimit: { perKeyPerMinute: number; portalUnknownTokenPerMinute: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; headersTimeoutMs: number; maxHeaderBytes: number };
@@ -187,6 +190,10 @@ export function loadConfig(env: Env = process.env): Config {
       threads: int(env, 'KDF_THREADS', 1, 1, 64),
       queue: int(env, 'KDF_QUEUE', 64, 0, 100_000),
       perClient: int(env, 'KDF_PER_CLIENT', 8, 1, 100_000),
+    },
+    pdf: {
+      threads: int(env, 'PDF_THREADS', Math.min(2, availableParallelism()), 1, 64),
+      queue: int(env, 'PDF_QUEUE', 32, 0, 100_000),
     },
     overload: {
       maxInFlight: int(env, 'OVERLOAD_MAX_IN_FLIGHT', 1_024, 1, 1_000_000),

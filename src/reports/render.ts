@@ -8,8 +8,6 @@ import { renderCache, type RenderSource } from '../store/render-cache.js';
 import { pinnedNormGroup, storedResult } from '../store/results.js';
 import { reportPage } from './html.js';
 import { reportModel, type ReportModel } from './model.js';
-import { reportPdf } from './pdf.js';
-import { Turns } from './turns.js';
 
 /** Whether the candidate has kept the results back: the portal asks and they have not said yes. */
 export function withheld(row: AssessmentRow): boolean {
@@ -87,12 +85,9 @@ export function reportHtmlOf(deps: Deps, row: AssessmentRow, lang: Language, pdf
   return cachedReport(deps, row, lang, `html:${lang}:${pdfHref ?? ''}`, (model) => Buffer.from(reportHtml(model, pdfHref).value));
 }
 
-/** PDFs are rendered one at a time, with up to 32 waiting (reports/turns.ts). */
-const pdfTurns = new Turns(32);
-
 /** The report as a PDF; undefined until completed or after erasure. */
 export function reportPdfOf(deps: Deps, row: AssessmentRow, lang: Language): Promise<Buffer | undefined> {
-  return cachedReport(deps, row, lang, `pdf:${lang}`, (model) => pdfTurns.run(() => reportPdf(model, stamp(model.lang))));
+  return cachedReport(deps, row, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang)));
 }
 
 function reportHtml(model: ReportModel, pdfHref?: string): Html {

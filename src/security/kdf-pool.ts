@@ -1,11 +1,7 @@
-import { Piscina } from 'piscina';
 import { DomainError } from '../domain/errors.js';
+import { Threads, type ThreadLimits } from '../threads.js';
 
-export interface KdfLimits {
-  /** Worker threads that run the KDF. */
-  threads: number;
-  /** Checks that may wait for a thread; past that, 503. */
-  queue: number;
+export interface KdfLimits extends ThreadLimits {
   /** Checks one client may have running or waiting at once; past that, 429. */
   perClient: number;
 }
@@ -17,7 +13,7 @@ export interface KdfLimits {
  * per client, so one client cannot fill the queue, and globally, so the queue stays bounded.
  */
 export class KdfPool {
-  readonly #pool: Piscina;
+  readonly #threads: Threads<{ password: string; stored: string }, boolean>;
   readonly #limits: KdfLimits;
   readonly #perClient = new Map<string, number>();
   /** How many checks ran to a verdict: observable so tests can prove caches and limits work. */
@@ -25,19 +21,13 @@ export class KdfPool {
 
   constructor(limits: KdfLimits) {
     this.#limits = limits;
-    this.#pool = new Piscina({
-      filename: new URL('./kdf-worker.js', import.meta.url).href,
-      minThreads: limits.threads,
-      maxThreads: limits.threads,
-      maxQueue: limits.queue,
-      // Threads stay: starting one costs more than the check it would run.
-      idleTimeout: Number.MAX_SAFE_INTEGER,
-    });
+    // Threads start at once and stay: starting one costs more than the check it would run.
+    this.#threads = new Threads(new URL('./kdf-worker.js', import.meta.url), limits);
   }
 
   /** Checks waiting for a thread right now. */
   get queued(): number {
-    return this.#pool.queueSize;
+    return this.#threads.queued;
   }
 
   async verify(password: string, stored: string, client: string): Promise<boolean> {
@@ -47,14 +37,9 @@ export class KdfPool {
     }
     this.#perClient.set(client, running + 1);
     try {
-      const ok = (await this.#pool.run({ password, stored })) as boolean;
+      const ok = await this.#threads.run({ password, stored }, 'Too many password checks are waiting; try again shortly', 2);
       this.runs++;
       return ok;
-    } catch (error) {
-      if (error instanceof Error && /queue is at limit/i.test(error.message)) {
-        throw new DomainError('ServiceUnavailable', 'Too many password checks are waiting; try again shortly', { retryAfterSeconds: 2 });
-      }
-      throw error;
     } finally {
       const left = (this.#perClient.get(client) ?? 1) - 1;
       if (left === 0) this.#perClient.delete(client);
@@ -63,6 +48,6 @@ export class KdfPool {
   }
 
   async close(): Promise<void> {
-    await this.#pool.destroy();
+    await this.#threads.close();
   }
 }

@@ -5,6 +5,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { wordLayouts } from '../../src/reports/fonts.js';
 
 for (const db of testDatabases()) {
   describe(`the report refuses what it cannot show [${db}]`, () => {
@@ -66,6 +67,46 @@ for (const db of testDatabases()) {
         assert.ok(Number(r.headers.get('retry-after')) > 0);
       }
       for (const r of rendered) assert.ok(r.text.startsWith('%PDF-'));
+    });
+  });
+
+  describe(`PDFs past their threads' line [${db}]`, () => {
+    let server: TestServer;
+    let owner: Credentials;
+    const done: string[] = [];
+    before(async () => {
+      // One PDF thread and no line: every PDF asked for while another renders is refused.
+      server = await startServer(db, { PDF_THREADS: '1', PDF_QUEUE: '0' });
+      owner = await server.tenant();
+      for (let i = 0; i < 4; i++) {
+        const a = await newAssessment(server.url, owner);
+        await completeViaForms(new FormClient(server.url), a.id);
+        done.push(a.id);
+      }
+    });
+    after(() => server.stop());
+
+    test('PDFs of four assessments at once: one renders, the others get 503 with Retry-After, and each renders when asked again', async () => {
+      const own = apiClient(server.url, owner);
+      const pdf = (id: string) => own.get(`/api/anonymous/assessment/${id}/report?format=pdf`);
+      const replies = await Promise.all(done.map(pdf));
+      assert.deepEqual(replies.map((r) => r.status).sort(), [200, 503, 503, 503], replies.map((r) => r.status).join(','));
+      for (const r of replies.filter((x) => x.status === 503)) {
+        assert.equal(errorCode(r), 'ServiceUnavailable');
+        assert.ok(Number(r.headers.get('retry-after')) > 0);
+      }
+      for (const id of done) {
+        const again = await pdf(id);
+        assert.equal(again.status, 200);
+        assert.ok(again.text.startsWith('%PDF-'));
+      }
+    });
+
+    test('the server lays out no word of a PDF on its own thread: the layouts it would share stay empty', async () => {
+      const res = await apiClient(server.url, owner).get(`/api/anonymous/assessment/${done[0]}/report?format=pdf&lang=nl`);
+      assert.equal(res.status, 200);
+      assert.ok(res.text.startsWith('%PDF-'));
+      assert.equal(wordLayouts('regular').size + wordLayouts('bold').size, 0);
     });
   });
 }

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { DomainError } from '../src/domain/errors.js';
+import { Threads } from '../src/threads.js';
+
+const WORKER = new URL('./helpers/busy-worker.js', import.meta.url);
+
+describe('Threads', { timeout: 30_000 }, () => {
+  test('under sustained load, jobs finish in the order they were asked for: none waits behind later ones', async () => {
+    const threads = new Threads<{ id: number; ms: number }, number>(WORKER, { threads: 1, queue: 100 });
+    try {
+      const finished: number[] = [];
+      let next = 0;
+      // Ten callers, each asking again as soon as its job is done, as ten connections of PDF requests do.
+      const caller = async () => {
+        while (next < 80) finished.push(await threads.run({ id: next++, ms: 3 }, 'busy', 1));
+      };
+      await Promise.all(Array.from({ length: 10 }, caller));
+      assert.deepEqual(finished, Array.from({ length: 80 }, (_, i) => i));
+    } finally {
+      await threads.close();
+    }
+  });
+
+  test('a job that finds the line full is a 503 with Retry-After, with no line at all too; the others finish', async () => {
+    for (const queue of [0, 2]) {
+      const threads = new Threads<{ id: number; ms: number }, number>(WORKER, { threads: 1, queue });
+      try {
+        const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, id) => threads.run({ id, ms: 50 }, 'too many', 7)));
+        const done = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+        const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+        assert.deepEqual(done, Array.from({ length: 1 + queue }, (_, i) => i), `queue ${queue}`);
+        assert.equal(refused.length, 6 - done.length);
+        for (const e of refused) {
+          assert.ok(e instanceof DomainError, String(e));
+          assert.equal(e.code, 'ServiceUnavailable');
+          assert.equal(e.details.retryAfterSeconds, 7);
+        }
+      } finally {
+        await threads.close();
+      }
+    }
+  });
+});
