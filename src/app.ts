@@ -58,7 +58,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 
   const kdf = new KdfPool(config.kdf);
   const pdfs = new PdfThreads(config.pdf);
-  metrics?.watch({ kdf, assessmentsByStatus: () => countByStatus(store) });
+  metrics?.watch({ kdf, pdf: pdfs, assessmentsByStatus: () => countByStatus(store) });
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
   const deps: Deps = {

@@ -4,6 +4,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export interface MetricSources {
   /** Password checks waiting for a KDF thread, and checks run to a verdict. */
   kdf: { readonly queued: number; readonly runs: number };
+  /** PDFs waiting for a PDF thread, and the PDF threads running. */
+  pdf: { readonly queued: number; readonly threads: number };
   /** Assessments per status (Expired derived from ExpiresAt), counted off the event loop. */
   assessmentsByStatus(): Promise<Array<{ status: string; count: number }>>;
 }
@@ -78,6 +80,22 @@ export class Metrics {
       collect() {
         this.reset();
         this.inc(sources.kdf.runs);
+      },
+    });
+    new Gauge({
+      name: 'assay_pdf_queue_depth',
+      help: 'PDF reports waiting for a PDF thread',
+      registers,
+      collect() {
+        this.set(sources.pdf.queued);
+      },
+    });
+    new Gauge({
+      name: 'assay_pdf_threads',
+      help: 'PDF threads running (they start with the first PDF and end after 10 idle minutes)',
+      registers,
+      collect() {
+        this.set(sources.pdf.threads);
       },
     });
     const counts = cachedCounts(sources.assessmentsByStatus);

@@ -32,6 +32,11 @@ export class PdfThreads {
     return this.#threads.queued;
   }
 
+  /** Threads running now, rendering or idle. */
+  get threads(): number {
+    return this.#threads.threads;
+  }
+
   async render(model: ReportModel, generatedAt: string): Promise<Buffer> {
     const { t: _texts, ...rest } = model;
     const bytes = await this.#threads.run({ model: rest, generatedAt }, 'Too many reports are being rendered; retry shortly', BUSY_RETRY_AFTER_SECONDS);

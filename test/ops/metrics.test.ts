@@ -81,6 +81,20 @@ for (const db of testDatabases()) {
       assert.ok(sampleValue(after, 'nodejs_heap_size_used_bytes')! > 1e6);
       assert.ok(sampleValue(after, 'nodejs_eventloop_lag_p99_seconds')! > 0);
     });
+
+    test('the PDF gauges: no PDF thread until the first PDF, one after it, and none waiting', async () => {
+      const tenant = await server.tenant();
+      const a = await newAssessment(server.url, tenant);
+      await completeViaForms(new FormClient(server.url), a.id);
+      const before = (await scrape(metricsUrl)).samples;
+      assert.equal(sampleValue(before, 'assay_pdf_threads'), 0);
+      const pdf = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?format=pdf`, { headers: authHeaders(tenant), signal: AbortSignal.timeout(20_000) });
+      assert.equal(pdf.status, 200);
+      assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+      const after = (await scrape(metricsUrl)).samples;
+      assert.equal(sampleValue(after, 'assay_pdf_threads'), 1);
+      assert.equal(sampleValue(after, 'assay_pdf_queue_depth'), 0);
+    });
   });
 }
 
