@@ -129,8 +129,10 @@ export async function campaignMode(
   return summary;
 }
 
-/** autocannon on `origin`, each request for the next path of `paths` in turn (one path: always that one). */
-/** Load for `duration` seconds, or, given `amount`, until that many requests are answered. */
+/**
+ * autocannon on `origin`, each request for the next path of `paths` in turn (one path: always that
+ * one), for `duration` seconds or, given `amount`, until that many requests are answered.
+ */
 async function load(origin: string, paths: string[], headers: Record<string, string>, connections: number, duration: number, amount?: number) {
   let next = 0;
   const r = await autocannon({

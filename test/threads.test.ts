@@ -22,6 +22,16 @@ describe('Threads', { timeout: 30_000 }, () => {
     }
   });
 
+  test('a job that runs its thread out of heap fails, and the next job runs on a new thread', async () => {
+    const threads = new Threads<{ id: number; ms: number; leak?: boolean }, number>(WORKER, { threads: 1, queue: 4 }, { idleMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32 } });
+    try {
+      await assert.rejects(threads.run({ id: 1, ms: 0, leak: true }, 'busy', 1), (e: NodeJS.ErrnoException) => e.code === 'ERR_WORKER_OUT_OF_MEMORY');
+      assert.equal(await threads.run({ id: 2, ms: 1 }, 'busy', 1), 2);
+    } finally {
+      await threads.close();
+    }
+  });
+
   test('a job that finds the line full is a 503 with Retry-After, with no line at all too; the others finish', async () => {
     for (const queue of [0, 2]) {
       const threads = new Threads<{ id: number; ms: number }, number>(WORKER, { threads: 1, queue });
