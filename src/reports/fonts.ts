@@ -45,6 +45,11 @@ export function parsedFont(name: FontName): fontkit.Font {
   return font;
 }
 
+/** The fonts this thread has parsed so far. */
+export function parsedFontNames(): FontName[] {
+  return [...loaded.keys()];
+}
+
 /** A word as pdfkit lays it out: fontkit's glyphs, with positions in thousandths of the font size. */
 export interface WordLayout {
   glyphs: fontkit.Glyph[];

@@ -8,7 +8,7 @@ const INK = '#111827';
 const MUTED = '#374151';
 const BRAND = '#1d4ed8';
 const BAND = '#e8edf3';
-const FONTS: FontName[] = ['regular', 'bold', 'han', 'hangul', 'arabic', 'hebrew', 'thai'];
+const BASE_FONTS: FontName[] = ['regular', 'bold'];
 
 type Doc = PDFKit.PDFDocument;
 
@@ -24,11 +24,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     pdfVersion: '1.7',
     displayTitle: true,
   });
-  // pdfkit accepts a fontkit font object; its types know only paths and buffers.
-  for (const name of FONTS) {
-    doc.registerFont(name, parsedFont(name) as unknown as Buffer);
-    shareWordLayouts(doc, name);
-  }
+  for (const name of BASE_FONTS) useFont(doc, name);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -98,6 +94,23 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
 interface EmbeddedFont {
   layoutRun(text: string): WordLayout;
   layoutCached(text: string): WordLayout;
+}
+
+const registered = new WeakMap<Doc, Set<FontName>>();
+
+/**
+ * Registers a font with the document on first use. The fallback fonts (fonts.ts) are parsed only
+ * when a candidate's particulars need one: Han and Hangul alone are 17 MB of files, held for as
+ * long as the PDF thread lives.
+ */
+function useFont(doc: Doc, name: FontName): void {
+  let names = registered.get(doc);
+  if (!names) registered.set(doc, (names = new Set()));
+  if (names.has(name)) return;
+  // pdfkit accepts a fontkit font object; its types know only paths and buffers.
+  doc.registerFont(name, parsedFont(name) as unknown as Buffer);
+  shareWordLayouts(doc, name);
+  names.add(name);
 }
 
 /** Documents drawing the candidate's particulars right now (see `personal`). */
@@ -179,6 +192,7 @@ function facts(doc: Doc, rows: Array<[string, string]>): void {
 /** One line of text in whichever fonts its characters need, shrunk to fit `width`. */
 function line(doc: Doc, text: string, x: number, y: number, size: number, width: number): void {
   const parts = runs(text);
+  for (const r of parts) useFont(doc, r.font);
   const measure = (s: number) => parts.reduce((w, r) => w + doc.font(r.font).fontSize(s).widthOfString(r.text), 0);
   let s = size;
   while (s > 6 && measure(s) > width) s -= 0.5;

@@ -1,41 +1,14 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { describe, test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import type { FontName } from '../../src/reports/fonts.js';
 import { parsedFont, wordLayouts } from '../../src/reports/fonts.js';
-import type { ReportModel } from '../../src/reports/model.js';
 import { reportPdf } from '../../src/reports/pdf.js';
-import { REPORT_TEXTS } from '../../src/reports/texts.js';
 import { readPdfPlaced } from '../helpers/pdf.js';
+import { reportModel as model } from '../helpers/report-model.js';
 
 const FONTS: FontName[] = ['regular', 'bold', 'han', 'hangul', 'arabic', 'hebrew', 'thai'];
-
-/** A report of five scales, with a name in Latin, Han and Arabic script so fallback fonts draw too. */
-function model(name: string): ReportModel {
-  const t = REPORT_TEXTS.en;
-  const scales = [1, 2, 3, 4, 5].map((i) => ({
-    id: i,
-    code: `S${i}`,
-    name: `Scale ${i}`,
-    description: '',
-    raw: 1 + i * 0.7,
-    sten: 2 * i - 1,
-    percentile: 20 * i - 10,
-    band: i < 2 ? ('low' as const) : i > 4 ? ('high' as const) : ('average' as const),
-    interpretation: `Scale ${i} interpretation: works steadily through routine tasks, and prefers clear agreements about who does what.`,
-  }));
-  return {
-    lang: 'en',
-    t,
-    candidateName: name,
-    instrumentName: 'Motivation questionnaire (TMA170)',
-    completedOn: '1 March 2026',
-    norm: { normed: true, line: 'Working population (1,000 people)', illustrative: false },
-    scales,
-    competences: scales.slice(0, 3).map(({ band: _band, interpretation: _interpretation, ...s }) => ({ ...s, name: `Competence ${s.id}` })),
-    consistency: t.consistency(0.82),
-    flags: [{ flag: 'Speeding', text: t.flags.Speeding }],
-  };
-}
 
 /** The texts fontkit shapes, on every report font, while `fn` runs. */
 async function recordShaping<T>(fn: () => Promise<T>): Promise<{ value: T; shaped: string[] }> {
@@ -55,6 +28,18 @@ async function recordShaping<T>(fn: () => Promise<T>): Promise<{ value: T; shape
     return { value: await fn(), shaped };
   } finally {
     for (const undo of restore) undo();
+  }
+}
+
+/** The fonts a fresh thread parses to render one report for `name`. */
+async function fontsParsedFor(name: string): Promise<string[]> {
+  const worker = new Worker(new URL('../helpers/pdf-fonts-worker.js', import.meta.url), { workerData: name });
+  try {
+    const [message] = (await once(worker, 'message')) as [{ bytes: number; fonts: string[] }];
+    assert.ok(message.bytes > 1000, `a PDF of ${message.bytes} bytes`);
+    return message.fonts.sort();
+  } finally {
+    await worker.terminate();
   }
 }
 
@@ -92,5 +77,11 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     const text = afresh.flat().map((p) => p.str).join(' ');
     assert.match(text, /Ada Lovelace/);
     assert.match(text, /Scale 3 interpretation/);
+  });
+
+  test('a report parses a fallback font only when the candidate particulars need one', async () => {
+    assert.deepEqual(await fontsParsedFor('Ada Lovelace'), ['bold', 'regular']);
+    assert.deepEqual(await fontsParsedFor('Ada 李华'), ['bold', 'han', 'regular']);
+    assert.deepEqual(await fontsParsedFor('سارة'), ['arabic', 'bold', 'han', 'hangul', 'regular']);
   });
 });
