@@ -182,6 +182,8 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
   };
   const results = await pair(resultsPaths, resultsBytes, 'application/json; charset=utf-8');
   const report = await pair(reportPaths, reportBytes, 'text/html; charset=utf-8');
+  // The PDF threads' memory comes on top of what the campaign and the other reads peaked at.
+  process.stderr.write(`  peak RSS before the PDFs: ${assay.peakRssMb()} MB\n`);
   const pdfPaths = reportPaths.map((p) => `${p}&format=pdf`);
   // The first PDFs start the PDF threads, parse the fonts and shape the report texts: timed apart.
   const warmup = Math.min(20, Math.floor(ids.length / 5));
