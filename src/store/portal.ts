@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { CompletedResult } from '../domain/results/types.js';
 import type { Dialect, Store } from './database.js';
+import { PREPARE } from './pg-prepared.js';
 import { prepared, run } from './prepared.js';
 import type { AssessmentRow } from './assessments.js';
 import type { CandidateRow } from './candidates.js';
@@ -128,11 +129,16 @@ async function upsertAnswers(trx: Kysely<DB>, analysisId: string, answers: Reado
     .execute();
 }
 
+/** The time spent on a page: from the candidate's last post (or start) to this one; none before the first. */
+function pageMs(lastActivity: string | null, at: string): number | null {
+  return lastActivity ? Math.max(0, Date.parse(at) - Date.parse(lastActivity)) : null;
+}
+
 /** Adds the time since the candidate's last post (or start) to `page`, and restarts that clock. */
 async function recordPageTime(trx: Kysely<DB>, analysisId: string, page: number, lastActivity: string | null, at: string): Promise<void> {
   await trx.updateTable('assessments').set({ last_activity_at: at }).where('analysis_id', '=', analysisId).execute();
-  if (!lastActivity) return;
-  const ms = Math.max(0, Date.parse(at) - Date.parse(lastActivity));
+  const ms = pageMs(lastActivity, at);
+  if (ms === null) return;
   await trx
     .insertInto('assessment_page_times')
     .values({ analysis_id: analysisId, page, ms, posts: 1 })
@@ -156,8 +162,45 @@ export async function readPageTimes(db: Kysely<DB>, analysisId: string): Promise
   return new Map(rows.map((r) => [r.page, r.ms]));
 }
 
-/** Saves one page. A closed assessment (completed, expired, cancelled) takes no more answers. */
-export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>): Promise<'saved' | 'closed'> {
+/** What a request read of the assessment before it saves a page. */
+export type SeenProgress = Pick<AssessmentRow, 'status' | 'expires_at' | 'last_activity_at'>;
+
+/**
+ * PostgreSQL: a page's save as one statement, applied only while the assessment still reads as
+ * `seen` (status, expiry and the activity clock unchanged), which the caller found open. The
+ * answers come as two bound arrays. One round trip and one commit, where the transaction takes six.
+ */
+async function saveAsSeen(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen: SeenProgress): Promise<boolean> {
+  const at = now();
+  const ms = pageMs(seen.last_activity_at, at);
+  const query = sql<{ saved: number }>`${sql.raw(PREPARE)}
+    with seen as (
+      update assessments set last_activity_at = ${at}::text
+      where analysis_id = ${analysisId}::text and status = ${seen.status}::text
+        and expires_at is not distinct from ${seen.expires_at}::text and last_activity_at is not distinct from ${seen.last_activity_at}::text
+      returning analysis_id
+    ), answers as (
+      insert into assessment_answers (analysis_id, item_id, value, answered_at)
+      select seen.analysis_id, v.item_id, v.value, ${at}::text
+      from seen, unnest(${[...answers.keys()]}::text[], ${[...answers.values()]}::integer[]) as v(item_id, value)
+      on conflict (analysis_id, item_id) do update set value = excluded.value, answered_at = excluded.answered_at
+    ), times as (
+      insert into assessment_page_times (analysis_id, page, ms, posts)
+      select seen.analysis_id, ${page}::integer, ${ms}::integer, 1 from seen where ${ms}::integer is not null
+      on conflict (analysis_id, page) do update set ms = assessment_page_times.ms + excluded.ms, posts = assessment_page_times.posts + 1
+    )
+    select count(*)::integer as saved from seen`.compile(store.db);
+  const { rows } = await store.execute(query);
+  return rows[0]?.saved === 1;
+}
+
+/**
+ * Saves one page. A closed assessment (completed, expired, cancelled) takes no more answers.
+ * Given what the request read (`seen`), PostgreSQL saves in one statement while the assessment
+ * still reads so; otherwise, or if it has changed meanwhile, a transaction reads it again first.
+ */
+export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen?: SeenProgress): Promise<'saved' | 'closed'> {
+  if (store.dialect === 'postgres' && seen && isOpen(seen) && (await saveAsSeen(store, analysisId, page, answers, seen))) return 'saved';
   return store.write(async (trx) => {
     const progress = await progressOf(trx, analysisId);
     if (!progress || !isOpen(progress)) return 'closed';

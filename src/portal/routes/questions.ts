@@ -54,15 +54,15 @@ export function questionRoutes(app: App, deps: Deps): void {
     const last = page === pageCount(l.instrument);
 
     if (form.nav === 'back') {
-      await saveAnswers(deps.store, l.id, page, answers);
+      await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
       return redirect(reply, pageUrl(l.id, Math.max(1, page - 1)));
     }
     if (missing.length > 0) {
-      await saveAnswers(deps.store, l.id, page, answers);
+      await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
       const merged = new Map([...l.session.answers, ...answers]);
       return renderPage(reply, l, page, reply.generateCsrf({ userInfo: l.id }), merged, new Set(missing));
     }
-    const saved = await saveAnswers(deps.store, l.id, page, answers);
+    const saved = await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
     if (saved === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
     if (!last) return redirect(reply, pageUrl(l.id, page + 1));
     // The last page leads to the confirmation, or back to a page that still has an unanswered item.
