@@ -9,6 +9,12 @@ export interface ThreadLimits {
   queue: number;
 }
 
+/** What a job that finds the queue full is told: a 503 with this message and Retry-After. */
+export interface Busy {
+  message: string;
+  retryAfterSeconds: number;
+}
+
 export interface ThreadOptions {
   /** Start threads on the first job, and let them end after this long idle; absent: start at once and stay. */
   idleMs?: number;
@@ -23,8 +29,10 @@ export interface ThreadOptions {
  */
 export class Threads<Task, Result> {
   readonly #pool: Piscina;
+  readonly #busy: Busy;
 
-  constructor(file: URL, limits: ThreadLimits, options: ThreadOptions = {}) {
+  constructor(file: URL, limits: ThreadLimits, busy: Busy, options: ThreadOptions = {}) {
+    this.#busy = busy;
     this.#pool = new Piscina({
       filename: file.href,
       minThreads: options.idleMs === undefined ? limits.threads : 0,
@@ -48,13 +56,13 @@ export class Threads<Task, Result> {
     return this.#pool.threads.length;
   }
 
-  /** Runs `task` on a thread; a full queue is a 503 whose message is `busy`. */
-  async run(task: Task, busy: string, retryAfterSeconds: number): Promise<Result> {
+  /** Runs `task` on a thread; a full queue is the 503 of `busy`. */
+  async run(task: Task): Promise<Result> {
     try {
       return (await this.#pool.run(task)) as Result;
     } catch (error) {
       if (error instanceof Error && /^(Task queue is at limit|No task queue available)/.test(error.message)) {
-        throw new DomainError('ServiceUnavailable', busy, { retryAfterSeconds });
+        throw new DomainError('ServiceUnavailable', this.#busy.message, { retryAfterSeconds: this.#busy.retryAfterSeconds });
       }
       throw error;
     }

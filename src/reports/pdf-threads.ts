@@ -21,7 +21,8 @@ export class PdfThreads {
   readonly #threads: Threads<PdfTask, Uint8Array>;
 
   constructor(limits: ThreadLimits) {
-    this.#threads = new Threads(new URL('./pdf-worker.js', import.meta.url), limits, {
+    const busy = { message: 'Too many reports are being rendered; retry shortly', retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+    this.#threads = new Threads(new URL('./pdf-worker.js', import.meta.url), limits, busy, {
       idleMs: IDLE_MS,
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
@@ -39,7 +40,7 @@ export class PdfThreads {
 
   async render(model: ReportModel, generatedAt: string): Promise<Buffer> {
     const { t: _texts, ...rest } = model;
-    const bytes = await this.#threads.run({ model: rest, generatedAt }, 'Too many reports are being rendered; retry shortly', BUSY_RETRY_AFTER_SECONDS);
+    const bytes = await this.#threads.run({ model: rest, generatedAt });
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

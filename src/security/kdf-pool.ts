@@ -22,7 +22,7 @@ export class KdfPool {
   constructor(limits: KdfLimits) {
     this.#limits = limits;
     // Threads start at once and stay: starting one costs more than the check it would run.
-    this.#threads = new Threads(new URL('./kdf-worker.js', import.meta.url), limits);
+    this.#threads = new Threads(new URL('./kdf-worker.js', import.meta.url), limits, { message: 'Too many password checks are waiting; try again shortly', retryAfterSeconds: 2 });
   }
 
   /** Checks waiting for a thread right now. */
@@ -37,7 +37,7 @@ export class KdfPool {
     }
     this.#perClient.set(client, running + 1);
     try {
-      const ok = await this.#threads.run({ password, stored }, 'Too many password checks are waiting; try again shortly', 2);
+      const ok = await this.#threads.run({ password, stored });
       this.runs++;
       return ok;
     } finally {

@@ -38,7 +38,7 @@ for (const db of testDatabases()) {
     const pageMs = async (id: string, page: number) =>
       (await store.db.selectFrom('assessment_page_times').select('ms').where('analysis_id', '=', id).where('page', '=', page).executeTakeFirst())?.ms;
 
-    test(`a save the assessment still reads as its request saw stores the answers and the page's time${db === 'postgres' ? ', in one statement and no transaction' : ''}`, async () => {
+    test(`a save the assessment still reads as its request saw stores the answers and the page's time${db === 'postgres' ? ', with no transaction' : ''}`, async () => {
       const { id, row, answers } = await started();
       await sleep(40);
       const write = store.write;
