@@ -1,8 +1,12 @@
+import { fork } from 'node:child_process';
 import { createServer, Server as NetServer, type AddressInfo, type ListenOptions } from 'node:net';
 import type { FastifyListenOptions } from 'fastify';
 import type { App } from './app-types.js';
 
-/** Sockets listening on the server's port, where Node.js can share one (`reusePort`). */
+/**
+ * Listening descriptors on the server's port: sockets sharing it (`reusePort`) where Node.js can,
+ * else copies of the one socket's descriptor.
+ */
 export const LISTENERS = 64;
 
 /** `reusePort` arrived in Node.js 22.12 and 23.1; older versions ignore it. */
@@ -12,18 +16,19 @@ export function canSharePort(version = process.versions.node): boolean {
 }
 
 /**
- * Listens on `host:port`, with `LISTENERS` sockets where Node.js can share the port. libuv
- * accepts one connection per listening socket per event-loop turn (libuv/libuv#3696), and under
- * load a turn takes tens of milliseconds: with one socket, a 500-candidate campaign admitted new
- * connections at about 40 a second, so 300 candidates waited 1 to 7 s for their first page while
- * those already connected were served in 50 ms. The kernel spreads new connections over the
- * sockets, each turn accepts one from each, and each hands its connections to the HTTP server.
- * Returns the extra sockets, for `close` to stop with the server's own.
+ * Listens on `host:port` with `LISTENERS` descriptors that accept. libuv accepts one connection per
+ * listening descriptor per event-loop turn (libuv/libuv#3696), and under load a turn takes tens of
+ * milliseconds: with one, a 500-candidate campaign admitted new connections at about 40 a second,
+ * so 300 candidates waited 1 to 7 s for their first page while those already connected were served
+ * in 50 ms. Where Node.js can share a port, the kernel spreads new connections over 64 sockets;
+ * before that (Node.js 20), 63 more descriptors of the one socket each take one from its queue per
+ * turn. Either way each hands its connections to the HTTP server. Returns the extra listeners, for
+ * `close` to stop with the server's own.
  */
 export async function listen(app: App, host: string, port: number, backlog: number): Promise<NetServer[]> {
   if (!canSharePort()) {
     await app.listen({ port, host, backlog });
-    return [];
+    return copyDescriptor(app, backlog);
   }
   // A port in use stays an error, as without sharing: a second server started on it by mistake
   // must not quietly take half its connections.
@@ -33,13 +38,54 @@ export async function listen(app: App, host: string, port: number, backlog: numb
   const extras: NetServer[] = [];
   try {
     for (let i = 1; i < LISTENERS; i++) {
-      const extra = createServer((socket) => app.server.emit('connection', socket));
-      extra.on('error', (err) => app.log.error({ err }, 'an extra listening socket failed'));
-      extras.push(await listenOn(extra, { port: bound.port, host: bound.address, backlog, reusePort: true } as ListenOptions));
+      extras.push(await listenOn(extraListener(app), { port: bound.port, host: bound.address, backlog, reusePort: true } as ListenOptions));
     }
   } catch (err) {
     await close(extras);
     throw err;
+  }
+  return extras;
+}
+
+function extraListener(app: App): NetServer {
+  const extra = createServer((socket) => app.server.emit('connection', socket));
+  extra.on('error', (err) => app.log.error({ err }, 'an extra listening socket failed'));
+  return extra;
+}
+
+/**
+ * Node.js before 22.12 has no `reusePort`, and no call that duplicates a descriptor. A child
+ * process does it: handles sent over IPC arrive as new descriptors (`listener-copies.ts`). If that
+ * fails, the server still serves, on one descriptor, and says so.
+ */
+async function copyDescriptor(app: App, backlog: number, copies = LISTENERS - 1, deadlineMs = 10_000): Promise<NetServer[]> {
+  const handle = (app.server as unknown as { _handle: unknown })._handle;
+  const extras: NetServer[] = [];
+  const child = fork(new URL('./listener-copies.js', import.meta.url), [], { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${extras.length} of ${copies} copies within ${deadlineMs} ms`)), deadlineMs);
+      const done = (err?: Error): void => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve();
+      };
+      child.on('error', done);
+      child.on('close', (code) => done(new Error(`the copying process ended (${code}) after ${extras.length} of ${copies} copies`)));
+      child.on('message', (_message, copy) => {
+        if (!copy) return;
+        // The backlog is the socket's own: listen() on a copy with Node's default 511 would lower it.
+        extras.push(extraListener(app).listen(copy as never, backlog));
+        if (extras.length === copies) done();
+      });
+      child.send({ copies }, handle as never);
+    });
+  } catch (err) {
+    child.removeAllListeners('message');
+    child.kill();
+    await close(extras);
+    app.log.warn({ err }, 'listening on one descriptor: under load, new connections wait to be accepted one per event-loop turn');
+    return [];
   }
   return extras;
 }

@@ -1,22 +1,41 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Server as NetServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { Client } from 'undici';
 import { canSharePort, close, LISTENERS } from '../src/listeners.js';
 import { freePort } from './helpers/cli.js';
-import { startServer } from './helpers/server.js';
+import { startServer, tempDir } from './helpers/server.js';
 
-/** Sockets in LISTEN state on `port`, from the kernel's own table. */
-function listening(port: number): number {
+/** Inodes of the sockets in LISTEN state on `port`, from the kernel's own table. */
+function listeningSockets(port: number): string[] {
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   return readFileSync('/proc/net/tcp', 'utf8')
     .split('\n')
     .slice(1)
-    .filter((line) => {
-      const [, local, , state] = line.trim().split(/\s+/);
-      return local?.endsWith(`:${hex}`) && state === '0A';
-    }).length;
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, local, , state]) => local?.endsWith(`:${hex}`) && state === '0A')
+    .map((fields) => fields[9]!);
+}
+
+/** This process's descriptors of those sockets: each one is polled, and accepts, on its own. */
+function listeningDescriptors(port: number): number {
+  const sockets = new Set(listeningSockets(port).map((inode) => `socket:[${inode}]`));
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return sockets.has(readlinkSync(join('/proc/self/fd', fd)));
+    } catch {
+      return false; // closed since the listing
+    }
+  }).length;
+}
+
+/** Holds the event loop until `path` exists: whatever arrives meanwhile waits in the kernel. */
+function holdUntil(path: string, deadlineMs: number): void {
+  const deadline = Date.now() + deadlineMs;
+  while (!existsSync(path)) if (Date.now() > deadline) throw new Error(`${path} did not appear within ${deadlineMs} ms`);
 }
 
 function bind(port: number): Promise<NetServer> {
@@ -35,11 +54,12 @@ describe('listening sockets', () => {
     );
   });
 
-  test(`the server listens with ${LISTENERS} sockets where it can, every one of them serves, and all close at stop`, { timeout: 60_000 }, async () => {
+  test(`the server listens with ${LISTENERS} descriptors (sockets sharing the port where it can), every one of them serves, and all close at stop`, { timeout: 60_000 }, async () => {
     const port = await freePort();
     const server = await startServer('sqlite', { PORT: String(port) });
     try {
-      assert.equal(listening(port), canSharePort() ? LISTENERS : 1);
+      assert.equal(listeningSockets(port).length, canSharePort() ? LISTENERS : 1);
+      assert.equal(listeningDescriptors(port), LISTENERS);
       // The kernel spreads new connections over the sockets: 200 of them reach every one.
       const codes = await Promise.all(
         Array.from({ length: 200 }, async () => {
@@ -58,7 +78,44 @@ describe('listening sockets', () => {
     } finally {
       await server.stop();
     }
-    assert.equal(listening(port), 0);
+    assert.equal(listeningSockets(port).length, 0);
     await close([await bind(port)]);
+  });
+
+  test('200 connections that arrived while the event loop was held are all accepted within 20 turns of it (one descriptor takes 200)', { timeout: 60_000 }, async () => {
+    const server = await startServer('sqlite');
+    const dir = tempDir('assay-listeners-');
+    const ready = join(dir, 'ready');
+    const { port } = new URL(server.url);
+    // Another process connects, so the handshakes complete in the kernel while this loop is held.
+    const connector = spawn(
+      process.execPath,
+      ['-e', `const net = require('node:net'); let n = 0;
+        for (let i = 0; i < 200; i++) net.connect(${port}, '127.0.0.1', () => { if (++n === 200) require('node:fs').writeFileSync(${JSON.stringify(ready)}, ''); }).on('error', () => process.exit(2));
+        setTimeout(() => process.exit(3), 50_000);`],
+      { stdio: 'ignore' },
+    );
+    try {
+      let turn = 0;
+      const turns: number[] = [];
+      const onConnection = (): void => void turns.push(turn);
+      server.running.app.server.on('connection', onConnection);
+      holdUntil(ready, 20_000);
+      const counted = await new Promise<boolean>((resolve) => {
+        const next = (): void => {
+          if (turns.length >= 200) return resolve(true);
+          if (++turn > 1_000) return resolve(false);
+          setImmediate(next);
+        };
+        setImmediate(next);
+      });
+      server.running.app.server.off('connection', onConnection);
+      assert.ok(counted, `only ${turns.length} of 200 connections accepted in 1,000 turns`);
+      assert.ok(Math.max(...turns) <= 20, `the last connection was accepted in turn ${Math.max(...turns)}`);
+    } finally {
+      connector.kill();
+      rmSync(dir, { recursive: true, force: true });
+      await server.stop();
+    }
   });
 });

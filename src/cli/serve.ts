@@ -9,20 +9,28 @@ export function serveCommands(program: Command): void {
     .command('serve')
     .description('serve the API and the candidate portal (what npm start runs)')
     .action(async () => {
-      const running = await startApp(loadConfig());
-      running.app.log.info({ url: running.url }, 'Assay is serving');
+      const starting = startApp(loadConfig());
+      // Handled from the first moment: the server answers before its start has finished (on
+      // Node.js 20 the listening descriptors are still being copied), and a signal then must
+      // stop it gracefully once started, not end the process at once.
       const onSignal = (signal: NodeJS.Signals) => {
-        // Ctrl-C in a terminal needs no drain; SIGTERM from an orchestrator gets one.
-        running
-          .stop(signal === 'SIGINT' ? 0 : undefined)
-          .then(() => process.exit(0))
-          .catch((err: unknown) => {
-            running.app.log.error({ err }, 'shutdown failed');
-            process.exit(1);
-          });
+        starting.then(
+          (running) =>
+            // Ctrl-C in a terminal needs no drain; SIGTERM from an orchestrator gets one.
+            running
+              .stop(signal === 'SIGINT' ? 0 : undefined)
+              .then(() => process.exit(0))
+              .catch((err: unknown) => {
+                running.app.log.error({ err }, 'shutdown failed');
+                process.exit(1);
+              }),
+          () => process.exit(1),
+        );
       };
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
+      const running = await starting;
+      running.app.log.info({ url: running.url }, 'Assay is serving');
     });
 
   program
