@@ -53,8 +53,13 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     onPoolError: (err) => app?.log.warn({ err }, 'database connection lost'),
     ...(metrics ? { onDurableWrite: (size: number, seconds: number) => metrics.durableWrite(size, seconds) } : {}),
   });
-  await migrateToLatest(store);
-  if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
+  try {
+    await migrateToLatest(store);
+    if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 
   const kdf = new KdfPool(config.kdf);
   const pdfs = new PdfThreads(config.pdf);

@@ -240,7 +240,11 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   pool.on('error', onPoolError);
   prepareMarkedStatements(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const listener = new PgListener(pool);
+  // LISTEN holds its connection for good. Taken from the queries' pool, it left them one fewer
+  // than DATABASE_POOL_SIZE, and with a size of 1 none: the start waited, then failed.
+  const listenPool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 });
+  listenPool.on('error', onPoolError);
+  const listener = new PgListener(listenPool);
   let version = 0;
   const bump = () => void version++;
   listener.on(CREDENTIALS_CHANNEL, bump);
@@ -259,6 +263,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     async close() {
       clearInterval(floor);
       await listener.close();
+      await listenPool.end();
       await db.destroy();
     },
     credentialsVersion: () => version,
