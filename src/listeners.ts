@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, Server as NetServer, type AddressInfo, type ListenOptions } from 'node:net';
 import type { FastifyListenOptions } from 'fastify';
 import type { App } from './app-types.js';
@@ -58,11 +58,17 @@ function extraListener(app: App): NetServer {
  * process does it: handles sent over IPC arrive as new descriptors (`listener-copies.ts`). If that
  * fails, the server still serves, on one descriptor, and says so.
  */
-async function copyDescriptor(app: App, backlog: number, copies = LISTENERS - 1, deadlineMs = 10_000): Promise<NetServer[]> {
+export async function copyDescriptor(
+  app: App,
+  backlog: number,
+  { copies = LISTENERS - 1, deadlineMs = 10_000, script = new URL('./listener-copies.js', import.meta.url) } = {},
+): Promise<NetServer[]> {
   const handle = (app.server as unknown as { _handle: unknown })._handle;
   const extras: NetServer[] = [];
-  const child = fork(new URL('./listener-copies.js', import.meta.url), [], { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' });
+  let child: ChildProcess | undefined;
   try {
+    child = fork(script, [], { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' });
+    const copier = child;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${extras.length} of ${copies} copies within ${deadlineMs} ms`)), deadlineMs);
       const done = (err?: Error): void => {
@@ -70,19 +76,19 @@ async function copyDescriptor(app: App, backlog: number, copies = LISTENERS - 1,
         if (err) reject(err);
         else resolve();
       };
-      child.on('error', done);
-      child.on('close', (code) => done(new Error(`the copying process ended (${code}) after ${extras.length} of ${copies} copies`)));
-      child.on('message', (_message, copy) => {
+      copier.on('error', done);
+      copier.on('close', (code) => done(new Error(`the copying process ended (${code}) after ${extras.length} of ${copies} copies`)));
+      copier.on('message', (_message, copy) => {
         if (!copy) return;
         // The backlog is the socket's own: listen() on a copy with Node's default 511 would lower it.
         extras.push(extraListener(app).listen(copy as never, backlog));
         if (extras.length === copies) done();
       });
-      child.send({ copies }, handle as never);
+      copier.send({ copies }, handle as never);
     });
   } catch (err) {
-    child.removeAllListeners('message');
-    child.kill();
+    child?.removeAllListeners('message');
+    child?.kill();
     await close(extras);
     app.log.warn({ err }, 'listening on one descriptor: under load, new connections wait to be accepted one per event-loop turn');
     return [];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Server as NetServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { Client } from 'undici';
-import { canSharePort, close, LISTENERS } from '../src/listeners.js';
+import { canSharePort, close, copyDescriptor, LISTENERS } from '../src/listeners.js';
 import { freePort } from './helpers/cli.js';
 import { startServer, tempDir } from './helpers/server.js';
 
@@ -114,6 +114,29 @@ describe('listening sockets', () => {
       assert.ok(Math.max(...turns) <= 20, `the last connection was accepted in turn ${Math.max(...turns)}`);
     } finally {
       connector.kill();
+      rmSync(dir, { recursive: true, force: true });
+      await server.stop();
+    }
+  });
+
+  test('copies of the descriptor that cannot be made leave the server serving on what it has, with a warning', { timeout: 60_000 }, async () => {
+    const server = await startServer('sqlite');
+    const dir = tempDir('assay-listeners-');
+    try {
+      const warnings: unknown[] = [];
+      const warn = server.running.app.log.warn;
+      server.running.app.log.warn = ((...args: unknown[]) => void warnings.push(args)) as typeof warn;
+      try {
+        assert.deepEqual(await copyDescriptor(server.running.app, 2048, { script: new URL(`file://${join(dir, 'missing.js')}`) }), []);
+      } finally {
+        server.running.app.log.warn = warn;
+      }
+      assert.equal(warnings.length, 1);
+      const [fields, message] = warnings[0] as [{ err: Error }, string];
+      assert.match(fields.err.message, /the copying process ended \(1\) after 0 of 63 copies/);
+      assert.match(message, /listening on one descriptor/);
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
       await server.stop();
     }
