@@ -48,16 +48,25 @@ async function readAnswers(db: Kysely<DB>, dialect: Dialect, analysisId: string)
 
 const SETTINGS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettings>;
 
+/** Every column of an assessment, named: a prepared statement's columns must not follow a migration unseen. */
+const ASSESSMENT_COLUMNS = Object.keys({
+  analysis_id: 1, tenant_id: 1, external_id: 1, api_key_id: 1, portal_domain: 1, assessment_type: 1, return_url: 1,
+  webhook_url: 1, webhook_username: 1, webhook_password_enc: 1, status: 1, scores: 1, created_at: 1, started_at: 1,
+  completed_at: 1, competence_scores: 1, consistency: 1, integrity_flags: 1, norm_group_id: 1, last_activity_at: 1,
+  report_nonce: 1, results_release: 1, results_released_at: 1, expires_at: 1, cancelled_at: 1,
+} satisfies Record<keyof AssessmentRow, 1>).map((c) => `a.${c}` as `a.${keyof AssessmentRow}`);
+
 /**
  * The assessment, what the portal needs of its candidate and its portal's settings, and the
- * answers as `item:value` pairs: one statement, one round trip, per request.
+ * answers as `item:value` pairs: one statement, one round trip, per request; on PostgreSQL
+ * parsed and planned once per connection.
  */
 const sessionOf = prepared((db, analysisId: string) =>
   db
     .selectFrom('assessments as a')
     .innerJoin('candidates as c', 'c.external_id', 'a.external_id')
     .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-    .selectAll('a')
+    .select(ASSESSMENT_COLUMNS)
     .select(['c.gender as c_gender', 'c.needs_to_update_data as c_needs_to_update_data', 'c.gender_asked as c_gender_asked', 'p.api_key_id as p_api_key_id'])
     .select((eb) => SETTINGS.map((c) => eb.ref(`p.${c}`).as(`p_${c}`)))
     .select((eb) =>
@@ -68,6 +77,7 @@ const sessionOf = prepared((db, analysisId: string) =>
         .as('answer_pairs'),
     )
     .where('a.analysis_id', '=', analysisId),
+  { named: true },
 );
 
 /** Everything the portal needs to render a step, read fresh on every request. */

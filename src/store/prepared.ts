@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Dialect } from './database.js';
+import { PREPARE } from './pg-prepared.js';
 import type { DB } from './schema.js';
 
 const SLOT = '\u0000assay-slot-';
@@ -8,9 +9,12 @@ const SLOT = '\u0000assay-slot-';
  * A Kysely query compiled once per dialect and re-used with new parameter values: the hot
  * paths skip building and compiling the query tree on every request. `build` must pass its
  * arguments straight into the query (no branching on them); they become bound parameters.
+ * `named`: on PostgreSQL, also a named prepared statement (`pg-prepared.ts`), for a query that
+ * names every column it returns.
  */
 export function prepared<Args extends unknown[], R>(
   build: (db: Kysely<DB>, ...args: Args) => Compilable<R>,
+  { named = false } = {},
 ): (db: Kysely<DB>, dialect: Dialect, ...args: Args) => CompiledQuery<R> {
   const templates = new Map<Dialect, { compiled: CompiledQuery<R>; slots: Array<number | undefined> }>();
   return (db, dialect, ...args) => {
@@ -19,7 +23,7 @@ export function prepared<Args extends unknown[], R>(
       const compiled = build(db, ...(args.map((_, i) => `${SLOT}${i}`) as Args)).compile();
       const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? Number(p.slice(SLOT.length)) : undefined));
       if (slots.filter((s) => s !== undefined).length !== args.length) throw new Error('prepared(): every argument must become one parameter');
-      t = { compiled, slots };
+      t = { compiled: named && dialect === 'postgres' ? { ...compiled, sql: `${PREPARE} ${compiled.sql}` } : compiled, slots };
       templates.set(dialect, t);
     }
     const { compiled, slots } = t;
