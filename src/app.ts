@@ -108,8 +108,20 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  await dispatcher.start();
-  const metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  try {
+    await dispatcher.start();
+    metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
+  } catch (err) {
+    // The metrics port in use, say: every listening descriptor stops accepting before the rest closes.
+    await close(extraListeners);
+    await app.close();
+    await dispatcher.stop();
+    await kdf.close();
+    await pdfs.close();
+    await store.close();
+    throw err;
+  }
   if (metricsServer) app.log.info({ url: metricsServer.url }, 'metrics listening');
   const sweeper = new RetentionSweeper(store, config.lifecycle.retentionDays, config.lifecycle.sweepIntervalMs, app.log);
   sweeper.start();

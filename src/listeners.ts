@@ -65,9 +65,11 @@ export async function copyDescriptor(
 ): Promise<NetServer[]> {
   const handle = (app.server as unknown as { _handle: unknown })._handle;
   const extras: NetServer[] = [];
+  let taking = true;
   let child: ChildProcess | undefined;
   try {
-    child = fork(script, [], { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' });
+    // No environment: NODE_OPTIONS could load code that keeps the child, and a descriptor, alive.
+    child = fork(script, [], { execArgv: [], env: {}, stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' });
     const copier = child;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${extras.length} of ${copies} copies within ${deadlineMs} ms`)), deadlineMs);
@@ -78,8 +80,10 @@ export async function copyDescriptor(
       };
       copier.on('error', done);
       copier.on('close', (code) => done(new Error(`the copying process ended (${code}) after ${extras.length} of ${copies} copies`)));
-      copier.on('message', (_message, copy) => {
+      copier.on('message', (message: { copy?: unknown } | null, copy: { close?: () => void } | undefined) => {
         if (!copy) return;
+        // A copy that comes too late, or more than asked for, is closed: nothing would ever close it.
+        if (!taking || message?.copy !== true || extras.length === copies) return void copy.close?.();
         // The backlog is the socket's own: listen() on a copy with Node's default 511 would lower it.
         extras.push(extraListener(app).listen(copy as never, backlog));
         if (extras.length === copies) done();
@@ -87,8 +91,10 @@ export async function copyDescriptor(
       copier.send({ copies }, handle as never);
     });
   } catch (err) {
-    child?.removeAllListeners('message');
-    child?.kill();
+    taking = false;
+    if (child?.connected) child.disconnect();
+    // It holds a descriptor of the socket too, and would keep it listening as long as it lived.
+    child?.kill('SIGKILL');
     await close(extras);
     app.log.warn({ err }, 'listening on one descriptor: under load, new connections wait to be accepted one per event-loop turn');
     return [];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Server as NetServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { Client } from 'undici';
@@ -35,7 +36,11 @@ function listeningDescriptors(port: number): number {
 /** Holds the event loop until `path` exists: whatever arrives meanwhile waits in the kernel. */
 function holdUntil(path: string, deadlineMs: number): void {
   const deadline = Date.now() + deadlineMs;
-  while (!existsSync(path)) if (Date.now() > deadline) throw new Error(`${path} did not appear within ${deadlineMs} ms`);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`${path} did not appear within ${deadlineMs} ms`);
+    Atomics.wait(pause, 0, 0, 1);
+  }
 }
 
 function bind(port: number): Promise<NetServer> {
@@ -82,7 +87,7 @@ describe('listening sockets', () => {
     await close([await bind(port)]);
   });
 
-  test('200 connections that arrived while the event loop was held are all accepted within 20 turns of it (one descriptor takes 200)', { timeout: 60_000 }, async () => {
+  test('200 connections that arrived while the event loop was held are all accepted within 20 turns of it', { timeout: 60_000 }, async () => {
     const server = await startServer('sqlite');
     const dir = tempDir('assay-listeners-');
     const ready = join(dir, 'ready');
@@ -140,5 +145,38 @@ describe('listening sockets', () => {
       rmSync(dir, { recursive: true, force: true });
       await server.stop();
     }
+  });
+
+  test('a copying process that stops short is given up at its deadline, and what it sent is closed with the server', { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const server = await startServer('sqlite', { PORT: String(port) });
+    const dir = tempDir('assay-listeners-');
+    const script = join(dir, 'short.cjs');
+    // Three copies at once, then, deaf to SIGTERM, three more after the deadline; gone within 4 s.
+    writeFileSync(
+      script,
+      `process.on('SIGTERM', () => {});
+      const send = (h) => { for (let i = 0; i < 3; i++) process.send({ copy: true }, h, {}, () => {}); };
+      process.on('message', (m, h) => { send(h); setTimeout(() => send(h), 1300); });
+      setTimeout(() => process.exit(0), 4000);`,
+    );
+    try {
+      const warnings: unknown[] = [];
+      const warn = server.running.app.log.warn;
+      server.running.app.log.warn = ((...args: unknown[]) => void warnings.push(args)) as typeof warn;
+      try {
+        assert.deepEqual(await copyDescriptor(server.running.app, 2048, { script: new URL(`file://${script}`), deadlineMs: 1_000 }), []);
+      } finally {
+        server.running.app.log.warn = warn;
+      }
+      assert.equal(warnings.length, 1);
+      assert.match((warnings[0] as [{ err: Error }])[0].err.message, /^3 of 63 copies within 1000 ms$/);
+      await sleep(1_000);
+      assert.equal(listeningDescriptors(port), LISTENERS, 'the server keeps the descriptors it started with, and no more');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.stop();
+    }
+    assert.equal(listeningSockets(port).length, 0);
   });
 });

@@ -24,7 +24,8 @@ export function serveCommands(program: Command): void {
                 running.app.log.error({ err }, 'shutdown failed');
                 process.exit(1);
               }),
-          () => process.exit(1),
+          // A failed start is reported, and ends the process, where it is awaited below.
+          () => {},
         );
       };
       process.once('SIGTERM', onSignal);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { freePort } from '../helpers/cli.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
@@ -97,6 +99,23 @@ for (const db of testDatabases()) {
     });
   });
 }
+
+describe('a metrics port in use', () => {
+  test('stops the start with EADDRINUSE, and the API port is left free for the next start', { timeout: 60_000 }, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = await freePort();
+    try {
+      const metricsPort = String((taken.address() as AddressInfo).port);
+      await assert.rejects(startServer('sqlite', { PORT: String(port), METRICS_PORT: metricsPort }), { code: 'EADDRINUSE' });
+      const next = await startServer('sqlite', { PORT: String(port) });
+      assert.equal((await request(`${next.url}/healthz`)).status, 200);
+      await next.stop();
+    } finally {
+      taken.close();
+    }
+  });
+});
 
 describe('metrics are off unless METRICS_PORT is set', () => {
   test('no metrics listener, and no /metrics on the public port', async () => {
