@@ -94,34 +94,29 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, config.publicBaseUrl));
   }
 
-  // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
-  let extraListeners;
-  try {
-    extraListeners = await listen(app, config.host, config.port, 2048);
-  } catch (err) {
-    // A port in use is a reason to stop, not to leave the store and threads open behind.
-    await app.close();
+  // A start that fails once the server exists (a port in use, say) closes what it opened, so the
+  // process can end: no descriptor left accepting, no store or threads left open behind.
+  let extraListeners: NetServer[] = [];
+  const abandon = async (err: unknown): Promise<never> => {
+    await close(extraListeners);
+    await app!.close();
+    await dispatcher!.stop();
     await kdf.close();
     await pdfs.close();
     await store.close();
     throw err;
-  }
-  const address = app.server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  };
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   try {
+    // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
+    extraListeners = await listen(app, config.host, config.port, 2048);
     await dispatcher.start();
     metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
   } catch (err) {
-    // The metrics port in use, say: every listening descriptor stops accepting before the rest closes.
-    await close(extraListeners);
-    await app.close();
-    await dispatcher.stop();
-    await kdf.close();
-    await pdfs.close();
-    await store.close();
-    throw err;
+    await abandon(err);
   }
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   if (metricsServer) app.log.info({ url: metricsServer.url }, 'metrics listening');
   const sweeper = new RetentionSweeper(store, config.lifecycle.retentionDays, config.lifecycle.sweepIntervalMs, app.log);
   sweeper.start();
