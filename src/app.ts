@@ -94,18 +94,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, config.publicBaseUrl));
   }
 
-  // A start that fails once the server exists (a port in use, say) closes what it opened, so the
-  // process can end: no descriptor left accepting, no store or threads left open behind.
   let extraListeners: NetServer[] = [];
-  const abandon = async (err: unknown): Promise<never> => {
-    await close(extraListeners);
-    await app!.close();
-    await dispatcher!.stop();
-    await kdf.close();
-    await pdfs.close();
-    await store.close();
-    throw err;
-  };
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   try {
     // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
@@ -113,7 +102,15 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     await dispatcher.start();
     metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
   } catch (err) {
-    await abandon(err);
+    // A start that fails once the server exists (a port in use, say) closes what it opened, so the
+    // process can end: no descriptor left accepting, no store or threads left open behind.
+    await close(extraListeners);
+    await app.close();
+    await dispatcher.stop();
+    await kdf.close();
+    await pdfs.close();
+    await store.close();
+    throw err;
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -69,8 +69,7 @@ export async function copyDescriptor(
   let child: ChildProcess | undefined;
   try {
     // No environment: NODE_OPTIONS could load code that keeps the child, and a descriptor, alive.
-    child = fork(script, [], { execArgv: [], env: {}, stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' });
-    const copier = child;
+    const copier = (child = fork(script, [], { execArgv: [], env: {}, stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' }));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${extras.length} of ${copies} copies within ${deadlineMs} ms`)), deadlineMs);
       const done = (err?: Error): void => {

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { Client } from 'undici';
 import { canSharePort, close, copyDescriptor, LISTENERS } from '../src/listeners.js';
 import { freePort } from './helpers/cli.js';
-import { startServer, tempDir } from './helpers/server.js';
+import { startServer, tempDir, type TestServer } from './helpers/server.js';
 
 /** Inodes of the sockets in LISTEN state on `port`, from the kernel's own table. */
 function listeningSockets(port: number): string[] {
@@ -31,6 +31,22 @@ function listeningDescriptors(port: number): number {
       return false; // closed since the listing
     }
   }).length;
+}
+
+/** `copyDescriptor` on a running server, with the warnings it logs meanwhile. */
+async function copyWithWarnings(
+  server: TestServer,
+  options: Parameters<typeof copyDescriptor>[2],
+): Promise<{ extras: NetServer[]; warnings: Array<[{ err: Error }, string]> }> {
+  const log = server.running.app.log;
+  const warnings: Array<[{ err: Error }, string]> = [];
+  const warn = log.warn;
+  log.warn = ((...args: [{ err: Error }, string]) => void warnings.push(args)) as typeof warn;
+  try {
+    return { extras: await copyDescriptor(server.running.app, 2048, options), warnings };
+  } finally {
+    log.warn = warn;
+  }
 }
 
 /** Holds the event loop until `path` exists: whatever arrives meanwhile waits in the kernel. */
@@ -128,16 +144,10 @@ describe('listening sockets', () => {
     const server = await startServer('sqlite');
     const dir = tempDir('assay-listeners-');
     try {
-      const warnings: unknown[] = [];
-      const warn = server.running.app.log.warn;
-      server.running.app.log.warn = ((...args: unknown[]) => void warnings.push(args)) as typeof warn;
-      try {
-        assert.deepEqual(await copyDescriptor(server.running.app, 2048, { script: new URL(`file://${join(dir, 'missing.js')}`) }), []);
-      } finally {
-        server.running.app.log.warn = warn;
-      }
+      const { extras, warnings } = await copyWithWarnings(server, { script: new URL(`file://${join(dir, 'missing.js')}`) });
+      assert.deepEqual(extras, []);
       assert.equal(warnings.length, 1);
-      const [fields, message] = warnings[0] as [{ err: Error }, string];
+      const [fields, message] = warnings[0]!;
       assert.match(fields.err.message, /the copying process ended \(1\) after 0 of 63 copies/);
       assert.match(message, /listening on one descriptor/);
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
@@ -161,16 +171,10 @@ describe('listening sockets', () => {
       setTimeout(() => process.exit(0), 4000);`,
     );
     try {
-      const warnings: unknown[] = [];
-      const warn = server.running.app.log.warn;
-      server.running.app.log.warn = ((...args: unknown[]) => void warnings.push(args)) as typeof warn;
-      try {
-        assert.deepEqual(await copyDescriptor(server.running.app, 2048, { script: new URL(`file://${script}`), deadlineMs: 1_000 }), []);
-      } finally {
-        server.running.app.log.warn = warn;
-      }
+      const { extras, warnings } = await copyWithWarnings(server, { script: new URL(`file://${script}`), deadlineMs: 1_000 });
+      assert.deepEqual(extras, []);
       assert.equal(warnings.length, 1);
-      assert.match((warnings[0] as [{ err: Error }])[0].err.message, /^3 of 63 copies within 1000 ms$/);
+      assert.match(warnings[0]![0].err.message, /^3 of 63 copies within 1000 ms$/);
       await sleep(1_000);
       assert.equal(listeningDescriptors(port), LISTENERS, 'the server keeps the descriptors it started with, and no more');
     } finally {
