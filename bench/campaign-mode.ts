@@ -20,10 +20,11 @@ export interface ReadsSummary {
   results: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
   report: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
   /**
-   * `distinct`: how many of the PDFs were of different assessments (each rendered, not cached).
+   * Each PDF is of another assessment, so each is rendered, none cached.
    * `first`: the PDFs asked for first, after the server's start, timed apart (the slowest of them).
+   * `rss`: the server's peak RSS once the PDF threads have rendered them all, in MB.
    */
-  pdf: { rps: number; p99: number; bad: number; pdfs: number; distinct: number; first: { pdfs: number; max: number } | undefined };
+  pdf: { rps: number; p99: number; bad: number; pdfs: number; first: { pdfs: number; max: number } | undefined; rss: number };
 }
 
 /** User plus system CPU of a process so far, all threads, in ms. */
@@ -192,6 +193,6 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
   return {
     results,
     report,
-    pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad + (first?.bad ?? 0), pdfs: pdf.requests, distinct: Math.min(pdf.requests, ids.length - warmup), first: first && { pdfs: first.requests, max: first.max } },
+    pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad + (first?.bad ?? 0), pdfs: pdf.requests, first: first && { pdfs: first.requests, max: first.max }, rss: assay.peakRssMb() },
   };
 }

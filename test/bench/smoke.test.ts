@@ -54,7 +54,9 @@ describe('the benchmark suite', () => {
     assert.ok(s.reads.report.bytes > s.reads.results.bytes, 'the HTML report is larger than the results');
     assert.equal(s.reads.pdf.bad, 0);
     // One PDF first, timed apart; then each other finished assessment's PDF once.
-    assert.deepEqual({ pdfs: s.reads.pdf.pdfs, distinct: s.reads.pdf.distinct, first: s.reads.pdf.first?.pdfs }, { pdfs: 4, distinct: 4, first: 1 });
+    assert.deepEqual({ pdfs: s.reads.pdf.pdfs, first: s.reads.pdf.first?.pdfs }, { pdfs: 4, first: 1 });
     assert.ok(s.reads.pdf.p99 > 0);
+    // The peak is the process's high-water mark, so it cannot be below the campaign's.
+    assert.ok(s.reads.pdf.rss >= s.rss, `${s.reads.pdf.rss} MB after the PDFs, ${s.rss} MB after the campaign`);
   });
 });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../src/paths.js';
+import { BIN, freePort, inherited } from '../helpers/cli.js';
 import { apiClient, candidate, request } from '../helpers/http.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { tempDir } from '../helpers/server.js';
@@ -76,6 +78,29 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     servers.push(s);
     assert.doesNotMatch(s.output(), /password:|api key:/);
     assert.equal(await s.stop('SIGTERM'), 0);
+  });
+
+  test('a SIGTERM as soon as the server listens stops it with exit 0, "serving" logged before the drain', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    const child = spawn(BIN, ['serve'], {
+      env: { ...inherited(), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir, DEMO_TENANT: 'false', PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    // Fastify logs this at listen; on Node.js 20 the listening descriptors are then still being copied, so the signal comes during the start.
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      if (out.includes('Server listening') && child.signalCode === null && !child.killed) child.kill('SIGTERM');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    clearTimeout(timer);
+    assert.equal(code, 0, out);
+    const logs = out.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const serving = logs.indexOf('Assay is serving');
+    assert.ok(serving >= 0 && serving < logs.findIndex((m) => m.startsWith('shutting down')), logs.join('\n'));
+    assert.equal(logs.at(-1), 'stopped');
   });
 
   test('broken questionnaire content stops the start and names the problem', async () => {
