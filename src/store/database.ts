@@ -235,15 +235,18 @@ function credentialsVersionReader(raw: BetterSqlite3.Database): { read(): number
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) => void, observe: WriteObserver | undefined): Store {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
-  // An idle client losing its server must not crash the process; the next query reports it.
-  pool.on('error', onPoolError);
+  const poolOf = (max: number) => {
+    const p = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+    // An idle client losing its server must not crash the process; the next query reports it.
+    p.on('error', onPoolError);
+    return p;
+  };
+  const pool = poolOf(poolSize);
   prepareMarkedStatements(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   // LISTEN holds its connection for good. Taken from the queries' pool, it left them one fewer
   // than DATABASE_POOL_SIZE, and with a size of 1 none: the start waited, then failed.
-  const listenPool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 });
-  listenPool.on('error', onPoolError);
+  const listenPool = poolOf(1);
   const listener = new PgListener(listenPool);
   let version = 0;
   const bump = () => void version++;

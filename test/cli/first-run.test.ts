@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../src/paths.js';
-import { BIN, freePort, inherited } from '../helpers/cli.js';
 import { apiClient, candidate, request } from '../helpers/http.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { spawnServe, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { tempDir } from '../helpers/server.js';
 
 /** Reads the one-time demo banner the way a new user does: by eye, here by pattern. */
@@ -83,11 +81,9 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
   test('a SIGTERM as soon as the server listens stops it with exit 0, "serving" logged before the drain', async () => {
     const dataDir = tempDir();
     dirs.push(dataDir);
-    const child = spawn(BIN, ['serve'], {
-      env: { ...inherited(), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir, DEMO_TENANT: 'false', PORT: String(await freePort()) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { child } = await spawnServe({ DATA_DIR: dataDir, DEMO_TENANT: 'false' });
     let out = '';
+    child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
     // Fastify logs this at listen; on Node.js 20 the listening descriptors are then still being copied, so the signal comes during the start.
     child.stdout.on('data', (d: Buffer) => {
       out += d;

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { BIN, freePort, inherited } from './cli.js';
 
 export interface ServerProcess {
@@ -11,13 +12,19 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** `bin/assay serve` in its own process, as an operator runs it; resolves once it listens. */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+/** `bin/assay serve` on loopback, with `env` on top of what every test server gets; stdout and stderr piped. */
+export async function spawnServe(env: Record<string, string>): Promise<{ child: ChildProcessByStdio<null, Readable, Readable>; port: number }> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(BIN, ['serve'], {
     env: { ...inherited(), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return { child, port };
+}
+
+/** `bin/assay serve` in its own process, as an operator runs it; resolves once it listens. */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+  const { child, port } = await spawnServe(env);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d));
   child.stderr!.on('data', (d: Buffer) => (out += d));
