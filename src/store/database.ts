@@ -38,6 +38,11 @@ export interface Store {
   write<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   /** One statement, committed durably before it resolves: no transaction round trips on PostgreSQL. */
   execute<R>(query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }>;
+  /**
+   * Statements applied in order, all or none, committed durably before it resolves; each one's
+   * result, in order. On SQLite they join the writer's next batch (no transaction of their own).
+   */
+  executeAll(queries: ReadonlyArray<CompiledQuery<unknown>>): Promise<Array<{ rows: unknown[]; changes: number }>>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -187,6 +192,7 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
     db,
     write: (fn) => committer.submit(fn),
     execute: (query) => writer.execute(query),
+    executeAll: (queries) => writer.executeAll(queries),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
@@ -259,6 +265,13 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     db,
     write: timed(observe, (fn) => db.transaction().execute(fn)),
     execute: timed(observe, (query) => run(db, query)),
+    executeAll: timed(observe, (queries) =>
+      db.transaction().execute(async (trx) => {
+        const results = [];
+        for (const query of queries) results.push(await run(trx, query));
+        return results;
+      }),
+    ),
     backgroundRead: async (query) => (await db.executeQuery(query)).rows,
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();

@@ -176,13 +176,50 @@ export async function readPageTimes(db: Kysely<DB>, analysisId: string): Promise
 export type SeenProgress = Pick<AssessmentRow, 'status' | 'expires_at' | 'last_activity_at'>;
 
 /**
- * PostgreSQL: a page's save as one statement, applied only while the assessment still reads as
- * `seen` (status, expiry and the activity clock unchanged), which the caller found open. The
- * answers come as two bound arrays. One round trip and one commit, where the transaction takes six.
+ * The save's guard: the assessment still reads as the request saw it (status, expiry and the
+ * activity clock unchanged), which the caller found open.
+ */
+const asSeen = (analysisId: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
+  sql`a.analysis_id = ${analysisId} and a.status = ${status} and a.expires_at is ${expiresAt} and a.last_activity_at is ${lastActivity}`;
+
+/** SQLite: the answers as one JSON object of item ids and values, written only as seen. */
+const answersAsSeen = prepared((_db, answers: string, at: string, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
+  sql`insert into assessment_answers (analysis_id, item_id, value, answered_at)
+    select a.analysis_id, j.key, j.value, ${at} from assessments as a, json_each(${answers}) as j
+    where ${asSeen(id, status, expiresAt, lastActivity)}
+    on conflict (analysis_id, item_id) do update set value = excluded.value, answered_at = excluded.answered_at`,
+);
+
+const pageTimeAsSeen = prepared((_db, page: number, ms: number, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
+  sql`insert into assessment_page_times (analysis_id, page, ms, posts)
+    select a.analysis_id, ${page}, ${ms}, 1 from assessments as a
+    where ${asSeen(id, status, expiresAt, lastActivity)}
+    on conflict (analysis_id, page) do update set ms = assessment_page_times.ms + excluded.ms, posts = assessment_page_times.posts + 1`,
+);
+
+/** Last of the group: it moves the activity clock the guard reads, and its count says whether the page was saved. */
+const activityAsSeen = prepared((_db, at: string, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
+  sql`update assessments as a set last_activity_at = ${at} where ${asSeen(id, status, expiresAt, lastActivity)}`,
+);
+
+/**
+ * A page's save applied only while the assessment still reads as `seen`. One round trip and one
+ * commit, where the transaction takes six on PostgreSQL; on SQLite no transaction of its own and
+ * no query built per post. The answers come as two bound arrays (PostgreSQL) or one JSON object
+ * (SQLite).
  */
 async function saveAsSeen(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen: SeenProgress): Promise<boolean> {
   const at = now();
   const ms = pageMs(seen.last_activity_at, at);
+  if (store.dialect === 'sqlite') {
+    const guard = [analysisId, seen.status, seen.expires_at, seen.last_activity_at] as const;
+    const results = await store.executeAll([
+      answersAsSeen(store.db, 'sqlite', JSON.stringify(Object.fromEntries(answers)), at, ...guard),
+      ...(ms === null ? [] : [pageTimeAsSeen(store.db, 'sqlite', page, ms, ...guard)]),
+      activityAsSeen(store.db, 'sqlite', at, ...guard),
+    ]);
+    return results.at(-1)!.changes === 1;
+  }
   const query = sql<{ saved: number }>`${sql.raw(PREPARE)}
     with seen as (
       update assessments set last_activity_at = ${at}::text
@@ -206,11 +243,11 @@ async function saveAsSeen(store: Store, analysisId: string, page: number, answer
 
 /**
  * Saves one page. A closed assessment (completed, expired, cancelled) takes no more answers.
- * Given what the request read (`seen`), PostgreSQL saves in one statement while the assessment
- * still reads so; otherwise, or if it has changed meanwhile, a transaction reads it again first.
+ * Given what the request read (`seen`), the save is one guarded write while the assessment still
+ * reads so; otherwise, or if it has changed meanwhile, a transaction reads it again first.
  */
 export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen?: SeenProgress): Promise<'saved' | 'closed'> {
-  if (store.dialect === 'postgres' && seen && isOpen(seen) && (await saveAsSeen(store, analysisId, page, answers, seen))) return 'saved';
+  if (seen && isOpen(seen) && (await saveAsSeen(store, analysisId, page, answers, seen))) return 'saved';
   return store.write(async (trx) => {
     const progress = await progressOf(trx, analysisId);
     if (!progress || !isOpen(progress)) return 'closed';

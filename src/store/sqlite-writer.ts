@@ -2,12 +2,17 @@ import { closeSync, fdatasync, openSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery } from 'kysely';
 
+export interface Result {
+  rows: unknown[];
+  changes: number;
+}
+
 interface Op {
   /** When it was queued (performance.now()), for the write-latency metric. */
   at: number;
-  sql: string;
-  params: readonly unknown[];
-  resolve(result: { rows: unknown[]; changes: number }): void;
+  /** One statement, or several applied all or none. */
+  statements: ReadonlyArray<CompiledQuery<unknown>>;
+  resolve(results: Result[]): void;
   reject(error: unknown): void;
 }
 
@@ -30,7 +35,9 @@ const MAX_STATEMENTS = 64;
  *
  * - **Single statements** (`execute`: create-candidate, create-assessment) queued in one turn
  *   of the event loop run together, synchronously, as one transaction. Nothing else can touch
- *   the connection meanwhile, and each statement costs a few microseconds.
+ *   the connection meanwhile, and each statement costs a few microseconds. A short group of
+ *   statements (`executeAll`: a portal page's save) joins the batch the same way, all or none
+ *   under a savepoint.
  * - **Durability.** COMMIT writes the WAL (synchronous=NORMAL). Then an fdatasync of the WAL
  *   runs on the libuv thread pool, and only when it is done are the batch's writes answered.
  *   A sync covers what was committed before it started, so an answer means the rows are on disk.
@@ -48,6 +55,9 @@ export class SqliteWriter {
   readonly #begin: BetterSqlite3.Statement;
   readonly #commit: BetterSqlite3.Statement;
   readonly #rollback: BetterSqlite3.Statement;
+  readonly #savepoint: BetterSqlite3.Statement;
+  readonly #release: BetterSqlite3.Statement;
+  readonly #rollbackToSavepoint: BetterSqlite3.Statement;
   #queue: Op[] = [];
   #scheduled = false;
   #exclusive = 0;
@@ -63,11 +73,22 @@ export class SqliteWriter {
     this.#begin = raw.prepare('BEGIN IMMEDIATE');
     this.#commit = raw.prepare('COMMIT');
     this.#rollback = raw.prepare('ROLLBACK');
+    this.#savepoint = raw.prepare('SAVEPOINT assay_op');
+    this.#release = raw.prepare('RELEASE assay_op');
+    this.#rollbackToSavepoint = raw.prepare('ROLLBACK TO assay_op');
   }
 
   execute<R>(query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ at: performance.now(), sql: query.sql, params: query.parameters, resolve: resolve as Op['resolve'], reject });
+      this.#queue.push({ at: performance.now(), statements: [query], resolve: (results) => resolve(results[0] as { rows: R[]; changes: number }), reject });
+      this.#schedule();
+    });
+  }
+
+  /** Statements applied in order, all or none, in the next batch; each one's result, in order. */
+  executeAll(queries: ReadonlyArray<CompiledQuery<unknown>>): Promise<Result[]> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ at: performance.now(), statements: queries, resolve, reject });
       this.#schedule();
     });
   }
@@ -115,13 +136,12 @@ export class SqliteWriter {
   }
 
   #runBatch(batch: Op[]): void {
-    const results: Array<{ rows: unknown[]; changes: number } | { error: unknown }> = [];
+    const results: Array<Result[] | { error: unknown }> = [];
     try {
       this.#begin.run();
       for (const op of batch) {
         try {
-          const statement = this.#statement(op.sql);
-          results.push(statement.reader ? { rows: statement.all(...op.params), changes: 0 } : { rows: [], changes: statement.run(...op.params).changes });
+          results.push(op.statements.length === 1 ? [this.#run(op.statements[0]!)] : this.#runAll(op.statements));
         } catch (error) {
           // A constraint error undoes only its own statement. After SQLITE_FULL or an I/O error
           // SQLite has rolled the whole transaction back: then nothing in the batch was written.
@@ -144,6 +164,27 @@ export class SqliteWriter {
         else op.resolve(result);
       });
     });
+  }
+
+  #run(query: CompiledQuery<unknown>): Result {
+    const statement = this.#statement(query.sql);
+    return statement.reader ? { rows: statement.all(...query.parameters), changes: 0 } : { rows: [], changes: statement.run(...query.parameters).changes };
+  }
+
+  /** A group under a savepoint: an error undoes the group's earlier statements too, and no others. */
+  #runAll(queries: ReadonlyArray<CompiledQuery<unknown>>): Result[] {
+    this.#savepoint.run();
+    try {
+      const results = queries.map((query) => this.#run(query));
+      this.#release.run();
+      return results;
+    } catch (error) {
+      if (this.#raw.inTransaction) {
+        this.#rollbackToSavepoint.run();
+        this.#release.run();
+      }
+      throw error;
+    }
   }
 
   #statement(sql: string): BetterSqlite3.Statement {
