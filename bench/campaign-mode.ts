@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { apiClient, authHeaders, type Credentials } from '../test/helpers/http.js';
 import { campaign, formCeiling, type CampaignResult } from './campaign.js';
@@ -9,7 +10,12 @@ export interface CampaignSummary
   extends Pick<CampaignResult, 'candidates' | 'postsPerSecond' | 'post' | 'first' | 'errors' | 'errorCount' | 'shedWithoutRetryAfter' | 'timeouts' | 'finished' | 'webhooks'> {
   /** Page posts each candidate made: start, every questionnaire page, confirmation. */
   pagesPerCandidate: number;
-  rounds: Array<{ ceiling: number; assay: number; ratio: number; cpuMsPerPage: number }>;
+  /**
+   * `ceilingPost`: the bare server's post latency at the same concurrency, a floor no server on
+   * this machine beats. `clientDelay`: the load generator's own event-loop delay during the
+   * campaign, which every latency it measures includes.
+   */
+  rounds: Array<{ ceiling: number; ceilingPost: { p50: number; p99: number }; assay: number; ratio: number; cpuMsPerPage: number; clientDelay: { p50: number; p99: number } }>;
   ratio: number;
   rss: number;
   alive: boolean;
@@ -85,7 +91,13 @@ export async function campaignMode(
     const threadsBefore = threadCpuMs(assay.child.pid!);
     const ownBefore = process.cpuUsage();
     const machineBefore = machineBusyMs();
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
     const r = await campaign(assay.url, api, { candidates: opts.candidates, tag: `r${round}-${Date.now()}`, deadlineMs: opts.deadlineMs });
+    delay.disable();
+    // The histogram holds whole intervals between samples: the delay is what exceeds the resolution.
+    const lateMs = (p: number) => Math.max(0, Math.round(delay.percentile(p) / 1e5 - 100) / 10);
+    const clientDelay = { p50: lateMs(50), p99: lateMs(99) };
     const cpuMsPerPage = (cpuMs(assay.child.pid!) - before) / Math.max(1, r.posts);
     const own = process.cpuUsage(ownBefore);
     const perThread = [...threadCpuMs(assay.child.pid!)].map(([name, ms]) => `${name} ${(((ms - (threadsBefore.get(name) ?? 0)) * 1000) / r.posts).toFixed(0)}`);
@@ -95,9 +107,17 @@ export async function campaignMode(
         `whole machine ${machine.toFixed(0)} (registration included in the last two)\n`,
     );
     runs.push(r);
-    rounds.push({ ceiling: ceiling.postsPerSecond, assay: r.postsPerSecond, ratio: r.postsPerSecond / ceiling.postsPerSecond, cpuMsPerPage: Math.round(cpuMsPerPage * 100) / 100 });
+    rounds.push({
+      ceiling: ceiling.postsPerSecond,
+      ceilingPost: { p50: ceiling.p50, p99: ceiling.p99 },
+      assay: r.postsPerSecond,
+      ratio: r.postsPerSecond / ceiling.postsPerSecond,
+      cpuMsPerPage: Math.round(cpuMsPerPage * 100) / 100,
+      clientDelay,
+    });
     process.stderr.write(
-      `round ${round}: ceiling ${ceiling.postsPerSecond} posts/s; Assay ${r.postsPerSecond} posts/s (${(r.postsPerSecond / ceiling.postsPerSecond).toFixed(2)}x), ` +
+      `round ${round}: ceiling ${ceiling.postsPerSecond} posts/s, post p50 ${ceiling.p50} p99 ${ceiling.p99} ms; ` +
+        `load generator's event-loop delay p50 ${clientDelay.p50} p99 ${clientDelay.p99} ms; Assay ${r.postsPerSecond} posts/s (${(r.postsPerSecond / ceiling.postsPerSecond).toFixed(2)}x), ` +
         `post p50 ${r.post.p50} p99 ${r.post.p99} ms, first page p50 ${r.first.p50} p99 ${r.first.p99} ms, ${cpuMsPerPage.toFixed(2)} ms CPU per page, errors ${JSON.stringify(r.errors)}, webhook p50 ${r.webhooks.p50} ms from the finishing post, ${r.webhooks.fromCompletion.p50} ms from completion\n`,
     );
   }

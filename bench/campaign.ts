@@ -243,7 +243,10 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
  * The ceiling for the campaign: `clients` keep-alive connections each POST `body` (a real page's
  * form) `postsPerClient` times to the bare server, which reads it and answers 303.
  */
-export async function formCeiling(bareUrl: string, opts: { clients: number; postsPerClient: number; body: string; timeoutMs?: number }): Promise<{ postsPerSecond: number; p99: number; errors: number }> {
+export async function formCeiling(
+  bareUrl: string,
+  opts: { clients: number; postsPerClient: number; body: string; timeoutMs?: number },
+): Promise<{ postsPerSecond: number; p50: number; p99: number; errors: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const one = async () => {
@@ -264,5 +267,6 @@ export async function formCeiling(bareUrl: string, opts: { clients: number; post
   const started = performance.now();
   await Promise.all(Array.from({ length: opts.clients }, one));
   const seconds = (performance.now() - started) / 1000;
-  return { postsPerSecond: Math.round(latencies.length / seconds), p99: Math.round(percentile(latencies, 99) * 10) / 10, errors };
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return { postsPerSecond: Math.round(latencies.length / seconds), p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), errors };
 }

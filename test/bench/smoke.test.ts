@@ -40,6 +40,8 @@ describe('the benchmark suite', () => {
     assert.equal(s.alive, true);
     assert.equal(s.rounds.length, 1);
     assert.ok(s.rounds[0].ceiling > 0 && s.rounds[0].assay > 0 && s.rounds[0].cpuMsPerPage > 0);
+    assert.ok(s.rounds[0].ceilingPost.p50 > 0 && s.rounds[0].ceilingPost.p99 >= s.rounds[0].ceilingPost.p50, JSON.stringify(s.rounds[0].ceilingPost));
+    assert.ok(s.rounds[0].clientDelay.p50 >= 0 && s.rounds[0].clientDelay.p99 >= s.rounds[0].clientDelay.p50, JSON.stringify(s.rounds[0].clientDelay));
     assert.equal(s.postsPerSecond, s.rounds[0].assay);
     assert.deepEqual({ expected: s.webhooks.expected, received: s.webhooks.received }, { expected: 5, received: 5 });
     assert.ok(s.webhooks.p50 > 0 && s.webhooks.p99 >= s.webhooks.p50);

@@ -1,5 +1,5 @@
 import type { Instrument, Item } from '../../domain/instruments/types.js';
-import { html, type Html } from '../../html.js';
+import { Html, html } from '../../html.js';
 import { fill, TEXTS } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 import { errorSummary } from './pages.js';
@@ -18,6 +18,18 @@ export interface QuestionsView {
   csrf: string;
 }
 
+const CHECKED = html` checked`;
+/** Where an option's `checked` goes while an item's pieces are made. */
+const MARK = html`\u0000`;
+
+/** Per instrument, each item's markup for a language and number, split where `checked` may go: bounded by items × languages. */
+const cache = new WeakMap<Instrument, Map<string, string[]>>();
+function pieces(instrument: Instrument): Map<string, string[]> {
+  let map = cache.get(instrument);
+  if (!map) cache.set(instrument, (map = new Map()));
+  return map;
+}
+
 /** One page of statements, each a labelled radio group on the instrument's agreement scale. */
 export function questionsPage(ctx: PageContext, v: QuestionsView): Html {
   const t = TEXTS[ctx.lang];
@@ -28,7 +40,7 @@ export function questionsPage(ctx: PageContext, v: QuestionsView): Html {
   const title = t.questionsTitle(v.page, v.pages);
   const missing = v.items.filter((i) => v.missing.has(i.id));
 
-  const item = (it: Item, index: number) => {
+  const item = (it: Item, index: number, checked: (value: number) => Html | string) => {
     const n = v.firstNumber + index;
     const invalid = v.missing.has(it.id);
     const errId = `err-${it.id}`;
@@ -37,10 +49,28 @@ export function questionsPage(ctx: PageContext, v: QuestionsView): Html {
 ${invalid ? html`<p class="field-error" id="${errId}">${t.answerThis}</p>` : ''}
 <div class="scale">
 ${values.map(
-  (value, i) => html`<label class="scale-option"><input type="radio" name="a_${it.id}" value="${value}"${v.answers.get(it.id) === value ? html` checked` : ''}${i === 0 ? html` id="q-${it.id}"` : ''}><span>${labels[ctx.lang][i]}</span></label>`,
+  (value, i) => html`<label class="scale-option"><input type="radio" name="a_${it.id}" value="${value}"${checked(value)}${i === 0 ? html` id="q-${it.id}"` : ''}><span>${labels[ctx.lang][i]}</span></label>`,
 )}
 </div>
 </fieldset>`;
+  };
+  const checkedIf = (it: Item) => (value: number) => (v.answers.get(it.id) === value ? CHECKED : '');
+  // An item without an error is the same markup each time but for which option is checked: its
+  // pieces around those places are made once per item and language.
+  const itemHtml = (it: Item, index: number): Html => {
+    if (v.missing.has(it.id)) return item(it, index, checkedIf(it));
+    const key = `${ctx.lang}:${v.firstNumber + index}:${it.id}`;
+    let parts = pieces(v.instrument).get(key);
+    if (!parts) {
+      parts = item(it, index, () => MARK).value.split(MARK.value);
+      // A text holding the mark itself would cut the markup in the wrong places: such an item is made each time.
+      if (parts.length !== values.length + 1) return item(it, index, checkedIf(it));
+      pieces(v.instrument).set(key, parts);
+    }
+    const answer = v.answers.get(it.id);
+    let out = parts[0]!;
+    for (let i = 0; i < values.length; i++) out += (answer === values[i] ? CHECKED.value : '') + parts[i + 1]!;
+    return new Html(out);
   };
 
   return layout(
@@ -55,7 +85,7 @@ ${values.map(
 <p class="instructions">${t.instructions}</p>
 <form method="post" action="${v.action}" novalidate class="questions">
 <input type="hidden" name="_csrf" value="${v.csrf}">
-${v.items.map(item)}
+${v.items.map(itemHtml)}
 <div class="actions">
 <button type="submit" name="nav" value="${last ? 'finish' : 'next'}" class="primary">${last ? t.finish : t.next}</button>
 ${v.page > 1 ? html`<button type="submit" name="nav" value="back" class="secondary">${t.back}</button>` : ''}
