@@ -241,13 +241,15 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
 
 /**
  * The ceiling for the campaign: `clients` keep-alive connections each POST `body` (a real page's
- * form) `postsPerClient` times to the bare server, which reads it and answers 303.
+ * form) `postsPerClient` times to the bare server, which reads it and answers 303. The latencies
+ * are of each connection's posts after its first.
  */
 export async function formCeiling(
   bareUrl: string,
   opts: { clients: number; postsPerClient: number; body: string; timeoutMs?: number },
 ): Promise<{ postsPerSecond: number; p50: number; p99: number; errors: number }> {
   const latencies: number[] = [];
+  let posts = 0;
   let errors = 0;
   const one = async () => {
     const browser = new Browser(bareUrl, opts.timeoutMs ?? 30_000);
@@ -255,7 +257,10 @@ export async function formCeiling(
       for (let i = 0; i < opts.postsPerClient; i++) {
         const t = performance.now();
         const res = await browser.send('POST', '/form', opts.body);
-        latencies.push(performance.now() - t);
+        // A connection's first request also waits to be connected and accepted; a candidate's
+        // first is a GET, timed apart, so the posts compared are the later ones.
+        if (i > 0) latencies.push(performance.now() - t);
+        posts++;
         if (res.status !== 303) errors++;
       }
     } catch {
@@ -268,5 +273,5 @@ export async function formCeiling(
   await Promise.all(Array.from({ length: opts.clients }, one));
   const seconds = (performance.now() - started) / 1000;
   const round = (x: number) => Math.round(x * 10) / 10;
-  return { postsPerSecond: Math.round(latencies.length / seconds), p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), errors };
+  return { postsPerSecond: Math.round(posts / seconds), p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), errors };
 }
