@@ -6,6 +6,7 @@ import * as results from './migrations/0003-results.js';
 import * as reports from './migrations/0004-reports.js';
 import * as lifecycle from './migrations/0005-lifecycle.js';
 import * as webhookLog from './migrations/0006-webhook-log.js';
+import * as answersOneBtree from './migrations/0007-answers-one-btree.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -15,17 +16,19 @@ const migrations: Record<string, Migration> = {
   '0004-reports': reports,
   '0005-lifecycle': lifecycle,
   '0006-webhook-log': webhookLog,
+  '0007-answers-one-btree': answersOneBtree,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
+/** Kysely's migrator over this version's migrations. */
+export function migrator(store: Store): Migrator {
+  return new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+}
+
 export async function migrateToLatest(store: Store): Promise<MigrationResult[]> {
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations },
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator(store).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return results ?? [];
 }
