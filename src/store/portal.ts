@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { CompletedResult } from '../domain/results/types.js';
 import type { Dialect, Store } from './database.js';
-import { PREPARE } from './pg-prepared.js';
 import { prepared, run } from './prepared.js';
 import type { AssessmentRow } from './assessments.js';
 import type { CandidateRow } from './candidates.js';
@@ -202,6 +201,39 @@ const activityAsSeen = prepared((_db, at: string, id: string, status: string, ex
   sql`update assessments as a set last_activity_at = ${at} where ${asSeen(id, status, expiresAt, lastActivity)}`,
 );
 
+/** PostgreSQL: the save as one statement of data-modifying CTEs, each value bound once. */
+const pgSaveAsSeen = prepared(
+  (
+    _db,
+    at: string,
+    analysisId: string,
+    status: string,
+    expiresAt: string | null,
+    lastActivity: string | null,
+    items: string[],
+    values: number[],
+    page: number,
+    ms: number | null,
+  ) =>
+    sql<{ saved: number }>`with seen as (
+      update assessments set last_activity_at = ${at}::text
+      where analysis_id = ${analysisId}::text and status = ${status}::text
+        and expires_at is not distinct from ${expiresAt}::text and last_activity_at is not distinct from ${lastActivity}::text
+      returning analysis_id, last_activity_at as at
+    ), answers as (
+      insert into assessment_answers (analysis_id, item_id, value, answered_at)
+      select seen.analysis_id, v.item_id, v.value, seen.at
+      from seen, unnest(${items}::text[], ${values}::integer[]) as v(item_id, value)
+      on conflict (analysis_id, item_id) do update set value = excluded.value, answered_at = excluded.answered_at
+    ), times as (
+      insert into assessment_page_times (analysis_id, page, ms, posts)
+      select seen.analysis_id, p.page, p.ms, 1 from seen, (select ${page}::integer as page, ${ms}::integer as ms) as p where p.ms is not null
+      on conflict (analysis_id, page) do update set ms = assessment_page_times.ms + excluded.ms, posts = assessment_page_times.posts + 1
+    )
+    select count(*)::integer as saved from seen`,
+  { named: true },
+);
+
 /**
  * A page's save applied only while the assessment still reads as `seen`. One round trip and one
  * commit, where the transaction takes six on PostgreSQL; on SQLite no transaction of its own and
@@ -220,24 +252,9 @@ async function saveAsSeen(store: Store, analysisId: string, page: number, answer
     ]);
     return results.at(-1)!.changes === 1;
   }
-  const query = sql<{ saved: number }>`${sql.raw(PREPARE)}
-    with seen as (
-      update assessments set last_activity_at = ${at}::text
-      where analysis_id = ${analysisId}::text and status = ${seen.status}::text
-        and expires_at is not distinct from ${seen.expires_at}::text and last_activity_at is not distinct from ${seen.last_activity_at}::text
-      returning analysis_id
-    ), answers as (
-      insert into assessment_answers (analysis_id, item_id, value, answered_at)
-      select seen.analysis_id, v.item_id, v.value, ${at}::text
-      from seen, unnest(${[...answers.keys()]}::text[], ${[...answers.values()]}::integer[]) as v(item_id, value)
-      on conflict (analysis_id, item_id) do update set value = excluded.value, answered_at = excluded.answered_at
-    ), times as (
-      insert into assessment_page_times (analysis_id, page, ms, posts)
-      select seen.analysis_id, ${page}::integer, ${ms}::integer, 1 from seen where ${ms}::integer is not null
-      on conflict (analysis_id, page) do update set ms = assessment_page_times.ms + excluded.ms, posts = assessment_page_times.posts + 1
-    )
-    select count(*)::integer as saved from seen`.compile(store.db);
-  const { rows } = await store.execute(query);
+  const { rows } = await store.execute(
+    pgSaveAsSeen(store.db, 'postgres', at, analysisId, seen.status, seen.expires_at, seen.last_activity_at, [...answers.keys()], [...answers.values()], page, ms),
+  );
   return rows[0]?.saved === 1;
 }
 
