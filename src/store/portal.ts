@@ -34,9 +34,12 @@ const answersOf = prepared((db, analysisId: string) =>
 function parsePairs(pairs: string | null | undefined): Map<string, number> {
   const answers = new Map<string, number>();
   if (!pairs) return answers;
-  for (const pair of pairs.split(',')) {
-    const colon = pair.indexOf(':');
-    answers.set(pair.slice(0, colon), Number(pair.slice(colon + 1)));
+  for (let start = 0; start < pairs.length; ) {
+    const colon = pairs.indexOf(':', start);
+    let end = pairs.indexOf(',', colon);
+    if (end === -1) end = pairs.length;
+    answers.set(pairs.slice(start, colon), Number(pairs.slice(colon + 1, end)));
+    start = end + 1;
   }
   return answers;
 }
@@ -46,14 +49,17 @@ async function readAnswers(db: Kysely<DB>, dialect: Dialect, analysisId: string)
 }
 
 const SETTINGS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettings>;
+/** Each portal setting and the name the session read gives its column. */
+const SETTING_COLUMNS = SETTINGS.map((c) => [c, `p_${c}`] as const);
 
 /** Every column of an assessment, named: a prepared statement's columns must not follow a migration unseen. */
-const ASSESSMENT_COLUMNS = Object.keys({
+const ASSESSMENT_KEYS = Object.keys({
   analysis_id: 1, tenant_id: 1, external_id: 1, api_key_id: 1, portal_domain: 1, assessment_type: 1, return_url: 1,
   webhook_url: 1, webhook_username: 1, webhook_password_enc: 1, status: 1, scores: 1, created_at: 1, started_at: 1,
   completed_at: 1, competence_scores: 1, consistency: 1, integrity_flags: 1, norm_group_id: 1, last_activity_at: 1,
   report_nonce: 1, results_release: 1, results_released_at: 1, expires_at: 1, cancelled_at: 1,
-} satisfies Record<keyof AssessmentRow, 1>).map((c) => `a.${c}` as `a.${keyof AssessmentRow}`);
+} satisfies Record<keyof AssessmentRow, 1>) as Array<keyof AssessmentRow>;
+const ASSESSMENT_COLUMNS = ASSESSMENT_KEYS.map((c) => `a.${c}` as const);
 
 /**
  * The assessment, what the portal needs of its candidate and its portal's settings, and the
@@ -83,10 +89,15 @@ const sessionOf = prepared((db, analysisId: string) =>
 export async function loadSession(store: Store, analysisId: string): Promise<Session | undefined> {
   const row = (await run(store.db, sessionOf(store.db, store.dialect, analysisId))).rows[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
-  // The joined columns carry c_ and p_ prefixes, which no column of assessments has, so the rest is the assessment.
+  // The assessment's columns by name; the joined ones carry c_ and p_ prefixes.
   const assessment = {} as Record<string, unknown>;
-  for (const [k, v] of Object.entries(row)) if (!k.startsWith('c_') && !k.startsWith('p_') && k !== 'answer_pairs') assessment[k] = v;
-  const portal = row.p_api_key_id === null ? DEFAULT_PORTAL_SETTINGS : (Object.fromEntries(SETTINGS.map((c) => [c, row[`p_${c}`]])) as unknown as PortalSettings);
+  for (const k of ASSESSMENT_KEYS) assessment[k] = row[k];
+  let portal = DEFAULT_PORTAL_SETTINGS;
+  if (row.p_api_key_id !== null) {
+    const settings = {} as Record<string, unknown>;
+    for (const [c, column] of SETTING_COLUMNS) settings[c] = row[column];
+    portal = settings as unknown as PortalSettings;
+  }
   return {
     assessment: assessment as unknown as AssessmentRow,
     candidate: {
