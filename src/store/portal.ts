@@ -12,7 +12,7 @@ import { queueAttempt } from './outbox.js';
 import { DEFAULT_PORTAL_SETTINGS, portalSettings, type PortalSettings } from './portal-settings.js';
 
 export interface Session {
-  assessment: AssessmentRow;
+  assessment: SessionAssessment;
   candidate: Pick<CandidateRow, 'external_id' | 'gender' | 'needs_to_update_data' | 'gender_asked'>;
   answers: Map<string, number>;
   portal: PortalSettings;
@@ -52,14 +52,16 @@ const SETTINGS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSetti
 /** Each portal setting and the name the session read gives its column. */
 const SETTING_COLUMNS = SETTINGS.map((c) => [c, `p_${c}`] as const);
 
-/** Every column of an assessment, named: a prepared statement's columns must not follow a migration unseen. */
-const ASSESSMENT_KEYS = Object.keys({
-  analysis_id: 1, tenant_id: 1, external_id: 1, api_key_id: 1, portal_domain: 1, assessment_type: 1, return_url: 1,
-  webhook_url: 1, webhook_username: 1, webhook_password_enc: 1, status: 1, scores: 1, created_at: 1, started_at: 1,
-  completed_at: 1, competence_scores: 1, consistency: 1, integrity_flags: 1, norm_group_id: 1, last_activity_at: 1,
-  report_nonce: 1, results_release: 1, results_released_at: 1, expires_at: 1, cancelled_at: 1,
-} satisfies Record<keyof AssessmentRow, 1>) as Array<keyof AssessmentRow>;
-const ASSESSMENT_COLUMNS = ASSESSMENT_KEYS.map((c) => `a.${c}` as const);
+/**
+ * The columns of an assessment the portal reads on every page, named: a prepared statement's
+ * columns must not follow a migration unseen, and each column costs every read (on PostgreSQL a
+ * parser per field and execution). Pages that need more (the feedback page's scores) read the row.
+ */
+const SESSION_KEYS = [
+  'analysis_id', 'tenant_id', 'external_id', 'api_key_id', 'assessment_type', 'return_url', 'status', 'expires_at', 'last_activity_at', 'results_release',
+] as const satisfies ReadonlyArray<keyof AssessmentRow>;
+const SESSION_COLUMNS = SESSION_KEYS.map((c) => `a.${c}` as const);
+export type SessionAssessment = Pick<AssessmentRow, (typeof SESSION_KEYS)[number]>;
 
 /**
  * The assessment, what the portal needs of its candidate and its portal's settings, and the
@@ -71,7 +73,7 @@ const sessionOf = prepared((db, analysisId: string) =>
     .selectFrom('assessments as a')
     .innerJoin('candidates as c', 'c.external_id', 'a.external_id')
     .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-    .select(ASSESSMENT_COLUMNS)
+    .select(SESSION_COLUMNS)
     .select(['c.gender as c_gender', 'c.needs_to_update_data as c_needs_to_update_data', 'c.gender_asked as c_gender_asked', 'p.api_key_id as p_api_key_id'])
     .select((eb) => SETTINGS.map((c) => eb.ref(`p.${c}`).as(`p_${c}`)))
     .select((eb) =>
@@ -91,7 +93,7 @@ export async function loadSession(store: Store, analysisId: string): Promise<Ses
   if (!row) return undefined;
   // The assessment's columns by name; the joined ones carry c_ and p_ prefixes.
   const assessment = {} as Record<string, unknown>;
-  for (const k of ASSESSMENT_KEYS) assessment[k] = row[k];
+  for (const k of SESSION_KEYS) assessment[k] = row[k];
   let portal = DEFAULT_PORTAL_SETTINGS;
   if (row.p_api_key_id !== null) {
     const settings = {} as Record<string, unknown>;
@@ -99,7 +101,7 @@ export async function loadSession(store: Store, analysisId: string): Promise<Ses
     portal = settings as unknown as PortalSettings;
   }
   return {
-    assessment: assessment as unknown as AssessmentRow,
+    assessment: assessment as unknown as SessionAssessment,
     candidate: {
       external_id: row.external_id as string,
       gender: row.c_gender as number,

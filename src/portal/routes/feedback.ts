@@ -2,6 +2,7 @@ import type { App, Deps } from '../../app-types.js';
 import type { Scored } from '../../domain/results/result.js';
 import { band } from '../../reports/interpretations.js';
 import { resultOf } from '../../reports/render.js';
+import { findAssessment } from '../../store/assessments.js';
 import { decideRelease } from '../../store/portal.js';
 import { portalSettings } from '../../store/portal-settings.js';
 import { takeForm } from '../form.js';
@@ -27,7 +28,10 @@ export function feedbackRoutes(app: App, deps: Deps): void {
     const l = await load(deps, request, reply);
     if (!l) return reply;
     if (l.step.kind !== 'completed' || !(await offersFeedback(deps, l))) return toCurrentStep(reply, l);
-    const result = (await resultOf(deps, l.session.assessment, l.ctx.lang))!;
+    // The scores are not in the session: the feedback page reads the whole row.
+    const row = await findAssessment(deps.store, l.id);
+    const result = row && (await resultOf(deps, row, l.ctx.lang));
+    if (!result) return toCurrentStep(reply, l);
     const ranked = [...result.scales].sort((a, b) => strength(b) - strength(a));
     const ids = new Map(l.instrument.scales.map((s) => [s.number, s.id]));
     const text = (s: Scored) => ({ scale: s, text: deps.interpretations.scales[ids.get(s.id)!]!.feedback[band(s)][l.ctx.lang] });
