@@ -41,8 +41,9 @@ export interface Store {
   /**
    * Statements applied in order, all or none, committed durably before it resolves; each one's
    * result, in order. On SQLite they join the writer's next batch (no transaction of their own).
+   * `when` is asked right before they run; if it says no, nothing runs and it resolves undefined.
    */
-  executeAll(queries: ReadonlyArray<CompiledQuery<unknown>>): Promise<Array<{ rows: unknown[]; changes: number }>>;
+  executeAll(queries: ReadonlyArray<CompiledQuery<unknown>>, when?: () => boolean): Promise<Array<{ rows: unknown[]; changes: number }> | undefined>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -192,7 +193,7 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
     db,
     write: (fn) => committer.submit(fn),
     execute: (query) => writer.execute(query),
-    executeAll: (queries) => writer.executeAll(queries),
+    executeAll: (queries, when) => writer.executeAll(queries, when),
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();
     },
@@ -254,6 +255,14 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   // than DATABASE_POOL_SIZE, and with a size of 1 none: the start waited, then failed.
   const listenPool = poolOf(1);
   const listener = new PgListener(listenPool);
+  const executeAll = timed(observe, ({ queries, when }: { queries: ReadonlyArray<CompiledQuery<unknown>>; when: (() => boolean) | undefined }) =>
+    db.transaction().execute(async (trx) => {
+      if (when && !when()) return undefined;
+      const results = [];
+      for (const query of queries) results.push(await run(trx, query));
+      return results;
+    }),
+  );
   let version = 0;
   const bump = () => void version++;
   listener.on(CREDENTIALS_CHANNEL, bump);
@@ -265,13 +274,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     db,
     write: timed(observe, (fn) => db.transaction().execute(fn)),
     execute: timed(observe, (query) => run(db, query)),
-    executeAll: timed(observe, (queries) =>
-      db.transaction().execute(async (trx) => {
-        const results = [];
-        for (const query of queries) results.push(await run(trx, query));
-        return results;
-      }),
-    ),
+    executeAll: (queries, when) => executeAll({ queries, when }),
     backgroundRead: async (query) => (await db.executeQuery(query)).rows,
     async ping() {
       await db.selectFrom('tenants').select('id').limit(1).execute();

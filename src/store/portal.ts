@@ -258,12 +258,16 @@ async function saveAsSeen(store: Store, analysisId: string, page: number, answer
   const ms = pageMs(seen.last_activity_at, at);
   if (store.dialect === 'sqlite') {
     const guard = [analysisId, seen.status, seen.expires_at, seen.last_activity_at] as const;
-    const results = await store.executeAll([
-      answersAsSeen(store.db, 'sqlite', JSON.stringify(Object.fromEntries(answers)), at, ...guard),
-      ...(ms === null ? [] : [pageTimeAsSeen(store.db, 'sqlite', page, ms, ...guard)]),
-      activityAsSeen(store.db, 'sqlite', at, ...guard),
-    ]);
-    return results.at(-1)!.changes === 1;
+    // The batch may run after exclusive work ends: the row as seen must still be open then.
+    const results = await store.executeAll(
+      [
+        answersAsSeen(store.db, 'sqlite', JSON.stringify(Object.fromEntries(answers)), at, ...guard),
+        ...(ms === null ? [] : [pageTimeAsSeen(store.db, 'sqlite', page, ms, ...guard)]),
+        activityAsSeen(store.db, 'sqlite', at, ...guard),
+      ],
+      () => isOpen(seen),
+    );
+    return results?.at(-1)!.changes === 1;
   }
   const { rows } = await store.execute(
     pgSaveAsSeen(store.db, 'postgres', at, analysisId, seen.status, seen.expires_at, seen.last_activity_at, [...answers.keys()], [...answers.values()], page, ms),

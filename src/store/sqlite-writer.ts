@@ -12,7 +12,9 @@ interface Op {
   at: number;
   /** One statement, or several applied all or none. */
   statements: ReadonlyArray<CompiledQuery<unknown>>;
-  resolve(results: Result[]): void;
+  /** Asked when the batch runs: false skips the group, which then resolves with undefined. */
+  when?: () => boolean;
+  resolve(results: Result[] | undefined): void;
   reject(error: unknown): void;
 }
 
@@ -80,15 +82,19 @@ export class SqliteWriter {
 
   execute<R>(query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ at: performance.now(), statements: [query], resolve: (results) => resolve(results[0] as { rows: R[]; changes: number }), reject });
+      this.#queue.push({ at: performance.now(), statements: [query], resolve: (results) => resolve(results![0] as { rows: R[]; changes: number }), reject });
       this.#schedule();
     });
   }
 
-  /** Statements applied in order, all or none, in the next batch; each one's result, in order. */
-  executeAll(queries: ReadonlyArray<CompiledQuery<unknown>>): Promise<Result[]> {
+  /**
+   * Statements applied in order, all or none, in the next batch; each one's result, in order.
+   * `when` is asked as the batch reaches the group (a batch can wait behind exclusive work): if it
+   * says no, nothing is applied and the promise resolves with undefined.
+   */
+  executeAll(queries: ReadonlyArray<CompiledQuery<unknown>>, when?: () => boolean): Promise<Result[] | undefined> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ at: performance.now(), statements: queries, resolve, reject });
+      this.#queue.push({ at: performance.now(), statements: queries, ...(when ? { when } : {}), resolve, reject });
       this.#schedule();
     });
   }
@@ -136,12 +142,13 @@ export class SqliteWriter {
   }
 
   #runBatch(batch: Op[]): void {
-    const results: Array<Result[] | { error: unknown }> = [];
+    const results: Array<Result[] | undefined | { error: unknown }> = [];
     try {
       this.#begin.run();
       for (const op of batch) {
         try {
-          results.push(op.statements.length === 1 ? [this.#run(op.statements[0]!)] : this.#runAll(op.statements));
+          if (op.when && !op.when()) results.push(undefined);
+          else results.push(op.statements.length === 1 ? [this.#run(op.statements[0]!)] : this.#runAll(op.statements));
         } catch (error) {
           // A constraint error undoes only its own statement. After SQLITE_FULL or an I/O error
           // SQLite has rolled the whole transaction back: then nothing in the batch was written.
@@ -158,9 +165,9 @@ export class SqliteWriter {
     this.#unsynced.push((syncError) => {
       if (!syncError) this.#observe?.(batch.length, (performance.now() - batch[0]!.at) / 1000);
       batch.forEach((op, i) => {
-        const result = results[i]!;
+        const result = results[i];
         if (syncError) op.reject(syncError);
-        else if ('error' in result) op.reject(result.error);
+        else if (result && 'error' in result) op.reject(result.error);
         else op.resolve(result);
       });
     });
@@ -180,8 +187,13 @@ export class SqliteWriter {
       return results;
     } catch (error) {
       if (this.#raw.inTransaction) {
-        this.#rollbackToSavepoint.run();
-        this.#release.run();
+        try {
+          this.#rollbackToSavepoint.run();
+          this.#release.run();
+        } catch {
+          // The group cannot be undone alone: undo the batch, so no part of the group commits.
+          if (this.#raw.inTransaction) this.#rollback.run();
+        }
       }
       throw error;
     }

@@ -91,6 +91,22 @@ describe('SqliteWriter: single statements batched per turn, answered after the W
     assert.equal(count('h2'), 0);
   });
 
+  test('a group’s condition is asked when its batch runs, after exclusive work: no, and nothing of it is applied', async () => {
+    let open = true;
+    let release!: () => void;
+    const held = writer.exclusive(() => new Promise<void>((r) => (release = r)));
+    const group = writer.executeAll([insert('k1'), insert('k2')], () => open);
+    const other = writer.executeAll([insert('k3')], () => open === false);
+    await turn();
+    await turn();
+    open = false;
+    release();
+    await held;
+    assert.equal(await group, undefined);
+    assert.deepEqual(await other, [{ rows: [], changes: 1 }]);
+    assert.deepEqual(raw.prepare("SELECT id FROM t WHERE id LIKE 'k%' ORDER BY id").pluck().all(), ['k3']);
+  });
+
   test('reads in a batch return rows', async () => {
     const { rows } = await writer.execute(CompiledQuery.raw('SELECT note FROM t WHERE id = ?', ['a7']));
     assert.deepEqual(rows, [{ note: 'x' }]);

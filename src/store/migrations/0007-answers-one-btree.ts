@@ -19,8 +19,11 @@ async function rebuild(db: Kysely<unknown>, withoutRowid: boolean): Promise<void
     .addPrimaryKeyConstraint('assessment_answers_pk', ['analysis_id', 'item_id'])
     .$call((t) => (withoutRowid ? t.modifyEnd(sql`without rowid`) : t))
     .execute();
+  // An answer without its assessment (possible only in a file edited with foreign keys off) has
+  // no owner to return or erase it for; it would fail the copy and so every start.
   await sql`insert into assessment_answers_rebuilt (analysis_id, item_id, value, answered_at)
-    select analysis_id, item_id, value, answered_at from assessment_answers`.execute(db);
+    select analysis_id, item_id, value, answered_at from assessment_answers
+    where analysis_id in (select analysis_id from assessments)`.execute(db);
   await db.schema.dropTable('assessment_answers').execute();
   await db.schema.alterTable('assessment_answers_rebuilt').renameTo('assessment_answers').execute();
 }

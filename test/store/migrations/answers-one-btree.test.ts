@@ -42,6 +42,22 @@ for (const db of testDatabases()) {
       assert.equal(await withoutRowid(), db === 'sqlite' ? true : undefined);
     });
 
+    if (db === 'sqlite') {
+      test('an answer without its assessment (a file edited with foreign keys off) is left out of the copy instead of failing it', async () => {
+        const before = await answers();
+        await store.pragma!('foreign_keys = OFF');
+        try {
+          await store.db.insertInto('assessment_answers').values({ ...before[0]!, analysis_id: 'orphan-xxxxxxxxxxxxxxxxxx' }).execute();
+        } finally {
+          await store.pragma!('foreign_keys = ON');
+        }
+        assert.equal((await answers()).length, before.length + 1);
+        assert.equal((await migrator(store).migrateDown()).error, undefined);
+        assert.equal((await migrator(store).migrateUp()).error, undefined);
+        assert.deepEqual(await answers(), before);
+      });
+    }
+
     test('the key still refuses a second answer to one item, and the assessment must exist', async () => {
       const one = (await answers())[0]!;
       await assert.rejects(store.db.insertInto('assessment_answers').values(one).execute(), /UNIQUE|duplicate key/);
