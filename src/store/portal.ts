@@ -188,8 +188,8 @@ export async function readPageTimes(db: Kysely<DB>, analysisId: string): Promise
 export type SeenProgress = Pick<AssessmentRow, 'status' | 'expires_at' | 'last_activity_at'>;
 
 /**
- * The save's guard: the assessment still reads as the request saw it (status, expiry and the
- * activity clock unchanged), which the caller found open.
+ * SQLite: the save's guard, the assessment still reads as the request saw it (status, expiry and
+ * the activity clock unchanged), which the caller found open. `is` compares nulls as equal.
  */
 const asSeen = (analysisId: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
   sql`a.analysis_id = ${analysisId} and a.status = ${status} and a.expires_at is ${expiresAt} and a.last_activity_at is ${lastActivity}`;
