@@ -66,9 +66,29 @@ export async function startAssay(env: Record<string, string>, profileDir?: strin
   return wrap(child, url);
 }
 
+/**
+ * The bare server on a port of its own choosing, read from the line it prints once listening: a
+ * port picked here and bound later can be taken meanwhile by another process (tests run in parallel).
+ */
 export async function startBare(): Promise<Child> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bench', 'bare-server.js'), String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bench', 'bare-server.js'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the bare server did not say its port within 10 s')), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bare server exited with ${code} before listening`));
+    });
+  });
+  child.stdout!.resume();
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child, '/');
   return wrap(child, url);
