@@ -67,6 +67,9 @@ class Browser {
   }
 }
 
+/** Milliseconds to one decimal, as the rows show them. */
+const round = (x: number) => Math.round(x * 10) / 10;
+
 const CSRF = /name="_csrf" value="([^"]+)"/;
 const ITEM = /name="(a_[A-Za-z0-9_-]+)"/g;
 
@@ -217,7 +220,6 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
   hook.server.close();
   const webhookMs = [...sent].flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)!.at - at] : []));
   const fromCompletionMs = await sinceCompletion(api, arrived);
-  const round = (x: number) => Math.round(x * 10) / 10;
   const stats = (xs: number[]) => ({ p50: round(percentile(xs, 50)), p99: round(percentile(xs, 99)) });
   return {
     candidates: opts.candidates,
@@ -272,6 +274,5 @@ export async function formCeiling(
   const started = performance.now();
   await Promise.all(Array.from({ length: opts.clients }, one));
   const seconds = (performance.now() - started) / 1000;
-  const round = (x: number) => Math.round(x * 10) / 10;
   return { postsPerSecond: Math.round(posts / seconds), p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), errors };
 }

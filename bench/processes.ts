@@ -88,7 +88,6 @@ export async function startBare(): Promise<Child> {
       reject(new Error(`the bare server exited with ${code} before listening`));
     });
   });
-  child.stdout!.resume();
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child, '/');
   return wrap(child, url);
