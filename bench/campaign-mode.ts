@@ -15,11 +15,23 @@ export interface CampaignSummary
    * this machine beats. `clientDelay`: the load generator's own event-loop delay during the
    * campaign, which every latency it measures includes.
    */
-  rounds: Array<{ ceiling: number; ceilingPost: { p50: number; p99: number }; assay: number; ratio: number; cpuMsPerPage: number; clientDelay: { p50: number; p99: number } }>;
+  rounds: Array<{ ceiling: number; ceilingPost: { p50: number; p99: number }; pageCeiling: PageCeiling; assay: number; ratio: number; cpuMsPerPage: number; clientDelay: { p50: number; p99: number } }>;
   ratio: number;
   rss: number;
   alive: boolean;
   reads?: ReadsSummary;
+}
+
+/**
+ * The bare server answering the campaign's whole traffic (each page's GET, with a real page's
+ * HTML, and its POST), the load generator making each form from the page as it does for Assay:
+ * pages a second, the load generator's CPU per page and the bare server's, in µs. What is left of
+ * the machine for a server at a given rate follows from these.
+ */
+export interface PageCeiling {
+  pagesPerSecond: number;
+  clientCpuUs: number;
+  serverCpuUs: number;
 }
 
 export interface ReadsSummary {
@@ -80,13 +92,24 @@ export async function campaignMode(
   const warm = await campaign(assay.url, api, { candidates: 20, tag: `warm-${Date.now()}`, deadlineMs: opts.deadlineMs });
   if (warm.finished !== 20) throw new Error(`warm-up campaign failed: ${JSON.stringify(warm.errors)}`);
   const postsPerCandidate = Math.round(warm.posts / warm.finished);
+  const put = await fetch(`${bare.url}/page`, { method: 'PUT', body: warm.samplePage });
+  if (put.status !== 204 || !warm.samplePage.includes('name="_csrf"')) throw new Error(`the bare server did not take a real page: ${put.status}`);
   await formCeiling(bare.url, { clients: 20, postsPerClient: postsPerCandidate, body: warm.samplePostBody });
+  await formCeiling(bare.url, { clients: 20, postsPerClient: postsPerCandidate, body: warm.samplePostBody, pages: true });
 
   const runs: CampaignResult[] = [];
   const rounds: CampaignSummary['rounds'] = [];
   for (let round = 1; round <= opts.rounds; round++) {
     const ceiling = await formCeiling(bare.url, { clients: opts.candidates, postsPerClient: postsPerCandidate, body: warm.samplePostBody });
     if (ceiling.errors > 0) throw new Error(`the bare ceiling had ${ceiling.errors} errors`);
+    const bareBefore = cpuMs(bare.child.pid!);
+    const withPages = await formCeiling(bare.url, { clients: opts.candidates, postsPerClient: postsPerCandidate, body: warm.samplePostBody, pages: true });
+    if (withPages.errors > 0) throw new Error(`the bare page ceiling had ${withPages.errors} errors`);
+    const pageCeiling: PageCeiling = {
+      pagesPerSecond: withPages.postsPerSecond,
+      clientCpuUs: withPages.clientCpuUsPerPost,
+      serverCpuUs: Math.round(((cpuMs(bare.child.pid!) - bareBefore) * 1000) / (opts.candidates * postsPerCandidate)),
+    };
     const before = cpuMs(assay.child.pid!);
     const threadsBefore = threadCpuMs(assay.child.pid!);
     const ownBefore = process.cpuUsage();
@@ -110,6 +133,7 @@ export async function campaignMode(
     rounds.push({
       ceiling: ceiling.postsPerSecond,
       ceilingPost: { p50: ceiling.p50, p99: ceiling.p99 },
+      pageCeiling,
       assay: r.postsPerSecond,
       ratio: r.postsPerSecond / ceiling.postsPerSecond,
       cpuMsPerPage: Math.round(cpuMsPerPage * 100) / 100,
@@ -117,6 +141,7 @@ export async function campaignMode(
     });
     process.stderr.write(
       `round ${round}: ceiling ${ceiling.postsPerSecond} posts/s, post p50 ${ceiling.p50} p99 ${ceiling.p99} ms; ` +
+        `with each page's GET ${pageCeiling.pagesPerSecond} pages/s, µs CPU per page: load generator ${pageCeiling.clientCpuUs}, bare server ${pageCeiling.serverCpuUs}; ` +
         `load generator's event-loop delay p50 ${clientDelay.p50} p99 ${clientDelay.p99} ms; Assay ${r.postsPerSecond} posts/s (${(r.postsPerSecond / ceiling.postsPerSecond).toFixed(2)}x), ` +
         `post p50 ${r.post.p50} p99 ${r.post.p99} ms, first page p50 ${r.first.p50} p99 ${r.first.p99} ms, ${cpuMsPerPage.toFixed(2)} ms CPU per page, errors ${JSON.stringify(r.errors)}, webhook p50 ${r.webhooks.p50} ms from the finishing post, ${r.webhooks.fromCompletion.p50} ms from completion\n`,
     );

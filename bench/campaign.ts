@@ -33,8 +33,9 @@ export interface CampaignResult {
    * (CompletedAt, the same machine's clock) to receipt.
    */
   webhooks: { expected: number; received: number; p50: number; p99: number; fromCompletion: { p50: number; p99: number } };
-  /** A typical question-page post, for the ceiling to read the same bytes. */
+  /** A typical question-page post, for the ceiling to read the same bytes, and the page it came from. */
   samplePostBody: string;
+  samplePage: string;
   /** AnalysisIds of the assessments completed. */
   completed: string[];
 }
@@ -163,6 +164,7 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
   let timeouts = 0;
   const completed: string[] = [];
   let samplePostBody = '';
+  let samplePage = '';
   const deadline = performance.now() + opts.deadlineMs;
   const error = (kind: string) => (errors[kind] = (errors[kind] ?? 0) + 1);
 
@@ -183,7 +185,7 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
           continue;
         }
         const body = formFor(path, page.html, n);
-        if (path.endsWith('/questions/1')) samplePostBody = body;
+        if (path.endsWith('/questions/1')) [samplePostBody, samplePage] = [body, page.html];
         const t1 = performance.now();
         if (path.endsWith('/confirm')) sent.set(id, t1);
         const res = await browser.send('POST', path, body);
@@ -237,6 +239,7 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
     timeouts,
     webhooks: { expected: sent.size, received: webhookMs.length, ...stats(webhookMs), fromCompletion: stats(fromCompletionMs) },
     samplePostBody,
+    samplePage,
     completed,
   };
 }
@@ -245,20 +248,31 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
  * The ceiling for the campaign: `clients` keep-alive connections each POST `body` (a real page's
  * form) `postsPerClient` times to the bare server, which reads it and answers 303. The latencies
  * are of each connection's posts after its first.
+ *
+ * With `pages`, each post is preceded by a GET of the bare server's stored page (a real
+ * questionnaire page, PUT there first), from which the form is made as a candidate's is: the
+ * campaign's whole traffic, and the load generator's whole work, against a server that does
+ * nothing else. `clientCpuUsPerPost` is the load generator's CPU per post, in µs.
  */
 export async function formCeiling(
   bareUrl: string,
-  opts: { clients: number; postsPerClient: number; body: string; timeoutMs?: number },
-): Promise<{ postsPerSecond: number; p50: number; p99: number; errors: number }> {
+  opts: { clients: number; postsPerClient: number; body: string; pages?: boolean; timeoutMs?: number },
+): Promise<{ postsPerSecond: number; p50: number; p99: number; errors: number; clientCpuUsPerPost: number }> {
   const latencies: number[] = [];
   let posts = 0;
   let errors = 0;
-  const one = async () => {
+  const one = async (n: number) => {
     const browser = new Browser(bareUrl, opts.timeoutMs ?? 30_000);
     try {
       for (let i = 0; i < opts.postsPerClient; i++) {
+        let body = opts.body;
+        if (opts.pages) {
+          const page = await browser.send('GET', '/page');
+          if (page.status !== 200) errors++;
+          body = formFor('/questions/2', page.html, n + i);
+        }
         const t = performance.now();
-        const res = await browser.send('POST', '/form', opts.body);
+        const res = await browser.send('POST', '/form', body);
         // A connection's first request also waits to be connected and accepted; a candidate's
         // first is a GET, timed apart, so the posts compared are the later ones.
         if (i > 0) latencies.push(performance.now() - t);
@@ -271,8 +285,16 @@ export async function formCeiling(
       await browser.close().catch(() => {});
     }
   };
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(Array.from({ length: opts.clients }, one));
+  await Promise.all(Array.from({ length: opts.clients }, (_, n) => one(n)));
   const seconds = (performance.now() - started) / 1000;
-  return { postsPerSecond: Math.round(posts / seconds), p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), errors };
+  const used = process.cpuUsage(cpu);
+  return {
+    postsPerSecond: Math.round(posts / seconds),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    errors,
+    clientCpuUsPerPost: Math.round((used.user + used.system) / Math.max(1, posts)),
+  };
 }
