@@ -30,7 +30,10 @@ export async function sweepRetention(store: Store, defaultDays: number, now = Da
   return erased;
 }
 
-/** Runs the sweep at start and then every `intervalMs`, never two at once in this process. */
+/**
+ * Runs the sweep at start and then every `intervalMs`, never two at once in this process, and
+ * after each sweep the compaction that follows erasures (`Store.compact`).
+ */
 export class RetentionSweeper {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -50,8 +53,11 @@ export class RetentionSweeper {
 
   #tick(): void {
     this.#running ??= sweepRetention(this.store, this.defaultDays)
-      .then((n) => {
+      .then(async (n) => {
         if (n > 0) this.log.info({ erased: n }, 'retention: personal data erased');
+        // Erasures by the API, the CLI or this sweep since the last tick: rewrite the file once.
+        const started = performance.now();
+        if (await this.store.compact()) this.log.info({ ms: Math.round(performance.now() - started) }, 'erasure: database file compacted');
       })
       .catch((err: unknown) => this.log.warn({ err }, 'retention sweep failed; it runs again at the next interval'))
       .finally(() => (this.#running = undefined));

@@ -22,6 +22,7 @@ import { PgListener } from './pg-listener.js';
 import { prepareMarkedStatements } from './pg-prepared.js';
 import { run } from './prepared.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { compactAfterErasures } from './sqlite-compaction.js';
 import { Database } from './sqlite-driver.js';
 import { SqliteBackgroundReader } from './sqlite-background-reader.js';
 import { SqliteWriter, type WriteObserver } from './sqlite-writer.js';
@@ -72,6 +73,12 @@ export interface Store {
    * VACUUM reclaims dead rows (docs/PRIVACY.md).
    */
   scrub(): Promise<void>;
+  /**
+   * On SQLite, when a candidate was erased since the last time: rewrites the database file, so
+   * no copy of an erased row that SQLite left in a rebuilt page stays (`sqlite-compaction.ts`).
+   * Writes wait meanwhile. Resolves whether it ran; false on PostgreSQL (docs/PRIVACY.md).
+   */
+  compact(): Promise<boolean>;
 }
 
 /** PostgreSQL NOTIFY channel for credential changes (CLI, other instances). */
@@ -208,6 +215,7 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
       raw.pragma(statement);
     },
     scrub: () => writer.exclusive(async () => truncateWal(raw)),
+    compact: () => writer.exclusive(() => compactAfterErasures(raw, path, () => truncateWal(raw))),
     credentialsVersion: version.read,
     credentialsChanged: version.forget,
     listen: () => {},
@@ -289,6 +297,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     credentialsChanged: bump,
     listen: (channel, handler) => listener.on(channel, handler),
     scrub: async () => {},
+    compact: async () => false,
   };
 }
 
