@@ -247,7 +247,7 @@ function campaignRow(s: CampaignSummary): Array<string | number> {
     pgMode ? 'PostgreSQL' : 'SQLite',
     s.candidates.toLocaleString('en'),
     `${s.rounds.map((r) => r.ceiling).join(', ')}; post p50 / p99 ${s.rounds.map((r) => `${r.ceilingPost.p50} / ${r.ceilingPost.p99}`).join(', ')}; ` +
-      `with each page's GET ${s.rounds.map((r) => r.pageCeiling.pagesPerSecond).join(', ')} pages/s, µs CPU per page of the load generator ${s.rounds.map((r) => r.pageCeiling.clientCpuUs).join(', ')}, of the bare server ${s.rounds.map((r) => r.pageCeiling.serverCpuUs).join(', ')}, of the whole machine ${s.rounds.map((r) => r.pageCeiling.machineCpuUs).join(', ')}`,
+      `with each page's GET ${s.rounds.map((r) => r.pageCeiling.pagesPerSecond).join(', ')} pages/s (post p50 / p99 ${s.rounds.map((r) => `${r.pageCeiling.post.p50} / ${r.pageCeiling.post.p99}`).join(', ')}), µs CPU per page of the load generator ${s.rounds.map((r) => r.pageCeiling.clientCpuUs).join(', ')}, of the bare server ${s.rounds.map((r) => r.pageCeiling.serverCpuUs).join(', ')}, of the whole machine ${s.rounds.map((r) => r.pageCeiling.machineCpuUs).join(', ')}`,
     `${s.rounds.map((r) => r.assay).join(', ')} (${f(s.ratio)})`,
     `${s.post.p50} / ${s.post.p99}; first page ${s.first.p50} / ${s.first.p99}; load generator's loop delay p99 ${s.rounds.map((r) => r.clientDelay.p99).join(', ')}`,
     cpu,

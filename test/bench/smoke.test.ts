@@ -44,6 +44,7 @@ describe('the benchmark suite', () => {
     const page = s.rounds[0].pageCeiling;
     assert.ok(page.pagesPerSecond > 0 && page.clientCpuUs > 0, JSON.stringify(page));
     assert.ok([page.serverCpuUs, page.machineCpuUs].every((x) => Number.isFinite(x) && x >= 0), JSON.stringify(page));
+    assert.ok(page.post.p50 > 0 && page.post.p99 >= page.post.p50, JSON.stringify(page));
     assert.ok(s.rounds[0].clientDelay.p50 >= 0 && s.rounds[0].clientDelay.p99 >= s.rounds[0].clientDelay.p50, JSON.stringify(s.rounds[0].clientDelay));
     assert.equal(s.postsPerSecond, s.rounds[0].assay);
     assert.deepEqual({ expected: s.webhooks.expected, received: s.webhooks.received }, { expected: 5, received: 5 });
