@@ -53,14 +53,22 @@ export class RetentionSweeper {
 
   #tick(): void {
     this.#running ??= sweepRetention(this.store, this.defaultDays)
-      .then(async (n) => {
+      .then((n) => {
         if (n > 0) this.log.info({ erased: n }, 'retention: personal data erased');
-        // Erasures by the API, the CLI or this sweep since the last tick: rewrite the file once.
-        const started = performance.now();
-        if (await this.store.compact()) this.log.info({ ms: Math.round(performance.now() - started) }, 'erasure: database file compacted');
       })
       .catch((err: unknown) => this.log.warn({ err }, 'retention sweep failed; it runs again at the next interval'))
+      .then(() => this.#compact())
       .finally(() => (this.#running = undefined));
+  }
+
+  /** Erasures by the API, the CLI or the sweep since the last time: the file is rewritten once. */
+  async #compact(): Promise<void> {
+    const started = performance.now();
+    try {
+      if (await this.store.compact()) this.log.info({ ms: Math.round(performance.now() - started) }, 'erasure: database file compacted');
+    } catch (err) {
+      this.log.warn({ err }, 'compaction after erasures failed; it is tried again after the next sweep');
+    }
   }
 
   async stop(): Promise<void> {
