@@ -99,24 +99,14 @@ export async function campaignMode(
   const put = await fetch(`${bare.url}/page`, { method: 'PUT', body: warm.samplePage });
   if (put.status !== 204 || !warm.samplePage.includes('name="_csrf"')) throw new Error(`the bare server did not take a real page: ${put.status}`);
   await formCeiling(bare.url, { clients: 20, postsPerClient: postsPerCandidate, body: warm.samplePostBody });
-  await formCeiling(bare.url, { clients: 20, postsPerClient: postsPerCandidate, body: warm.samplePostBody, pages: true });
+  await formCeiling(bare.url, { clients: 20, postsPerClient: postsPerCandidate, pages: true });
 
   const runs: CampaignResult[] = [];
   const rounds: CampaignSummary['rounds'] = [];
   for (let round = 1; round <= opts.rounds; round++) {
     const ceiling = await formCeiling(bare.url, { clients: opts.candidates, postsPerClient: postsPerCandidate, body: warm.samplePostBody });
     if (ceiling.errors > 0) throw new Error(`the bare ceiling had ${ceiling.errors} errors`);
-    const bareBefore = cpuMs(bare.child.pid!);
-    const busyBefore = machineBusyMs();
-    const withPages = await formCeiling(bare.url, { clients: opts.candidates, postsPerClient: postsPerCandidate, body: warm.samplePostBody, pages: true });
-    if (withPages.errors > 0) throw new Error(`the bare page ceiling had ${withPages.errors} errors`);
-    const pageCeiling: PageCeiling = {
-      pagesPerSecond: withPages.postsPerSecond,
-      clientCpuUs: withPages.clientCpuUsPerPost,
-      serverCpuUs: Math.round(((cpuMs(bare.child.pid!) - bareBefore) * 1000) / (opts.candidates * postsPerCandidate)),
-      machineCpuUs: Math.round(((machineBusyMs() - busyBefore) * 1000) / (opts.candidates * postsPerCandidate)),
-      post: { p50: withPages.p50, p99: withPages.p99 },
-    };
+    const pageCeiling = await measurePageCeiling(bare, opts.candidates, postsPerCandidate);
     const before = cpuMs(assay.child.pid!);
     const threadsBefore = threadCpuMs(assay.child.pid!);
     const ownBefore = process.cpuUsage();
@@ -180,6 +170,22 @@ export async function campaignMode(
   };
   if (opts.reads) summary.reads = await reads(assay, bare, creds, runs.flatMap((r) => r.completed), opts.readSeconds);
   return summary;
+}
+
+/** The page ceiling (`PageCeiling`): `clients` connections, each a candidate's pages against the bare server. */
+async function measurePageCeiling(bare: Child, clients: number, pages: number): Promise<PageCeiling> {
+  const bareBefore = cpuMs(bare.child.pid!);
+  const busyBefore = machineBusyMs();
+  const r = await formCeiling(bare.url, { clients, postsPerClient: pages, pages: true });
+  if (r.errors > 0) throw new Error(`the bare page ceiling had ${r.errors} errors`);
+  const perPage = (ms: number) => Math.round((ms * 1000) / (clients * pages));
+  return {
+    pagesPerSecond: r.postsPerSecond,
+    clientCpuUs: r.clientCpuUsPerPost,
+    serverCpuUs: perPage(cpuMs(bare.child.pid!) - bareBefore),
+    machineCpuUs: perPage(machineBusyMs() - busyBefore),
+    post: { p50: r.p50, p99: r.p99 },
+  };
 }
 
 /**

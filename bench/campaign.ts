@@ -249,14 +249,14 @@ export async function campaign(baseUrl: string, api: Api, opts: { candidates: nu
  * form) `postsPerClient` times to the bare server, which reads it and answers 303. The latencies
  * are of each connection's posts after its first.
  *
- * With `pages`, each post is preceded by a GET of the bare server's stored page (a real
- * questionnaire page, PUT there first), from which the form is made as a candidate's is: the
+ * With `pages` instead of `body`, each post is preceded by a GET of the bare server's stored page
+ * (a real questionnaire page, PUT there first), from which the form is made as a candidate's is: the
  * campaign's whole traffic, and the load generator's whole work, against a server that does
  * nothing else. `clientCpuUsPerPost` is the load generator's CPU per post, in µs.
  */
 export async function formCeiling(
   bareUrl: string,
-  opts: { clients: number; postsPerClient: number; body: string; pages?: boolean; timeoutMs?: number },
+  opts: { clients: number; postsPerClient: number; timeoutMs?: number } & ({ body: string } | { pages: true }),
 ): Promise<{ postsPerSecond: number; p50: number; p99: number; errors: number; clientCpuUsPerPost: number }> {
   const latencies: number[] = [];
   let posts = 0;
@@ -265,8 +265,9 @@ export async function formCeiling(
     const browser = new Browser(bareUrl, opts.timeoutMs ?? 30_000);
     try {
       for (let i = 0; i < opts.postsPerClient; i++) {
-        let body = opts.body;
-        if (opts.pages) {
+        let body: string;
+        if ('body' in opts) body = opts.body;
+        else {
           const page = await browser.send('GET', '/page');
           if (page.status !== 200) errors++;
           body = formFor('/questions/2', page.html, n + i);

@@ -22,7 +22,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 describe('compaction: copies of deleted rows that SQLite left in rebuilt pages are gone', { timeout: 60_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-compaction-'));
   const path = join(dir, 'probe.db');
-  const raw = openSqliteFile(path);
+  let raw: ReturnType<typeof openSqliteFile>;
   const truncate = async () => void raw.pragma('wal_checkpoint(TRUNCATE)');
   const id = (i: number) => `AID${String(i).padStart(6, '0')}qqqqqqqqqqqq`;
   const deleted: number[] = [];
@@ -30,6 +30,7 @@ describe('compaction: copies of deleted rows that SQLite left in rebuilt pages a
   const left = () => scanFiles(dir, deleted.map((i) => Buffer.from(id(i)))).reduce((n, { counts }) => n + counts.filter((c) => c > 0).length, 0);
 
   before(async () => {
+    raw = openSqliteFile(path);
     raw.exec(`
       create table erasures (id text primary key);
       create table assessments (analysis_id text primary key, n integer not null);
