@@ -41,9 +41,8 @@ export function stepUrl(id: string, step: Step): string {
  * Reads the assessment behind the URL's token and where its candidate stands. Sends the
  * friendly 404 page itself and returns undefined when there is no such assessment.
  */
-export async function load(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<Loaded | undefined> {
+export async function load(deps: Deps, request: FastifyRequest, reply: FastifyReply, ctx = pageContext(request, reply)): Promise<Loaded | undefined> {
   const id = (request.params as { id: string }).id;
-  const ctx = pageContext(request, reply);
   const session = ANALYSIS_ID.test(id) ? await loadSession(deps.store, id) : undefined;
   if (!session) {
     // Only misses count, and only misses are refused: a valid link always opens, whatever its
@@ -58,6 +57,17 @@ export async function load(deps: Deps, request: FastifyRequest, reply: FastifyRe
     sendPage(reply, notFoundPage(ctx), { status: 404 });
     return undefined;
   }
+  const l = loadedFrom(deps, ctx, id, session);
+  // A closed link has one page, whatever URL of it is asked for.
+  if (l.step.kind === 'expired' || l.step.kind === 'cancelled') {
+    sendPage(reply, closedPage(l.ctx, l.step.kind), { status: 410 });
+    return undefined;
+  }
+  return l;
+}
+
+/** Where the candidate of `session` stands, as read fresh or kept from their last page. */
+export function loadedFrom(deps: Deps, ctx: PageContext, id: string, session: Session): Loaded {
   const instrument = deps.instruments.get(session.assessment.assessment_type)!;
   const progress: Progress = {
     status: effectiveStatus(session.assessment),
@@ -67,13 +77,7 @@ export async function load(deps: Deps, request: FastifyRequest, reply: FastifyRe
     answers: session.answers,
   };
   const branded = { ...ctx, brand: brandOf(session.portal, session.assessment.api_key_id) };
-  const step = currentStep(instrument, progress);
-  // A closed link has one page, whatever URL of it is asked for.
-  if (step.kind === 'expired' || step.kind === 'cancelled') {
-    sendPage(reply, closedPage(branded, step.kind), { status: 410 });
-    return undefined;
-  }
-  return { id, ctx: branded, session, instrument, progress, step };
+  return { id, ctx: branded, session, instrument, progress, step: currentStep(instrument, progress) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { retentionDue } from '../domain/lifecycle.js';
 import type { Store } from './database.js';
 import type { DB, ErasureTable } from './schema.js';
 import { renderCache } from './render-cache.js';
+import { recentSessions } from './recent-sessions.js';
 
 export interface Erased {
   assessments: number;
@@ -56,6 +57,7 @@ export async function eraseCandidate(
   });
   if (erased) {
     renderCache(store).forgetCandidate(externalId);
+    recentSessions(store).forgetCandidate(externalId);
     await store.scrub();
   }
   return erased;

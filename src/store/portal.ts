@@ -275,13 +275,18 @@ async function saveAsSeen(store: Store, analysisId: string, page: number, answer
   return rows[0]?.saved === 1;
 }
 
+/** Saves one page only while the assessment is open and still reads as `seen`; false, and nothing saved, otherwise. */
+export async function saveIfUnchanged(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen: SeenProgress): Promise<boolean> {
+  return isOpen(seen) && (await saveAsSeen(store, analysisId, page, answers, seen));
+}
+
 /**
  * Saves one page. A closed assessment (completed, expired, cancelled) takes no more answers.
  * Given what the request read (`seen`), the save is one guarded write while the assessment still
  * reads so; otherwise, or if it has changed meanwhile, a transaction reads it again first.
  */
 export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen?: SeenProgress): Promise<'saved' | 'closed'> {
-  if (seen && isOpen(seen) && (await saveAsSeen(store, analysisId, page, answers, seen))) return 'saved';
+  if (seen && (await saveIfUnchanged(store, analysisId, page, answers, seen))) return 'saved';
   return store.write(async (trx) => {
     const progress = await progressOf(trx, analysisId);
     if (!progress || !isOpen(progress)) return 'closed';

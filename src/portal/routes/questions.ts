@@ -2,11 +2,12 @@ import type { FastifyReply } from 'fastify';
 import type { App, Deps } from '../../app-types.js';
 import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
 import { scoreCompletion } from '../../domain/results/completion.js';
-import { completeAssessment, saveAnswers } from '../../store/portal.js';
+import { completeAssessment, saveAnswers, saveIfUnchanged } from '../../store/portal.js';
+import { recentSessions } from '../../store/recent-sessions.js';
 import { takeForm } from '../form.js';
 import { afterwards } from './feedback.js';
-import { redirect, sendPage } from '../render.js';
-import { load, loadAtStep, toCurrentStep, type Loaded } from '../session.js';
+import { pageContext, redirect, sendPage } from '../render.js';
+import { load, loadAtStep, loadedFrom, toCurrentStep, type Loaded } from '../session.js';
 import { closeTabPage, completedPage, confirmPage } from '../views/pages.js';
 import { questionsPage } from '../views/questions.js';
 
@@ -35,23 +36,48 @@ function renderPage(reply: FastifyReply, l: Loaded, page: number, csrf: string, 
   return sendPage(reply, view, { status: missing.size ? 400 : 200, formTarget: l.session.assessment.return_url });
 }
 
+/** Where a saved page leads: the next page; after the last, the confirmation or a page that still has an unanswered item. */
+function nextAfter(l: Loaded, page: number, answers: ReadonlyMap<string, number>): string {
+  if (page !== pageCount(l.instrument)) return pageUrl(l.id, page + 1);
+  const merged = new Map([...l.session.answers, ...answers]);
+  return isComplete(l.instrument, merged) ? `/anonymous/analyse/${l.id}/confirm` : pageUrl(l.id, resumePage(l.instrument, merged));
+}
+
+/**
+ * A page post answered from the session its page was rendered from, without reading it again:
+ * only a whole page (or Back), and only once its save proves the assessment unchanged since.
+ * False, with nothing saved or sent, when the post needs a fresh read instead.
+ */
+async function postOnRecent(deps: Deps, reply: FastifyReply, l: Loaded, page: number, form: Record<string, string>): Promise<boolean> {
+  if (!mayVisitPage(l.instrument, l.progress, page)) return false;
+  const { answers, missing } = readPageAnswers(l.instrument, page, form);
+  const back = form.nav === 'back';
+  if (missing.length > 0 && !back) return false;
+  if (!(await saveIfUnchanged(deps.store, l.id, page, answers, l.session.assessment))) return false;
+  redirect(reply, back ? pageUrl(l.id, Math.max(1, page - 1)) : nextAfter(l, page, answers));
+  return true;
+}
+
 export function questionRoutes(app: App, deps: Deps): void {
   app.get('/:id/questions/:page', async (request, reply) => {
     const l = await load(deps, request, reply);
     if (!l) return reply;
     const page = pageNumber((request.params as { page: string }).page);
     if (!mayVisitPage(l.instrument, l.progress, page)) return toCurrentStep(reply, l);
+    recentSessions(deps.store).remember(l.session);
     return renderPage(reply, l, page, reply.generateCsrf({ userInfo: l.id }), l.session.answers);
   });
 
   app.post('/:id/questions/:page', { preHandler: app.csrfProtection }, async (request, reply) => {
     const form = takeForm(request);
-    const l = await load(deps, request, reply);
-    if (!l) return reply;
     const page = pageNumber((request.params as { page: string }).page);
+    const ctx = pageContext(request, reply);
+    const recent = recentSessions(deps.store).take((request.params as { id: string }).id);
+    if (recent && (await postOnRecent(deps, reply, loadedFrom(deps, ctx, recent.assessment.analysis_id, recent), page, form))) return reply;
+    const l = await load(deps, request, reply, ctx);
+    if (!l) return reply;
     if (!mayVisitPage(l.instrument, l.progress, page)) return toCurrentStep(reply, l);
     const { answers, missing } = readPageAnswers(l.instrument, page, form);
-    const last = page === pageCount(l.instrument);
 
     if (form.nav === 'back') {
       await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
@@ -64,10 +90,7 @@ export function questionRoutes(app: App, deps: Deps): void {
     }
     const saved = await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
     if (saved === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
-    if (!last) return redirect(reply, pageUrl(l.id, page + 1));
-    // The last page leads to the confirmation, or back to a page that still has an unanswered item.
-    const merged = new Map([...l.session.answers, ...answers]);
-    return redirect(reply, isComplete(l.instrument, merged) ? `/anonymous/analyse/${l.id}/confirm` : pageUrl(l.id, resumePage(l.instrument, merged)));
+    return redirect(reply, nextAfter(l, page, answers));
   });
 
   app.get('/:id/confirm', async (request, reply) => {
