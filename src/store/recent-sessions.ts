@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Store } from './database.js';
+import { onePerStore } from './one-per-store.js';
 import type { Session } from './portal.js';
 
 /** Answers held in all, across sessions: about 20 MB at most. */
@@ -47,11 +48,5 @@ export class RecentSessions {
   }
 }
 
-const kept = new WeakMap<Store, RecentSessions>();
-
 /** The recent sessions of one store. */
-export function recentSessions(store: Store): RecentSessions {
-  let sessions = kept.get(store);
-  if (!sessions) kept.set(store, (sessions = new RecentSessions()));
-  return sessions;
-}
+export const recentSessions: (store: Store) => RecentSessions = onePerStore(() => new RecentSessions());

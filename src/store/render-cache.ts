@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Store } from './database.js';
+import { onePerStore } from './one-per-store.js';
 
 /** Which stored rows a render came from, as read for the request at hand. */
 export interface RenderSource {
@@ -68,16 +69,10 @@ export class RenderCache {
   }
 }
 
-const caches = new WeakMap<Store, RenderCache>();
-
 /**
  * What completed assessments' results and reports render to, per store, reused while the rows
  * they came from are unchanged. Rendering a result or a report costs hundreds of microseconds to
  * tens of milliseconds; an ATS that polls results, or recruiters who open the same report, get
  * the bytes made the first time.
  */
-export function renderCache(store: Store): RenderCache {
-  let cache = caches.get(store);
-  if (!cache) caches.set(store, (cache = new RenderCache()));
-  return cache;
-}
+export const renderCache: (store: Store) => RenderCache = onePerStore(() => new RenderCache());

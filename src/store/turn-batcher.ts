@@ -1,3 +1,5 @@
+import { onePerStore } from './one-per-store.js';
+
 /**
  * Collects the calls made in one turn of the event loop and hands them to `flush` together,
  * one result per item in order. A failed flush fails every item in it. With `maxInFlight`
@@ -57,10 +59,6 @@ export function perStore<S extends object, I, O>(
   flush: (store: S, items: I[]) => Promise<O[]>,
   options?: { maxInFlight?: number },
 ): (store: S, item: I) => Promise<O> {
-  const batchers = new WeakMap<S, TurnBatcher<I, O>>();
-  return (store, item) => {
-    let batcher = batchers.get(store);
-    if (!batcher) batchers.set(store, (batcher = new TurnBatcher((items) => flush(store, items), options)));
-    return batcher.submit(item);
-  };
+  const batcherOf = onePerStore((store: S) => new TurnBatcher<I, O>((items) => flush(store, items), options));
+  return (store, item) => batcherOf(store).submit(item);
 }
