@@ -5,6 +5,8 @@ import type { Session } from './portal.js';
 
 /** Answers held in all, across sessions: about 20 MB at most. */
 export const RECENT_SESSION_ANSWERS = 200_000;
+/** Sessions held, whatever their answers: a flood of fresh links costs a bounded few MB too. */
+export const RECENT_SESSIONS_MAX = 10_000;
 /**
  * How long a page's session is kept for its post. A candidate who takes longer has it read again.
  * It also bounds how long answers of a candidate erased by another process (the CLI, another
@@ -21,6 +23,7 @@ export const RECENT_SESSION_TTL_MS = 60_000;
  */
 export class RecentSessions {
   readonly #sessions = new LRUCache<string, Session>({
+    max: RECENT_SESSIONS_MAX,
     maxSize: RECENT_SESSION_ANSWERS,
     sizeCalculation: (s) => s.answers.size + 1,
     ttl: RECENT_SESSION_TTL_MS,

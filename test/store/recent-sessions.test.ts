@@ -5,7 +5,8 @@ import { pageItems } from '../../src/domain/flow.js';
 import { findAssessment } from '../../src/store/assessments.js';
 import type { Store } from '../../src/store/database.js';
 import { saveAnswers } from '../../src/store/portal.js';
-import { recentSessions } from '../../src/store/recent-sessions.js';
+import type { Session } from '../../src/store/portal.js';
+import { RECENT_SESSION_ANSWERS, RECENT_SESSIONS_MAX, RecentSessions, recentSessions } from '../../src/store/recent-sessions.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
@@ -126,3 +127,30 @@ for (const db of testDatabases()) {
     });
   });
 }
+
+describe('recent sessions, bounded', () => {
+  const session = (id: string, answers: number): Session =>
+    ({
+      assessment: { analysis_id: id },
+      candidate: { external_id: `ext-${id}` },
+      answers: new Map(Array.from({ length: answers }, (_, i) => [`i${i}`, 1])),
+      portal: {},
+    }) as unknown as Session;
+
+  test(`keeps at most ${RECENT_SESSIONS_MAX} sessions, the most recently shown, however few their answers`, () => {
+    const kept = new RecentSessions();
+    for (let i = 0; i <= RECENT_SESSIONS_MAX; i++) kept.remember(session(`s${i}`, 0));
+    assert.equal(kept.size, RECENT_SESSIONS_MAX);
+    assert.equal(kept.take('s0'), undefined);
+    assert.equal(kept.take(`s${RECENT_SESSIONS_MAX}`)?.assessment.analysis_id, `s${RECENT_SESSIONS_MAX}`);
+  });
+
+  test(`keeps at most ${RECENT_SESSION_ANSWERS} answers in all`, () => {
+    const kept = new RecentSessions();
+    const perSession = 312;
+    const fit = Math.floor(RECENT_SESSION_ANSWERS / (perSession + 1));
+    for (let i = 0; i < fit + 10; i++) kept.remember(session(`s${i}`, perSession));
+    assert.ok(kept.size <= fit, `${kept.size} sessions of ${perSession} answers kept`);
+    assert.ok(kept.size >= fit - 1, `${kept.size} sessions of ${perSession} answers kept, ${fit} fit`);
+  });
+});
