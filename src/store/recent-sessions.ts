@@ -36,7 +36,8 @@ export class RecentSessions {
   }
 
   take(analysisId: string): Session | undefined {
-    const session = this.#sessions.get(analysisId);
+    // peek: an entry about to go needs no move to the front of the LRU.
+    const session = this.#sessions.peek(analysisId);
     if (session) this.#sessions.delete(analysisId);
     return session;
   }
