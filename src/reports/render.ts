@@ -2,15 +2,15 @@ import type { Deps } from '../app-types.js';
 import type { Language } from '../domain/instruments/types.js';
 import { buildResult, type Result } from '../domain/results/result.js';
 import type { Html } from '../html.js';
-import type { AssessmentRow } from '../store/assessments.js';
+import { findAssessment, type AssessmentHead, type AssessmentRow } from '../store/assessments.js';
 import { findCandidate, type CandidateRow } from '../store/candidates.js';
-import { renderCache, type RenderSource } from '../store/render-cache.js';
+import { renderCache } from '../store/render-cache.js';
 import { pinnedNormGroup, storedResult } from '../store/results.js';
 import { reportPage } from './html.js';
 import { reportModel, type ReportModel } from './model.js';
 
 /** Whether the candidate has kept the results back: the portal asks and they have not said yes. */
-export function withheld(row: AssessmentRow): boolean {
+export function withheld(row: Pick<AssessmentRow, 'results_release'>): boolean {
   return row.results_release === 'pending' || row.results_release === 'declined';
 }
 
@@ -35,27 +35,35 @@ const STAMP = {
 } satisfies Record<Language, Intl.DateTimeFormat>;
 const stamp = (lang: Language) => STAMP[lang].format(new Date()) + ' UTC';
 
+type Fingerprinted = Pick<AssessmentRow, 'status' | 'completed_at' | 'norm_group_id' | 'results_release' | 'report_nonce' | 'portal_domain' | 'external_id'>;
+
 /** The columns of the assessment a result depends on (scores never change once completed). */
-function resultFingerprint(row: AssessmentRow): string {
+function resultFingerprint(row: Fingerprinted): string {
   return [row.status, row.completed_at, row.norm_group_id, row.results_release, row.report_nonce, row.portal_domain, row.external_id].join('\u0000');
 }
 
-/** A render of a completed assessment's result (the results endpoint's body), kept while its row is unchanged. */
-export function cachedRender<V>(deps: Pick<Deps, 'store'>, row: AssessmentRow, variant: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
-  const source = { analysisId: row.analysis_id, externalId: row.external_id, fingerprint: resultFingerprint(row) };
-  return renderCache(deps.store).get(source, variant, make, sizeOf);
+/** A report also shows the candidate's name: every change to it moves the candidate's updated_at. */
+function reportFingerprint(row: Fingerprinted, candidateUpdatedAt: string): string {
+  return `${resultFingerprint(row)}\u0000${candidateUpdatedAt}`;
 }
 
+const sourceOf = (head: AssessmentHead, fingerprint: string) => ({ analysisId: head.analysis_id, externalId: head.external_id, fingerprint });
+
 /**
- * What a report is made from: the assessment row and its candidate, read for this request.
- * Undefined until completed or after erasure.
+ * A render of a completed assessment's result (the results endpoint's body), kept while its row is
+ * unchanged. A kept render costs the head's read only; `make` gets the whole row, read afresh.
+ * Undefined if the assessment is gone by then.
  */
-async function reportSource(deps: Deps, row: AssessmentRow): Promise<{ candidate: CandidateRow; source: RenderSource } | undefined> {
-  if (row.status !== 'Completed' || !row.completed_at) return undefined;
-  const candidate = await findCandidate(deps.store, row.external_id);
-  if (!candidate) return undefined;
-  // The candidate's name is on the report; every change to it moves updated_at.
-  return { candidate, source: { analysisId: row.analysis_id, externalId: row.external_id, fingerprint: `${resultFingerprint(row)}\u0000${candidate.updated_at}` } };
+export function cachedRender<V>(deps: Pick<Deps, 'store'>, head: AssessmentHead, variant: string, make: (row: AssessmentRow) => Promise<V>, sizeOf: (value: V) => number): Promise<V | undefined> {
+  return renderCache(deps.store).get(
+    sourceOf(head, resultFingerprint(head)),
+    variant,
+    async () => {
+      const row = await findAssessment(deps.store, head.analysis_id);
+      return row && { value: await make(row), fingerprint: resultFingerprint(row) };
+    },
+    sizeOf,
+  );
 }
 
 async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow, lang: Language): Promise<ReportModel | undefined> {
@@ -65,29 +73,33 @@ async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow
   return reportModel({ lang, candidate, instrument, completedAt: row.completed_at!, result, interpretations: deps.interpretations });
 }
 
-/** A report rendered by `render` and kept while its rows are unchanged; undefined until completed or after erasure. */
-async function cachedReport(deps: Deps, row: AssessmentRow, lang: Language, variant: string, render: (model: ReportModel) => Buffer | Promise<Buffer>): Promise<Buffer | undefined> {
-  const read = await reportSource(deps, row);
-  if (!read) return undefined;
+/**
+ * A report rendered by `render` and kept while its rows are unchanged; undefined until completed
+ * or after erasure. The rows it is made from are read only when it is made.
+ */
+async function cachedReport(deps: Deps, head: AssessmentHead, lang: Language, variant: string, render: (model: ReportModel) => Buffer | Promise<Buffer>): Promise<Buffer | undefined> {
+  if (head.status !== 'Completed' || !head.completed_at || head.candidate_updated_at === null) return undefined;
   return renderCache(deps.store).get(
-    read.source,
+    sourceOf(head, reportFingerprint(head, head.candidate_updated_at)),
     variant,
     async () => {
-      const model = await modelFrom(deps, row, read.candidate, lang);
-      return model && render(model);
+      const row = await findAssessment(deps.store, head.analysis_id);
+      const candidate = row && (await findCandidate(deps.store, row.external_id));
+      const model = row && candidate && (await modelFrom(deps, row, candidate, lang));
+      return model && { value: await render(model), fingerprint: reportFingerprint(row, candidate.updated_at) };
     },
-    (bytes) => bytes?.length ?? 0,
+    (bytes) => bytes.length,
   );
 }
 
 /** The report as an HTML page, UTF-8 (with a link to its PDF when given); undefined until completed or after erasure. */
-export function reportHtmlOf(deps: Deps, row: AssessmentRow, lang: Language, pdfHref?: string): Promise<Buffer | undefined> {
-  return cachedReport(deps, row, lang, `html:${lang}:${pdfHref ?? ''}`, (model) => Buffer.from(reportHtml(model, pdfHref).value));
+export function reportHtmlOf(deps: Deps, head: AssessmentHead, lang: Language, pdfHref?: string): Promise<Buffer | undefined> {
+  return cachedReport(deps, head, lang, `html:${lang}:${pdfHref ?? ''}`, (model) => Buffer.from(reportHtml(model, pdfHref).value));
 }
 
 /** The report as a PDF; undefined until completed or after erasure. */
-export function reportPdfOf(deps: Deps, row: AssessmentRow, lang: Language): Promise<Buffer | undefined> {
-  return cachedReport(deps, row, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang)));
+export function reportPdfOf(deps: Deps, head: AssessmentHead, lang: Language): Promise<Buffer | undefined> {
+  return cachedReport(deps, head, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang)));
 }
 
 function reportHtml(model: ReportModel, pdfHref?: string): Html {
@@ -103,6 +115,6 @@ export function pdfFilename(externalId: string): string {
 }
 
 /** The share link of a completed assessment's report, on its portal domain; null before completion or after erasure. */
-export function reportUrl(deps: Pick<Deps, 'reportLinks'>, row: AssessmentRow): string | null {
+export function reportUrl(deps: Pick<Deps, 'reportLinks'>, row: Pick<AssessmentRow, 'status' | 'report_nonce' | 'portal_domain' | 'analysis_id'>): string | null {
   return row.status === 'Completed' && row.report_nonce ? row.portal_domain + deps.reportLinks.path(row.analysis_id, row.report_nonce) : null;
 }

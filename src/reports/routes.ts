@@ -7,7 +7,7 @@ import { negotiateLanguage } from '../domain/language.js';
 import { fullName } from '../domain/names.js';
 import type { Html } from '../html.js';
 import { ROOT } from '../paths.js';
-import { findAssessment, type AssessmentRow } from '../store/assessments.js';
+import { findAssessmentHead, type AssessmentHead } from '../store/assessments.js';
 import { findCandidate } from '../store/candidates.js';
 import { linkNotFoundPage, withheldPage } from './html.js';
 import { pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
@@ -39,10 +39,10 @@ function sendHtml(reply: FastifyReply, page: Html | Buffer, status = 200): Fasti
  * a guess against the client's address (the portal's limiter).
  */
 export async function reportRoutes(app: App, deps: Deps): Promise<void> {
-  async function linked(request: FastifyRequest, reply: FastifyReply): Promise<AssessmentRow | undefined> {
+  async function linked(request: FastifyRequest, reply: FastifyReply): Promise<AssessmentHead | undefined> {
     const { id } = request.params as { id: string };
     const { expires, sig } = request.query as LinkQuery;
-    const row = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await findAssessment(deps.store, id) : undefined;
+    const row = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await findAssessmentHead(deps.store, id) : undefined;
     if (row && row.status === 'Completed' && deps.reportLinks.valid(id, row.report_nonce, expires, sig)) return row;
     const wait = deps.tokenGuesses.retryAfter(request.ip);
     if (wait > 0) reply.header('retry-after', String(wait));
@@ -51,13 +51,13 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     return undefined;
   }
 
-  async function candidateName(row: AssessmentRow): Promise<string> {
+  async function candidateName(row: AssessmentHead): Promise<string> {
     const candidate = await findCandidate(deps.store, row.external_id);
     return candidate ? fullName(candidate) : '';
   }
 
   /** The report's row behind a valid link, released; sends the 404, 429 or withheld page itself otherwise. */
-  async function released(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentRow; lang: Language } | undefined> {
+  async function released(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentHead; lang: Language } | undefined> {
     const row = await linked(request, reply);
     if (!row) return undefined;
     const lang = language(request);

@@ -74,6 +74,31 @@ export async function findAssessment(store: Store, analysisId: string): Promise<
   return (await run(store.db, assessmentById(store.db, store.dialect, analysisId))).rows[0];
 }
 
+const HEAD_COLUMNS = [
+  'analysis_id', 'tenant_id', 'external_id', 'portal_domain', 'status', 'completed_at', 'norm_group_id', 'report_nonce', 'results_release',
+] as const satisfies ReadonlyArray<keyof AssessmentRow>;
+
+/**
+ * What a read of results or a report checks before its render is served from the render cache:
+ * whose it is, its state, and the columns the render depends on, with its candidate's last
+ * change. Not the scores: they are read only when the render is made.
+ */
+export type AssessmentHead = Pick<AssessmentRow, (typeof HEAD_COLUMNS)[number]> & { candidate_updated_at: string | null };
+
+const headById = prepared(
+  (db, analysisId: string) =>
+    db
+      .selectFrom('assessments as a')
+      .leftJoin('candidates as c', 'c.external_id', 'a.external_id')
+      .select([...HEAD_COLUMNS.map((c) => `a.${c}` as const), 'c.updated_at as candidate_updated_at'])
+      .where('a.analysis_id', '=', analysisId),
+  { named: true },
+);
+
+export async function findAssessmentHead(store: Store, analysisId: string): Promise<AssessmentHead | undefined> {
+  return (await run(store.db, headById(store.db, store.dialect, analysisId))).rows[0];
+}
+
 /** How many items of the assessment have an answer: its progress. */
 export async function countAnswers(store: Store, analysisId: string): Promise<number> {
   const row = await store.db

@@ -10,6 +10,12 @@ export interface RenderSource {
   fingerprint: string;
 }
 
+/** A render and the fingerprint of the rows it was made from. */
+export interface Made<V> {
+  value: V;
+  fingerprint: string;
+}
+
 interface Entry {
   externalId: string;
   fingerprint: string;
@@ -20,8 +26,8 @@ interface Entry {
 /** Bytes of renders kept per store; past this the least recently used go first. */
 export const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
 /**
- * How long an entry may live. Every request reads its rows first, so a stale entry is never
- * served; the bound is on how long bytes of an assessment erased by another process (the CLI,
+ * How long an entry may live. Every request reads its rows' fingerprint first, so a stale entry
+ * is never served; the bound is on how long bytes of an assessment erased by another process (the CLI,
  * another instance) stay in this one's memory.
  */
 export const RENDER_CACHE_TTL_MS = 60_000;
@@ -38,18 +44,24 @@ export class RenderCache {
     this.#entries = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, e.size), ttl: ttlMs, ttlAutopurge: true });
   }
 
-  async get<V>(source: RenderSource, variant: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
+  /**
+   * The render for `source`: kept, or made by `make`. `make` reads the rows again and says which
+   * fingerprint it rendered; the render is kept under that one, which may be newer than `source`'s
+   * if a row changed in between. Undefined when `make` found nothing to render: nothing is kept.
+   */
+  async get<V>(source: RenderSource, variant: string, make: () => Promise<Made<V> | undefined>, sizeOf: (value: V) => number): Promise<V | undefined> {
     const key = `${source.analysisId}\u0000${variant}`;
     const hit = this.#entries.get(key);
     if (hit && hit.fingerprint === source.fingerprint) return hit.value as V;
     const pendingKey = `${key}\u0000${source.fingerprint}`;
     const pending = this.#making.get(pendingKey);
-    if (pending) return pending as Promise<V>;
-    const made = make().then((value) => {
-      const size = sizeOf(value);
+    if (pending) return pending as Promise<V | undefined>;
+    const made = make().then((m) => {
+      if (!m) return undefined;
+      const size = sizeOf(m.value);
       // One render larger than the whole cache is served, not kept.
-      if (size < this.#maxBytes) this.#entries.set(key, { externalId: source.externalId, fingerprint: source.fingerprint, value, size });
-      return value;
+      if (size < this.#maxBytes) this.#entries.set(key, { externalId: source.externalId, fingerprint: m.fingerprint, value: m.value, size });
+      return m.value;
     });
     this.#making.set(pendingKey, made);
     try {

@@ -5,15 +5,15 @@ import { RenderCache } from '../../src/store/render-cache.js';
 
 const source = (fingerprint: string, analysisId = 'a1', externalId = 'c1') => ({ analysisId, externalId, fingerprint });
 
-/** A maker that counts how often it ran. */
-function maker(value: string) {
+/** A maker that counts how often it ran; it says it rendered rows of `fingerprint`. */
+function maker(value: string, fingerprint = 'f') {
   const made = { count: 0 };
   return {
     made,
     make: async () => {
       made.count++;
       await sleep(5);
-      return value;
+      return { value, fingerprint };
     },
   };
 }
@@ -21,13 +21,29 @@ function maker(value: string) {
 describe('render cache', () => {
   test('a render is made once while its fingerprint holds, and again once it changes', async () => {
     const cache = new RenderCache();
-    const m = maker('v1');
+    const m = maker('v1', 'f1');
     assert.equal(await cache.get(source('f1'), 'results:en', m.make, (v) => v.length), 'v1');
     assert.equal(await cache.get(source('f1'), 'results:en', m.make, (v) => v.length), 'v1');
     assert.equal(m.made.count, 1);
-    const n = maker('v2');
+    const n = maker('v2', 'f2');
     assert.equal(await cache.get(source('f2'), 'results:en', n.make, (v) => v.length), 'v2', 'a changed row is rendered anew');
     assert.equal(n.made.count, 1);
+  });
+
+  test('a render made from rows newer than the request read is kept under the newer fingerprint', async () => {
+    const cache = new RenderCache();
+    const m = maker('newer', 'f2');
+    assert.equal(await cache.get(source('f1'), 'x', m.make, (v) => v.length), 'newer');
+    assert.equal(await cache.get(source('f2'), 'x', m.make, (v) => v.length), 'newer');
+    assert.equal(m.made.count, 1, 'a request that reads the newer rows is served what was kept');
+    assert.equal(await cache.get(source('f1'), 'x', m.make, (v) => v.length), 'newer');
+    assert.equal(m.made.count, 2, 'the older fingerprint is never served from the entry');
+  });
+
+  test('nothing to render (the rows are gone) answers undefined and keeps nothing', async () => {
+    const cache = new RenderCache();
+    assert.equal(await cache.get(source('f'), 'x', async () => undefined, () => 1), undefined);
+    assert.equal(cache.size, 0);
   });
 
   test('concurrent requests for one render share one making of it', async () => {

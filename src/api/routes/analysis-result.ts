@@ -6,7 +6,7 @@ import type { NormGroup } from '../../domain/results/types.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
-import { findAssessment, type AssessmentRow } from '../../store/assessments.js';
+import { findAssessmentHead, type AssessmentRow } from '../../store/assessments.js';
 import { cachedRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
 import type { Language } from '../../domain/instruments/types.js';
 import type { Static } from 'typebox';
@@ -94,12 +94,13 @@ export function analysisResult(app: App, deps: Deps): void {
           supported: Object.keys(CULTURES),
         });
       }
-      const row = await findAssessment(deps.store, token);
-      if (!row || row.tenant_id !== request.caller!.tenantId) {
-        throw new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
-      }
+      const head = await findAssessmentHead(deps.store, token);
+      const notFound = () => new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
+      if (!head || head.tenant_id !== request.caller!.tenantId) throw notFound();
       // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
-      const body = await cachedRender(deps, row, `results:${lang}`, async () => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
+      const body = await cachedRender(deps, head, `results:${lang}`, async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
+      // Gone between the two reads: erased.
+      if (!body) throw notFound();
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

@@ -5,7 +5,7 @@ import type { Language } from '../../domain/instruments/types.js';
 import { negotiateLanguage } from '../../domain/language.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { findAssessment } from '../../store/assessments.js';
+import { findAssessmentHead } from '../../store/assessments.js';
 import { pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from '../../reports/render.js';
 
 const ReportQuery = Type.Object({
@@ -43,7 +43,7 @@ export function report(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const { AnalysisId } = request.params;
-      const row = await findAssessment(deps.store, AnalysisId);
+      const row = await findAssessmentHead(deps.store, AnalysisId);
       const notFound = () => new DomainError('NotFound', 'No completed assessment found with this AnalysisId', { field: 'AnalysisId' });
       if (!row || row.tenant_id !== request.caller!.tenantId || row.status !== 'Completed') throw notFound();
       if (withheld(row)) throw new DomainError('ResultsNotReleased', 'The candidate has not released the results of this assessment');
