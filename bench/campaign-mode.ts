@@ -3,7 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { apiClient, authHeaders, type Credentials } from '../test/helpers/http.js';
 import { campaign, formCeiling, type CampaignResult } from './campaign.js';
-import type { Child } from './processes.js';
+import { startFloor, type Child } from './processes.js';
 
 /** The rounds together: sums of counts, and the worst round's latencies (as each is described on CampaignResult). */
 export interface CampaignSummary
@@ -38,9 +38,20 @@ export interface PageCeiling {
   post: { p50: number; p99: number };
 }
 
+interface ReadPair {
+  rps: number;
+  ceiling: number;
+  ratio: number;
+  bytes: number;
+  bad: number;
+  firstReads: number;
+  /** Fastify with Assay's request log and nothing else, answering as many bytes (`floor-server.ts`): its requests a second and its share of the ceiling. */
+  floor?: { rps: number; ratio: number };
+}
+
 export interface ReadsSummary {
-  results: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
-  report: { rps: number; ceiling: number; ratio: number; bytes: number; bad: number; firstReads: number };
+  results: ReadPair;
+  report: ReadPair;
   /**
    * Each PDF is of another assessment, so each is rendered, none cached.
    * `first`: the PDFs asked for first, after the server's start, timed apart (the slowest of them).
@@ -210,7 +221,8 @@ async function load(origin: string, paths: string[], headers: Record<string, str
  * The results endpoint and the HTML report of every completed assessment in turn, against a bare
  * server answering as many bytes. The first read of each assessment renders it; later reads of
  * it are served from the render cache, as an ATS polling for results would be. `firstReads` says
- * what share of reads rendered. Then PDFs at 10 connections, each assessment's once: every PDF
+ * what share of reads rendered. For the results endpoint the framework's floor runs in the same
+ * A B order (bare, floor, Assay): what Fastify with Assay's request log alone reaches. Then PDFs at 10 connections, each assessment's once: every PDF
  * is rendered, none comes from the render cache. The first few, which start the PDF threads, are
  * reported apart.
  */
@@ -222,11 +234,17 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
   // Sized on the last assessment, which the runs below then read first as a repeat.
   const resultsBytes = await size(resultsPaths.at(-1)!);
   const reportBytes = await size(reportPaths.at(-1)!);
-  const pair = async (paths: string[], bytes: number, type: string) => {
+  const pair = async (paths: string[], bytes: number, type: string, floor?: Child): Promise<ReadPair> => {
     const ceilings: number[] = [];
+    const floors: number[] = [];
     const runs: Array<{ rps: number; bad: number; requests: number }> = [];
     for (let i = 0; i < 2; i++) {
       ceilings.push((await load(bare.url, [`/bytes/${bytes}?type=${encodeURIComponent(type)}`], {}, 50, seconds)).rps);
+      if (floor) {
+        const f = await load(floor.url, [`/bytes/${bytes}`], {}, 50, seconds);
+        if (f.bad > 0) throw new Error(`the floor server failed ${f.bad} requests`);
+        floors.push(f.rps);
+      }
       runs.push(await load(assay.url, paths, headers, 50, seconds));
     }
     const requests = runs.reduce((a, r) => a + r.requests, 0);
@@ -237,9 +255,11 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
       bytes,
       bad: runs.reduce((a, r) => a + r.bad, 0),
       firstReads: Math.min(paths.length, requests) / Math.max(1, requests),
+      ...(floor ? { floor: { rps: Math.round(mean(floors)), ratio: mean(floors.map((f, i) => f / ceilings[i]!)) } } : {}),
     };
   };
-  const results = await pair(resultsPaths, resultsBytes, 'application/json; charset=utf-8');
+  const floor = await startFloor();
+  const results = await pair(resultsPaths, resultsBytes, 'application/json; charset=utf-8', floor).finally(() => floor.stop());
   const report = await pair(reportPaths, reportBytes, 'text/html; charset=utf-8');
   // The PDF threads' memory comes on top of what the campaign and the other reads peaked at.
   process.stderr.write(`  peak RSS before the PDFs: ${assay.peakRssMb()} MB\n`);

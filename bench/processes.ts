@@ -67,14 +67,15 @@ export async function startAssay(env: Record<string, string>, profileDir?: strin
 }
 
 /**
- * The bare server on a port of its own choosing, read from the line it prints once listening: a
- * port picked here and bound later can be taken meanwhile by another process (tests run in parallel).
+ * A server of the benchmark's own (`dist/bench/<script>.js`) on a port of its own choosing, read
+ * from the line it prints once listening: a port picked here and bound later can be taken
+ * meanwhile by another process (tests run in parallel).
  */
-export async function startBare(): Promise<Child> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bench', 'bare-server.js'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startAnnounced(script: string): Promise<Child> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'bench', `${script}.js`), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error('the bare server did not say its port within 10 s')), 10_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not say its port within 10 s`)), 10_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /listening (\d+)/.exec(out);
@@ -85,13 +86,19 @@ export async function startBare(): Promise<Child> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`the bare server exited with ${code} before listening`));
+      reject(new Error(`${script} exited with ${code} before listening`));
     });
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitHealthy(url, child, '/');
+  await waitHealthy(url, child, script === 'bare-server' ? '/' : '/bytes/1');
   return wrap(child, url);
 }
+
+/** The bare node:http server (`bare-server.ts`): the ceiling. */
+export const startBare = () => startAnnounced('bare-server');
+
+/** Fastify with Assay's request log and nothing else (`floor-server.ts`): the framework's floor. */
+export const startFloor = () => startAnnounced('floor-server');
 
 /** Provisioning goes through the operator CLI, as it would for a real deployment. */
 export function runCliJson(args: string[], env: Record<string, string>): Record<string, string> {

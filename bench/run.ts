@@ -255,7 +255,9 @@ function campaignRow(s: CampaignSummary): Array<string | number> {
     s.timeouts,
     `${s.webhooks.received}/${s.webhooks.expected}, ${s.webhooks.p50} / ${s.webhooks.p99}; from completion ${s.webhooks.fromCompletion.p50} / ${s.webhooks.fromCompletion.p99}`,
     s.rss,
-    s.reads ? `${s.reads.results.rps} (${f(s.reads.results.ratio)}; ${(100 * s.reads.results.firstReads).toFixed(1)}% first reads)` : '–',
+    s.reads
+      ? `${s.reads.results.rps} (${f(s.reads.results.ratio)}; ${(100 * s.reads.results.firstReads).toFixed(1)}% first reads${s.reads.results.floor ? `; Fastify with Assay's request log alone ${s.reads.results.floor.rps}, ${f(s.reads.results.floor.ratio)}` : ''})`
+      : '–',
     s.reads ? `${s.reads.report.rps} (${f(s.reads.report.ratio)}; ${(100 * s.reads.report.firstReads).toFixed(1)}% first reads)` : '–',
     s.reads ? `${s.reads.pdf.p99} (${s.reads.pdf.pdfs} PDFs, each of another assessment${s.reads.pdf.first ? `; the first ${s.reads.pdf.first.pdfs} after start, apart: slowest ${s.reads.pdf.first.max}` : ''}${s.reads.pdf.bad ? `; ${s.reads.pdf.bad} not 200` : ''}; peak RSS after them ${s.reads.pdf.rss} MB)` : '–',
   ];

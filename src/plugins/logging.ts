@@ -26,8 +26,8 @@ export function genReqId(req: IncomingMessage): string {
  * to the thread pool and back, which on a busy server cost more than the write itself. The write
  * is synchronous, as Node's own stdout is for files and pipes on Linux: one small write per turn.
  */
-export function logDestination(): { stream: pino.DestinationStream; flush(): void } {
-  const out = pino.destination({ dest: 1, sync: true });
+export function logDestination(dest = 1): { stream: pino.DestinationStream; flush(): void } {
+  const out = pino.destination({ dest, sync: true });
   let pending = '';
   let scheduled = false;
   const drain = () => {
@@ -75,7 +75,7 @@ export function logDestination(): { stream: pino.DestinationStream; flush(): voi
  * headers or bodies. The redact list is the second line of defence, should anything log an
  * object carrying credentials.
  */
-export function loggerOptions(config: Config, stream: pino.DestinationStream): NonNullable<FastifyServerOptions['logger']> {
+export function loggerOptions(config: Pick<Config, 'logLevel'>, stream: pino.DestinationStream): NonNullable<FastifyServerOptions['logger']> {
   return {
     level: config.logLevel,
     stream,

@@ -56,6 +56,8 @@ describe('the benchmark suite', () => {
       assert.ok(s.reads[read].rps > 0 && s.reads[read].ceiling > 0, read);
       assert.equal(s.reads[read].bad, 0, read);
     }
+    const floor = s.reads.results.floor;
+    assert.ok(floor && floor.rps > 0 && floor.ratio > 0, `Fastify with Assay's request log alone answered: ${JSON.stringify(floor)}`);
     assert.ok(s.reads.results.bytes > 1_000, 'the results document of a completed assessment');
     assert.ok(s.reads.report.bytes > s.reads.results.bytes, 'the HTML report is larger than the results');
     assert.equal(s.reads.pdf.bad, 0);
