@@ -47,6 +47,8 @@ interface ReadPair {
   firstReads: number;
   /** Fastify with Assay's request log and nothing else, answering as many bytes (`floor-server.ts`): its requests a second and its share of the ceiling. */
   floor?: { rps: number; ratio: number };
+  /** Each server's CPU (all threads) per request, in µs, mean of its runs. */
+  cpuUs: { bare: number; assay: number; floor?: number };
 }
 
 export interface ReadsSummary {
@@ -234,21 +236,35 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
   // Sized on the last assessment, which the runs below then read first as a repeat.
   const resultsBytes = await size(resultsPaths.at(-1)!);
   const reportBytes = await size(reportPaths.at(-1)!);
+  // The server's CPU (all its threads) per request of one load, in µs, beside the load's numbers.
+  const timed = async (server: Child, paths: string[], hdrs: Record<string, string>) => {
+    const before = cpuMs(server.child.pid!);
+    const r = await load(server.url, paths, hdrs, 50, seconds);
+    return { ...r, cpuUs: ((cpuMs(server.child.pid!) - before) * 1000) / Math.max(1, r.requests) };
+  };
   const pair = async (paths: string[], bytes: number, type: string, floor?: Child): Promise<ReadPair> => {
     const ceilings: number[] = [];
     const floors: number[] = [];
     const runs: Array<{ rps: number; bad: number; requests: number }> = [];
+    const cpu: Record<'bare' | 'floor' | 'assay', number[]> = { bare: [], floor: [], assay: [] };
     for (let i = 0; i < 2; i++) {
-      ceilings.push((await load(bare.url, [`/bytes/${bytes}?type=${encodeURIComponent(type)}`], {}, 50, seconds)).rps);
+      const b = await timed(bare, [`/bytes/${bytes}?type=${encodeURIComponent(type)}`], {});
+      ceilings.push(b.rps);
+      cpu.bare.push(b.cpuUs);
       if (floor) {
-        const f = await load(floor.url, [`/bytes/${bytes}`], {}, 50, seconds);
+        const f = await timed(floor, [`/bytes/${bytes}`], {});
         if (f.bad > 0) throw new Error(`the floor server failed ${f.bad} requests`);
         floors.push(f.rps);
+        cpu.floor.push(f.cpuUs);
       }
-      runs.push(await load(assay.url, paths, headers, 50, seconds));
+      const a = await timed(assay, paths, headers);
+      runs.push(a);
+      cpu.assay.push(a.cpuUs);
     }
     const requests = runs.reduce((a, r) => a + r.requests, 0);
+    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu.bare.map((x) => x.toFixed(0)).join(', ')}; floor ${cpu.floor.map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu.assay.map((x) => x.toFixed(0)).join(', ')}\n`);
     return {
+      cpuUs: { bare: Math.round(mean(cpu.bare)), assay: Math.round(mean(cpu.assay)), ...(floor ? { floor: Math.round(mean(cpu.floor)) } : {}) },
       rps: Math.round(mean(runs.map((r) => r.rps))),
       ceiling: Math.round(mean(ceilings)),
       ratio: mean(runs.map((r, i) => r.rps / ceilings[i]!)),

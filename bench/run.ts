@@ -17,7 +17,7 @@ import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
 import { runCliJson, startAssay, startBare, type Child } from './processes.js';
 import { hostile } from './hostile.js';
-import { campaignMode, type CampaignSummary } from './campaign-mode.js';
+import { campaignMode, type CampaignSummary, type ReadsSummary } from './campaign-mode.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './readme-rows.js';
 import { webhookLatency } from './webhook-latency.js';
@@ -236,6 +236,14 @@ async function scaling(env: Record<string, string>, creds: Record<string, string
   }
 }
 
+/** A reads cell of the campaign row: rate, share of the ceiling, first reads, the floor, and each server's CPU per request. */
+function readCell(r: ReadsSummary['results']): string {
+  const f = (x: number) => `${x.toFixed(2)}x`;
+  const floor = r.floor ? `; Fastify with Assay's request log alone ${r.floor.rps}, ${f(r.floor.ratio)}` : '';
+  const cpu = `server CPU µs per request: bare ${r.cpuUs.bare}${r.cpuUs.floor !== undefined ? `, that Fastify ${r.cpuUs.floor}` : ''}, Assay ${r.cpuUs.assay}`;
+  return `${r.rps} (${f(r.ratio)}; ${(100 * r.firstReads).toFixed(1)}% first reads${floor}; ${cpu})`;
+}
+
 function campaignRow(s: CampaignSummary): Array<string | number> {
   const f = (r: number) => `${r.toFixed(2)}x`;
   const answers = Object.entries(s.errors).map(([k, v]) => `${v}× ${k}`).join(', ') || '0';
@@ -255,10 +263,8 @@ function campaignRow(s: CampaignSummary): Array<string | number> {
     s.timeouts,
     `${s.webhooks.received}/${s.webhooks.expected}, ${s.webhooks.p50} / ${s.webhooks.p99}; from completion ${s.webhooks.fromCompletion.p50} / ${s.webhooks.fromCompletion.p99}`,
     s.rss,
-    s.reads
-      ? `${s.reads.results.rps} (${f(s.reads.results.ratio)}; ${(100 * s.reads.results.firstReads).toFixed(1)}% first reads${s.reads.results.floor ? `; Fastify with Assay's request log alone ${s.reads.results.floor.rps}, ${f(s.reads.results.floor.ratio)}` : ''})`
-      : '–',
-    s.reads ? `${s.reads.report.rps} (${f(s.reads.report.ratio)}; ${(100 * s.reads.report.firstReads).toFixed(1)}% first reads)` : '–',
+    s.reads ? readCell(s.reads.results) : '–',
+    s.reads ? readCell(s.reads.report) : '–',
     s.reads ? `${s.reads.pdf.p99} (${s.reads.pdf.pdfs} PDFs, each of another assessment${s.reads.pdf.first ? `; the first ${s.reads.pdf.first.pdfs} after start, apart: slowest ${s.reads.pdf.first.max}` : ''}${s.reads.pdf.bad ? `; ${s.reads.pdf.bad} not 200` : ''}; peak RSS after them ${s.reads.pdf.rss} MB)` : '–',
   ];
 }

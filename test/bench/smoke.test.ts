@@ -55,9 +55,10 @@ describe('the benchmark suite', () => {
     for (const read of ['results', 'report'] as const) {
       assert.ok(s.reads[read].rps > 0 && s.reads[read].ceiling > 0, read);
       assert.equal(s.reads[read].bad, 0, read);
+      assert.ok(s.reads[read].cpuUs.bare > 0 && s.reads[read].cpuUs.assay > 0, `${read}: ${JSON.stringify(s.reads[read].cpuUs)}`);
     }
     const floor = s.reads.results.floor;
-    assert.ok(floor && floor.rps > 0 && floor.ratio > 0, `Fastify with Assay's request log alone answered: ${JSON.stringify(floor)}`);
+    assert.ok(floor && floor.rps > 0 && floor.ratio > 0 && s.reads.results.cpuUs.floor > 0, `Fastify with Assay's request log alone answered: ${JSON.stringify(floor)}`);
     assert.ok(s.reads.results.bytes > 1_000, 'the results document of a completed assessment');
     assert.ok(s.reads.report.bytes > s.reads.results.bytes, 'the HTML report is larger than the results');
     assert.equal(s.reads.pdf.bad, 0);
