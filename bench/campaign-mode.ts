@@ -224,8 +224,8 @@ async function load(origin: string, paths: string[], headers: Record<string, str
  * server answering as many bytes. The first read of each assessment renders it; later reads of
  * it are served from the render cache, as an ATS polling for results would be. `firstReads` says
  * what share of reads rendered. For the results endpoint the framework's floor runs in the same
- * A B order (bare, floor, Assay): what Fastify with Assay's request log alone reaches. Then PDFs at 10 connections, each assessment's once: every PDF
- * is rendered, none comes from the render cache. The first few, which start the PDF threads, are
+ * A B order (bare, floor, Assay): what Fastify with Assay's request log alone reaches. Then PDFs
+ * at 10 connections, each assessment's once: every PDF is rendered, none comes from the render cache. The first few, which start the PDF threads, are
  * reported apart.
  */
 async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[], seconds: number): Promise<ReadsSummary> {
@@ -243,35 +243,27 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
     return { ...r, cpuUs: ((cpuMs(server.child.pid!) - before) * 1000) / Math.max(1, r.requests) };
   };
   const pair = async (paths: string[], bytes: number, type: string, floor?: Child): Promise<ReadPair> => {
-    const ceilings: number[] = [];
-    const floors: number[] = [];
-    const runs: Array<{ rps: number; bad: number; requests: number }> = [];
-    const cpu: Record<'bare' | 'floor' | 'assay', number[]> = { bare: [], floor: [], assay: [] };
+    const runs: Record<'bare' | 'floor' | 'assay', Array<Awaited<ReturnType<typeof timed>>>> = { bare: [], floor: [], assay: [] };
     for (let i = 0; i < 2; i++) {
-      const b = await timed(bare, [`/bytes/${bytes}?type=${encodeURIComponent(type)}`], {});
-      ceilings.push(b.rps);
-      cpu.bare.push(b.cpuUs);
-      if (floor) {
-        const f = await timed(floor, [`/bytes/${bytes}`], {});
-        if (f.bad > 0) throw new Error(`the floor server failed ${f.bad} requests`);
-        floors.push(f.rps);
-        cpu.floor.push(f.cpuUs);
-      }
-      const a = await timed(assay, paths, headers);
-      runs.push(a);
-      cpu.assay.push(a.cpuUs);
+      runs.bare.push(await timed(bare, [`/bytes/${bytes}?type=${encodeURIComponent(type)}`], {}));
+      if (floor) runs.floor.push(await timed(floor, [`/bytes/${bytes}`], {}));
+      runs.assay.push(await timed(assay, paths, headers));
     }
-    const requests = runs.reduce((a, r) => a + r.requests, 0);
-    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu.bare.map((x) => x.toFixed(0)).join(', ')}; floor ${cpu.floor.map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu.assay.map((x) => x.toFixed(0)).join(', ')}\n`);
+    const floorBad = runs.floor.reduce((a, r) => a + r.bad, 0);
+    if (floorBad > 0) throw new Error(`the floor server failed ${floorBad} requests`);
+    const cpu = (server: keyof typeof runs) => runs[server].map((r) => r.cpuUs);
+    const share = (server: 'floor' | 'assay') => mean(runs[server].map((r, i) => r.rps / runs.bare[i]!.rps));
+    const requests = runs.assay.reduce((a, r) => a + r.requests, 0);
+    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu('bare').map((x) => x.toFixed(0)).join(', ')}; floor ${cpu('floor').map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu('assay').map((x) => x.toFixed(0)).join(', ')}\n`);
     return {
-      cpuUs: { bare: Math.round(mean(cpu.bare)), assay: Math.round(mean(cpu.assay)), ...(floor ? { floor: Math.round(mean(cpu.floor)) } : {}) },
-      rps: Math.round(mean(runs.map((r) => r.rps))),
-      ceiling: Math.round(mean(ceilings)),
-      ratio: mean(runs.map((r, i) => r.rps / ceilings[i]!)),
+      cpuUs: { bare: Math.round(mean(cpu('bare'))), assay: Math.round(mean(cpu('assay'))), ...(floor ? { floor: Math.round(mean(cpu('floor'))) } : {}) },
+      rps: Math.round(mean(runs.assay.map((r) => r.rps))),
+      ceiling: Math.round(mean(runs.bare.map((r) => r.rps))),
+      ratio: share('assay'),
       bytes,
-      bad: runs.reduce((a, r) => a + r.bad, 0),
+      bad: runs.assay.reduce((a, r) => a + r.bad, 0),
       firstReads: Math.min(paths.length, requests) / Math.max(1, requests),
-      ...(floor ? { floor: { rps: Math.round(mean(floors)), ratio: mean(floors.map((f, i) => f / ceilings[i]!)) } } : {}),
+      ...(floor ? { floor: { rps: Math.round(mean(runs.floor.map((r) => r.rps))), ratio: share('floor') } } : {}),
     };
   };
   const floor = await startFloor();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CompiledQuery } from 'kysely';
 import type { Store } from '../../src/store/database.js';
 import { eraseCandidate } from '../../src/store/erasure.js';
 import { renderCache } from '../../src/store/render-cache.js';
@@ -8,17 +7,15 @@ import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { errorCode, type Credentials } from '../helpers/http.js';
+import { countQueries } from '../helpers/queries.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-type Kind = 'head' | 'row' | 'candidate';
-
-/** Which read a statement is: the assessment's head, its whole row, or its candidate's row. */
-function kindOf(sql: string): Kind | undefined {
-  if (sql.includes('"candidate_updated_at"')) return 'head';
-  if (/^select \* from "assessments" where/.test(sql)) return 'row';
-  if (/^select \* from "candidates" where/.test(sql)) return 'candidate';
-  return undefined;
-}
+/** The reads a results or report request can make: the assessment's head, its whole row, its candidate's row. */
+const READS = {
+  head: (sql: string) => sql.includes('"candidate_updated_at"'),
+  row: (sql: string) => /^select \* from "assessments" where/.test(sql),
+  candidate: (sql: string) => /^select \* from "candidates" where/.test(sql),
+};
 
 for (const db of testDatabases()) {
   describe(`reads of results and reports, kept and made [${db}]`, { timeout: 60_000 }, () => {
@@ -38,28 +35,7 @@ for (const db of testDatabases()) {
       return a;
     }
 
-    /** Runs `fn`, counting the reads it made; `afterHead` runs once, right after the first head read. */
-    async function reads<T>(fn: () => Promise<T>, afterHead?: () => Promise<unknown>): Promise<{ result: T; counts: Record<Kind, number> }> {
-      const executeQuery = store.db.executeQuery.bind(store.db);
-      const counts: Record<Kind, number> = { head: 0, row: 0, candidate: 0 };
-      let hook = afterHead;
-      store.db.executeQuery = (async <R>(query: CompiledQuery<R>) => {
-        const kind = kindOf(query.sql);
-        if (kind) counts[kind]++;
-        const result = await executeQuery(query);
-        if (kind === 'head' && hook) {
-          const run = hook;
-          hook = undefined;
-          await run();
-        }
-        return result;
-      }) as typeof store.db.executeQuery;
-      try {
-        return { result: await fn(), counts };
-      } finally {
-        delete (store.db as { executeQuery?: unknown }).executeQuery;
-      }
-    }
+    const reads = <T>(fn: () => Promise<T>) => countQueries(store, READS, fn);
 
     test('a repeated results read is served after a read of the head alone: the whole row is read only to make it', async () => {
       const a = await completed();
@@ -90,10 +66,10 @@ for (const db of testDatabases()) {
         const a = await completed();
         const path = route === 'results' ? `/api/candidateanalysisresult/${a.id}/en-GB` : `/api/anonymous/assessment/${a.id}/report?lang=en`;
         const kept = renderCache(store).size;
-        const { result, counts } = await reads(
-          () => a.api.get(path),
-          () => eraseCandidate(store, a.externalId, { erasedBy: 'test', reason: 'request' }),
-        );
+        const { result, counts } = await countQueries(store, READS, () => a.api.get(path), {
+          kind: 'head',
+          run: () => eraseCandidate(store, a.externalId, { erasedBy: 'test', reason: 'request' }),
+        });
         assert.equal(result.status, 404, `${route}: ${result.text}`);
         assert.equal(errorCode(result), 'NotFound', route);
         assert.equal(counts.head, 1, route);

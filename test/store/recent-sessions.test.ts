@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CompiledQuery } from 'kysely';
 import { pageItems } from '../../src/domain/flow.js';
 import { findAssessment } from '../../src/store/assessments.js';
 import type { Store } from '../../src/store/database.js';
@@ -11,6 +10,7 @@ import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
 import { authHeaders, request, type Credentials } from '../helpers/http.js';
+import { countQueries } from '../helpers/queries.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 for (const db of testDatabases()) {
@@ -43,17 +43,8 @@ for (const db of testDatabases()) {
 
     /** Runs `fn` and counts the portal's session reads (the joined read with the answers' aggregate) it made. */
     async function sessionReads<T>(fn: () => Promise<T>): Promise<{ result: T; reads: number }> {
-      const executeQuery = store.db.executeQuery.bind(store.db);
-      let reads = 0;
-      store.db.executeQuery = (<R>(query: CompiledQuery<R>) => {
-        if (query.sql.includes('string_agg') && query.sql.includes('candidates')) reads++;
-        return executeQuery(query);
-      }) as typeof store.db.executeQuery;
-      try {
-        return { result: await fn(), reads };
-      } finally {
-        delete (store.db as { executeQuery?: unknown }).executeQuery;
-      }
+      const { result, counts } = await countQueries(store, { session: (sql) => sql.includes('string_agg') && sql.includes('candidates') }, fn);
+      return { result, reads: counts.session };
     }
 
     const storedValues = async (id: string) =>
