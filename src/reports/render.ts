@@ -2,7 +2,7 @@ import type { Deps } from '../app-types.js';
 import type { Language } from '../domain/instruments/types.js';
 import { buildResult, type Result } from '../domain/results/result.js';
 import type { Html } from '../html.js';
-import { findAssessment, type AssessmentHead, type AssessmentRow } from '../store/assessments.js';
+import { findAssessment, findAssessmentHead, type AssessmentHead, type AssessmentRow } from '../store/assessments.js';
 import { findCandidate, type CandidateRow } from '../store/candidates.js';
 import { renderCache } from '../store/render-cache.js';
 import { pinnedNormGroup, storedResult } from '../store/results.js';
@@ -47,7 +47,31 @@ function reportFingerprint(row: Fingerprinted, candidateUpdatedAt: string): stri
   return `${resultFingerprint(row)}\u0000${candidateUpdatedAt}`;
 }
 
-const sourceOf = (head: AssessmentHead, fingerprint: string) => ({ analysisId: head.analysis_id, externalId: head.external_id, fingerprint });
+const sourceOf = (head: AssessmentHead, fingerprint: string) => ({ analysisId: head.analysis_id, fingerprint });
+
+/** A head's rough size in memory, for the cache's byte bound: ten short strings. */
+const HEAD_BYTES = 512;
+
+/**
+ * The assessment's head as the database holds it now. On SQLite a head is kept beside the renders
+ * under the heads version it was read after (`Store.headsVersion`), and served while that version
+ * holds: no committed change to anything in it since, by any process. Otherwise it is read.
+ */
+export async function currentHead(deps: Pick<Deps, 'store'>, analysisId: string): Promise<AssessmentHead | undefined> {
+  // Read before the head: a head is never kept under a version newer than what it shows.
+  const version = deps.store.headsVersion();
+  if (version === undefined) return findAssessmentHead(deps.store, analysisId);
+  const fingerprint = String(version);
+  return renderCache(deps.store).get(
+    { analysisId, fingerprint },
+    'head',
+    async () => {
+      const head = await findAssessmentHead(deps.store, analysisId);
+      return head && { value: head, fingerprint, externalId: head.external_id };
+    },
+    () => HEAD_BYTES,
+  );
+}
 
 /**
  * A render of a completed assessment's result (the results endpoint's body), kept while its row is
@@ -60,7 +84,7 @@ export function cachedRender<V>(deps: Pick<Deps, 'store'>, head: AssessmentHead,
     variant,
     async () => {
       const row = await findAssessment(deps.store, head.analysis_id);
-      return row && { value: await make(row), fingerprint: resultFingerprint(row) };
+      return row && { value: await make(row), fingerprint: resultFingerprint(row), externalId: row.external_id };
     },
     sizeOf,
   );
@@ -86,7 +110,7 @@ async function cachedReport(deps: Deps, head: AssessmentHead, lang: Language, va
       const row = await findAssessment(deps.store, head.analysis_id);
       const candidate = row && (await findCandidate(deps.store, row.external_id));
       const model = row && candidate && (await modelFrom(deps, row, candidate, lang));
-      return model && { value: await render(model), fingerprint: reportFingerprint(row, candidate.updated_at) };
+      return model && { value: await render(model), fingerprint: reportFingerprint(row, candidate.updated_at), externalId: row.external_id };
     },
     (bytes) => bytes.length,
   );

@@ -7,10 +7,10 @@ import { negotiateLanguage } from '../domain/language.js';
 import { fullName } from '../domain/names.js';
 import type { Html } from '../html.js';
 import { ROOT } from '../paths.js';
-import { findAssessmentHead, type AssessmentHead } from '../store/assessments.js';
+import type { AssessmentHead } from '../store/assessments.js';
 import { findCandidate } from '../store/candidates.js';
 import { linkNotFoundPage, withheldPage } from './html.js';
-import { pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
+import { currentHead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
 
 interface LinkQuery {
   expires?: string;
@@ -42,7 +42,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
   async function linked(request: FastifyRequest, reply: FastifyReply): Promise<AssessmentHead | undefined> {
     const { id } = request.params as { id: string };
     const { expires, sig } = request.query as LinkQuery;
-    const row = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await findAssessmentHead(deps.store, id) : undefined;
+    const row = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await currentHead(deps, id) : undefined;
     if (row && row.status === 'Completed' && deps.reportLinks.valid(id, row.report_nonce, expires, sig)) return row;
     const wait = deps.tokenGuesses.retryAfter(request.ip);
     if (wait > 0) reply.header('retry-after', String(wait));

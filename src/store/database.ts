@@ -55,6 +55,13 @@ export interface Store {
   /** Called after this process changed credentials. */
   credentialsChanged(): void;
   /**
+   * SQLite: a number that changes with every committed change to what an assessment's head holds
+   * (migration 0008's triggers), in this process or any other; undefined while a transaction is
+   * open on the connection, whose bump may yet roll back. Always undefined on PostgreSQL, which
+   * keeps no such number: each read reads the head.
+   */
+  headsVersion(): number | undefined;
+  /**
    * SQLite only: applies a connection setting (`PRAGMA query_only = ON`, say) to every connection
    * the store writes through. Tests use it to make the store refuse writes.
    */
@@ -188,12 +195,14 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
   // on disk, as with synchronous=FULL, but the fsync no longer holds the event loop.
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
-  const writer = new SqliteWriter(raw, `${path}-wal`, { ...(observe ? { observe } : {}) });
+  const heads = versionReader(raw, 'heads_version');
+  // A commit of this process's may have bumped it: the next read looks again, in this turn too.
+  const writer = new SqliteWriter(raw, `${path}-wal`, { ...(observe ? { observe } : {}), onCommit: heads.forget });
   // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
   const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS, (fn) => writer.exclusive(fn)) : undefined;
   // Transactions with application logic in them share commits, while the writer runs no batch.
   const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), { sync: () => writer.sync(), ...(observe ? { observe } : {}) });
-  const version = credentialsVersionReader(raw);
+  const version = versionReader(raw, 'credentials_version');
   const background = serving ? new SqliteBackgroundReader(path) : undefined;
   return {
     dialect: 'sqlite',
@@ -218,23 +227,25 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
     compact: () => writer.exclusive(() => compactAfterErasures(raw, path, () => truncateWal(raw))),
     credentialsVersion: version.read,
     credentialsChanged: version.forget,
+    headsVersion: () => (raw.inTransaction ? undefined : heads.read()),
     listen: () => {},
   };
 }
 
 /**
- * The credentials_version row, which every credential change bumps in its own transaction
- * (the CLI's included). Read once per turn of the event loop: requests handled in the same
- * turn share the answer.
+ * A one-row version table that every change of its kind bumps in the change's own transaction:
+ * credentials_version (credential changes, the CLI's included) and heads_version (triggers,
+ * migration 0008). Read once per turn of the event loop: requests handled in the same turn share
+ * the answer.
  */
-function credentialsVersionReader(raw: BetterSqlite3.Database): { read(): number; forget(): void } {
+function versionReader(raw: BetterSqlite3.Database, table: 'credentials_version' | 'heads_version'): { read(): number; forget(): void } {
   let statement: BetterSqlite3.Statement | undefined;
   let version: number | undefined;
   return {
     read() {
       if (version === undefined) {
         // Prepared on first use: the table exists only once the server has migrated.
-        statement ??= raw.prepare('SELECT version FROM credentials_version WHERE id = 1').pluck();
+        statement ??= raw.prepare(`SELECT version FROM ${table} WHERE id = 1`).pluck();
         version = (statement.get() as number | undefined) ?? 0;
         setImmediate(() => (version = undefined));
       }
@@ -295,6 +306,7 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
     },
     credentialsVersion: () => version,
     credentialsChanged: bump,
+    headsVersion: () => undefined,
     listen: (channel, handler) => listener.on(channel, handler),
     scrub: async () => {},
     compact: async () => false,

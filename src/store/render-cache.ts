@@ -5,15 +5,15 @@ import { onePerStore } from './one-per-store.js';
 /** Which stored rows a render came from, as read for the request at hand. */
 export interface RenderSource {
   analysisId: string;
-  externalId: string;
   /** The columns the render depends on, joined: any change to them makes a new entry. */
   fingerprint: string;
 }
 
-/** A render and the fingerprint of the rows it was made from. */
+/** A render, the fingerprint of the rows it was made from, and whose they are (to forget it with them). */
 export interface Made<V> {
   value: V;
   fingerprint: string;
+  externalId: string;
 }
 
 interface Entry {
@@ -37,6 +37,8 @@ export class RenderCache {
   readonly #maxBytes: number;
   // Concurrent requests for the same render share one making of it.
   readonly #making = new Map<string, Promise<unknown>>();
+  // Counts forgetCandidate calls: a making that one overlapped may show that candidate.
+  #forgets = 0;
 
   constructor({ maxBytes = RENDER_CACHE_BYTES, ttlMs = RENDER_CACHE_TTL_MS } = {}) {
     this.#maxBytes = maxBytes;
@@ -56,11 +58,13 @@ export class RenderCache {
     const pendingKey = `${key}\u0000${source.fingerprint}`;
     const pending = this.#making.get(pendingKey);
     if (pending) return pending as Promise<V | undefined>;
+    const forgets = this.#forgets;
     const made = make().then((m) => {
       if (!m) return undefined;
       const size = sizeOf(m.value);
-      // One render larger than the whole cache is served, not kept.
-      if (size < this.#maxBytes) this.#entries.set(key, { externalId: source.externalId, fingerprint: m.fingerprint, value: m.value, size });
+      // One render larger than the whole cache is served, not kept; nor one made while a candidate
+      // was forgotten, who may be the one it shows (erased after its rows were read).
+      if (size < this.#maxBytes && this.#forgets === forgets) this.#entries.set(key, { externalId: m.externalId, fingerprint: m.fingerprint, value: m.value, size });
       return m.value;
     });
     this.#making.set(pendingKey, made);
@@ -72,6 +76,7 @@ export class RenderCache {
   }
 
   forgetCandidate(externalId: string): void {
+    this.#forgets++;
     for (const [key, entry] of this.#entries.entries()) if (entry.externalId === externalId) this.#entries.delete(key);
   }
 

@@ -66,9 +66,12 @@ export class SqliteWriter {
   #syncs = 0;
   #unsynced: Settle[] = [];
   readonly #idle: Array<() => void> = [];
+  readonly #onCommit: () => void;
 
-  constructor(raw: BetterSqlite3.Database, walPath: string, options: { syncFd?: SyncFd; observe?: WriteObserver } = {}) {
+  /** `onCommit` is told after each commit on the connection, the batches' and `exclusive` work's. */
+  constructor(raw: BetterSqlite3.Database, walPath: string, options: { syncFd?: SyncFd; observe?: WriteObserver; onCommit?: () => void } = {}) {
     this.#raw = raw;
+    this.#onCommit = options.onCommit ?? (() => {});
     this.#walPath = walPath;
     this.#syncFd = options.syncFd ?? fdatasync;
     this.#observe = options.observe;
@@ -106,6 +109,8 @@ export class SqliteWriter {
       return await fn();
     } finally {
       this.#exclusive--;
+      // It may have committed, or not: told either way.
+      this.#onCommit();
       this.#schedule();
     }
   }
@@ -157,6 +162,7 @@ export class SqliteWriter {
         }
       }
       this.#commit.run();
+      this.#onCommit();
     } catch (error) {
       if (this.#raw.inTransaction) this.#rollback.run();
       for (const op of batch) op.reject(error);

@@ -3,17 +3,17 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RenderCache } from '../../src/store/render-cache.js';
 
-const source = (fingerprint: string, analysisId = 'a1', externalId = 'c1') => ({ analysisId, externalId, fingerprint });
+const source = (fingerprint: string, analysisId = 'a1') => ({ analysisId, fingerprint });
 
-/** A maker that counts how often it ran; it says it rendered rows of `fingerprint`. */
-function maker(value: string, fingerprint = 'f') {
+/** A maker that counts how often it ran; it says it rendered rows of `fingerprint`, of candidate `externalId`. */
+function maker(value: string, fingerprint = 'f', externalId = 'c1') {
   const made = { count: 0 };
   return {
     made,
     make: async () => {
       made.count++;
       await sleep(5);
-      return { value, fingerprint };
+      return { value, fingerprint, externalId };
     },
   };
 }
@@ -64,14 +64,25 @@ describe('render cache', () => {
 
   test("forgetting a candidate drops every render of their assessments and no one else's", async () => {
     const cache = new RenderCache();
-    await cache.get(source('f', 'a1', 'c1'), 'results:en', maker('1').make, () => 1);
-    await cache.get(source('f', 'a1', 'c1'), 'pdf:en', maker('2').make, () => 1);
-    await cache.get(source('f', 'a2', 'c2'), 'results:en', maker('3').make, () => 1);
+    await cache.get(source('f', 'a1'), 'results:en', maker('1', 'f', 'c1').make, () => 1);
+    await cache.get(source('f', 'a1'), 'pdf:en', maker('2', 'f', 'c1').make, () => 1);
+    await cache.get(source('f', 'a2'), 'results:en', maker('3', 'f', 'c2').make, () => 1);
     cache.forgetCandidate('c1');
     assert.equal(cache.size, 1);
     const m = maker('again');
-    assert.equal(await cache.get(source('f', 'a1', 'c1'), 'results:en', m.make, () => 1), 'again');
+    assert.equal(await cache.get(source('f', 'a1'), 'results:en', m.make, () => 1), 'again');
     assert.equal(m.made.count, 1);
+  });
+
+  test('a render made while a candidate was forgotten is served but not kept', async () => {
+    const cache = new RenderCache();
+    const m = maker('shown', 'f', 'c1');
+    const pending = cache.get(source('f'), 'x', m.make, () => 1);
+    cache.forgetCandidate('c1');
+    assert.equal(await pending, 'shown');
+    assert.equal(cache.size, 0);
+    await cache.get(source('f'), 'x', m.make, () => 1);
+    assert.equal(cache.size, 1, 'a making that no forgetting overlapped is kept');
   });
 
   test('entries leave memory when their time is up, unread', async () => {

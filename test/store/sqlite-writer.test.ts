@@ -155,6 +155,30 @@ describe('SqliteWriter: single statements batched per turn, answered after the W
   });
 });
 
+describe('SqliteWriter: told of each commit', () => {
+  test("a batch's commit and the end of exclusive work are told, each once the rows are visible to other connections", async () => {
+    const path = join(tempDir(), 'c.db');
+    const raw = openSqliteFile(path);
+    raw.exec('CREATE TABLE t (id TEXT PRIMARY KEY, note TEXT NOT NULL)');
+    const other = openSqliteFile(path);
+    const seen: number[] = [];
+    const writer = new SqliteWriter(raw, `${path}-wal`, { onCommit: () => seen.push(other.prepare('SELECT count(*) FROM t').pluck().get() as number) });
+    try {
+      await Promise.all([writer.execute(insert('c1')), writer.execute(insert('c2'))]);
+      assert.deepEqual(seen, [2], 'one batch, one commit');
+      await writer.exclusive(async () => {
+        raw.exec("INSERT INTO t (id, note) VALUES ('c3', 'x')");
+        assert.deepEqual(seen, [2], 'not before the work ends');
+      });
+      assert.deepEqual(seen, [2, 3]);
+    } finally {
+      await writer.stop();
+      other.close();
+      raw.close();
+    }
+  });
+});
+
 describe('SqliteWriter durability: no write is answered before a sync that started after its commit', () => {
   test('answers wait for the sync; a write committed during a sync waits for the next one', async () => {
     const path = join(tempDir(), 'd.db');

@@ -6,8 +6,8 @@ import type { NormGroup } from '../../domain/results/types.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
-import { findAssessmentHead, type AssessmentRow } from '../../store/assessments.js';
-import { cachedRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
+import type { AssessmentRow } from '../../store/assessments.js';
+import { cachedRender, currentHead, reportUrl, resultOf, withheld } from '../../reports/render.js';
 import type { Language } from '../../domain/instruments/types.js';
 import type { Static } from 'typebox';
 
@@ -94,7 +94,7 @@ export function analysisResult(app: App, deps: Deps): void {
           supported: Object.keys(CULTURES),
         });
       }
-      const head = await findAssessmentHead(deps.store, token);
+      const head = await currentHead(deps, token);
       const notFound = () => new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
       if (!head || head.tenant_id !== request.caller!.tenantId) throw notFound();
       // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.

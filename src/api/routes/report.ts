@@ -5,8 +5,7 @@ import type { Language } from '../../domain/instruments/types.js';
 import { negotiateLanguage } from '../../domain/language.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { findAssessmentHead } from '../../store/assessments.js';
-import { pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from '../../reports/render.js';
+import { currentHead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from '../../reports/render.js';
 
 const ReportQuery = Type.Object({
   lang: Type.Optional(Type.Union([Type.Literal('nl'), Type.Literal('en')], { description: 'Language; else Accept-Language, else English.' })),
@@ -43,7 +42,7 @@ export function report(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const { AnalysisId } = request.params;
-      const row = await findAssessmentHead(deps.store, AnalysisId);
+      const row = await currentHead(deps, AnalysisId);
       const notFound = () => new DomainError('NotFound', 'No completed assessment found with this AnalysisId', { field: 'AnalysisId' });
       if (!row || row.tenant_id !== request.caller!.tenantId || row.status !== 'Completed') throw notFound();
       if (withheld(row)) throw new DomainError('ResultsNotReleased', 'The candidate has not released the results of this assessment');
