@@ -225,7 +225,7 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
     },
     scrub: () => writer.exclusive(async () => truncateWal(raw)),
     compact: () => writer.exclusive(() => compactAfterErasures(raw, path, () => truncateWal(raw))),
-    credentialsVersion: version.read,
+    credentialsVersion: () => version.read() ?? 0,
     credentialsChanged: version.forget,
     headsVersion: () => (raw.inTransaction ? undefined : heads.read()),
     listen: () => {},
@@ -238,21 +238,24 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
  * migration 0008). Read once per turn of the event loop: requests handled in the same turn share
  * the answer.
  */
-function versionReader(raw: BetterSqlite3.Database, table: 'credentials_version' | 'heads_version'): { read(): number; forget(): void } {
+function versionReader(raw: BetterSqlite3.Database, table: 'credentials_version' | 'heads_version'): { read(): number | undefined; forget(): void } {
   let statement: BetterSqlite3.Statement | undefined;
+  let read = false;
   let version: number | undefined;
   return {
+    /** Undefined when the row is missing (a file edited by hand): then no version holds. */
     read() {
-      if (version === undefined) {
+      if (!read) {
         // Prepared on first use: the table exists only once the server has migrated.
         statement ??= raw.prepare(`SELECT version FROM ${table} WHERE id = 1`).pluck();
-        version = (statement.get() as number | undefined) ?? 0;
-        setImmediate(() => (version = undefined));
+        version = statement.get() as number | undefined;
+        read = true;
+        setImmediate(() => (read = false));
       }
       return version;
     },
     forget() {
-      version = undefined;
+      read = false;
     },
   };
 }

@@ -65,6 +65,21 @@ for (const db of testDatabases()) {
       }
     });
 
+    test('with its row gone (a file edited by hand) no version holds, so every read reads the head', async () => {
+      const other = new Database(server.databaseUrl.slice('sqlite:'.length));
+      const was = store.headsVersion()!;
+      try {
+        other.exec('DELETE FROM heads_version');
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.equal(store.headsVersion(), undefined);
+      } finally {
+        other.prepare('INSERT INTO heads_version (id, version) VALUES (1, ?)').run(was + 1_000);
+        other.close();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(store.headsVersion(), was + 1_000);
+    });
+
     test('inside a transaction open on the server\'s connection the version is not given: its bump may yet roll back', async () => {
       assert.equal(typeof store.headsVersion(), 'number');
       let inside: number | undefined = -1;
