@@ -97,12 +97,19 @@ export const CREDENTIALS_BOUND_MS = 2_000;
 // SQLITE_BUSY when the CLI writes from another process. IMMEDIATE waits on busy_timeout instead.
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #raw: BetterSqlite3.Database;
-  constructor(config: SqliteDialectConfig, raw: BetterSqlite3.Database) {
+  readonly #onCommit: () => void;
+  constructor(config: SqliteDialectConfig, raw: BetterSqlite3.Database, onCommit: () => void) {
     super(config);
     this.#raw = raw;
+    this.#onCommit = onCommit;
   }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  // Told at once, before the connection is handed to a waiting read.
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.commitTransaction(connection);
+    this.#onCommit();
   }
   // After SQLITE_FULL or an I/O error SQLite has already rolled back; a second ROLLBACK would
   // fail and hide the error that says what happened.
@@ -122,14 +129,16 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 class AssaySqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #raw: BetterSqlite3.Database;
-  constructor(raw: BetterSqlite3.Database) {
+  readonly #onCommit: () => void;
+  constructor(raw: BetterSqlite3.Database, onCommit: () => void = () => {}) {
     const config = { database: withStatementCache(raw) };
     super(config);
     this.#config = config;
     this.#raw = raw;
+    this.#onCommit = onCommit;
   }
   override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.#config, this.#raw);
+    return new ImmediateSqliteDriver(this.#config, this.#raw, this.#onCommit);
   }
   override createAdapter(): SqliteAdapter {
     return new TransactionalDdlSqliteAdapter();
@@ -194,9 +203,9 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
   // synced on the thread pool and only then is anyone answered. A 201 still means the row is
   // on disk, as with synchronous=FULL, but the fsync no longer holds the event loop.
   raw.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw) });
   const heads = versionReader(raw, 'heads_version');
-  // A commit of this process's may have bumped it: the next read looks again, in this turn too.
+  // A commit of this process's may have bumped it, a transaction's or a batch's: the next read looks again at once.
+  const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw, heads.forget) });
   const writer = new SqliteWriter(raw, `${path}-wal`, { ...(observe ? { observe } : {}), onCommit: heads.forget });
   // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
   const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS, (fn) => writer.exclusive(fn)) : undefined;
@@ -232,30 +241,34 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
   };
 }
 
+/** How long a version read is used for: a change committed elsewhere is seen within this. */
+export const VERSION_MAX_AGE_MS = 1;
+
 /**
  * A one-row version table that every change of its kind bumps in the change's own transaction:
  * credentials_version (credential changes, the CLI's included) and heads_version (triggers,
- * migration 0008). Read once per turn of the event loop: requests handled in the same turn share
- * the answer.
+ * migration 0008). Read at most once a millisecond, and again after `forget`: requests handled
+ * close together share the answer, and a change committed by another process is seen by every
+ * request handled a millisecond later, however busy the event loop.
  */
 function versionReader(raw: BetterSqlite3.Database, table: 'credentials_version' | 'heads_version'): { read(): number | undefined; forget(): void } {
   let statement: BetterSqlite3.Statement | undefined;
-  let read = false;
+  let readAt = -Infinity;
   let version: number | undefined;
   return {
     /** Undefined when the row is missing (a file edited by hand): then no version holds. */
     read() {
-      if (!read) {
+      const now = performance.now();
+      if (now - readAt >= VERSION_MAX_AGE_MS) {
         // Prepared on first use: the table exists only once the server has migrated.
         statement ??= raw.prepare(`SELECT version FROM ${table} WHERE id = 1`).pluck();
         version = statement.get() as number | undefined;
-        read = true;
-        setImmediate(() => (read = false));
+        readAt = now;
       }
       return version;
     },
     forget() {
-      read = false;
+      readAt = -Infinity;
     },
   };
 }

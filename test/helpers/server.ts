@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { openSqliteFile } from '../../src/store/database.js';
 import { provisionTenant, type IssuedCredentials } from '../../src/provision.js';
 import type { Resolver } from '../../src/webhooks/client.js';
 import { freshDatabaseUrl, type DatabaseKind } from './databases.js';
@@ -57,4 +58,9 @@ export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<str
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A connection of its own to a SQLite server's file, as the CLI or another process has one. */
+export function otherConnection(server: Pick<TestServer, 'databaseUrl'>): ReturnType<typeof openSqliteFile> {
+  return openSqliteFile(server.databaseUrl.slice('sqlite:'.length));
 }

@@ -3,13 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import type { Store } from '../../src/store/database.js';
 import { eraseCandidate } from '../../src/store/erasure.js';
 import { renderCache } from '../../src/store/render-cache.js';
-import { Database } from '../../src/store/sqlite-driver.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { errorCode, type Credentials } from '../helpers/http.js';
 import { countQueries } from '../helpers/queries.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { otherConnection, startServer, type TestServer } from '../helpers/server.js';
 
 /** The reads a results or report request can make: the assessment's head, its whole row, its candidate's row. */
 const READS = {
@@ -84,7 +83,7 @@ for (const db of testDatabases()) {
     if (db === 'sqlite') {
       /** Runs `statement` on a connection of its own, as the CLI or another process would. */
       function elsewhere(statement: string, ...args: unknown[]): void {
-        const other = new Database(server.databaseUrl.slice('sqlite:'.length));
+        const other = otherConnection(server);
         try {
           other.prepare(statement).run(...args);
         } finally {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openSqliteFile } from '../../src/store/database.js';
 import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { otherConnection, startServer, type TestServer } from '../helpers/server.js';
 
 describe('SQLite that cannot write: a clear 503, then recovery, never a corrupted store', () => {
   let server: TestServer;
@@ -61,7 +60,7 @@ describe('SQLite that cannot write: a clear 503, then recovery, never a corrupte
   });
 
   test('the file is intact afterwards', async () => {
-    const raw = openSqliteFile(server.databaseUrl.slice('sqlite:'.length));
+    const raw = otherConnection(server);
     try {
       assert.equal(raw.pragma('integrity_check', { simple: true }), 'ok');
     } finally {

@@ -19,7 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull())
     .execute();
   await sql`INSERT INTO heads_version (id, version) VALUES (1, 0)`.execute(db);
-  // WHEN, not UPDATE OF: a page's save sets columns to the values they already have.
+  // WHEN compares values: an update that names a column without changing it bumps nothing.
   const changed = HEAD_COLUMNS.map((c) => `NEW.${c} IS NOT OLD.${c}`).join(' OR ');
   await sql.raw(`CREATE TRIGGER heads_version_assessment_update AFTER UPDATE ON assessments WHEN ${changed} BEGIN ${BUMP} END`).execute(db);
   await sql.raw(`CREATE TRIGGER heads_version_assessment_delete AFTER DELETE ON assessments BEGIN ${BUMP} END`).execute(db);

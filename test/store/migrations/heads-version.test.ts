@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import type { Store } from '../../../src/store/database.js';
+import { VERSION_MAX_AGE_MS, type Store } from '../../../src/store/database.js';
 import { findAssessmentHead } from '../../../src/store/assessments.js';
-import { Database } from '../../../src/store/sqlite-driver.js';
 import { testDatabases } from '../../helpers/databases.js';
 import { newAssessment } from '../../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../../helpers/forms.js';
-import { startServer, type TestServer } from '../../helpers/server.js';
+import { otherConnection, startServer, type TestServer } from '../../helpers/server.js';
 
 for (const db of testDatabases()) {
   describe(`migration 0008: the heads version [${db}]`, { timeout: 60_000 }, () => {
@@ -37,7 +37,7 @@ for (const db of testDatabases()) {
       const columns = Object.keys(head).filter((c) => c !== 'analysis_id' && c !== 'candidate_updated_at');
       assert.ok(columns.length >= 8, columns.join());
       // Another connection, as the CLI or a second process has; all of it rolled back after.
-      const other = new Database(server.databaseUrl.slice('sqlite:'.length));
+      const other = otherConnection(server);
       const version = () => other.prepare('SELECT version FROM heads_version WHERE id = 1').pluck().get() as number;
       const bumps = (statement: string, ...args: unknown[]) => {
         const before = version();
@@ -52,9 +52,15 @@ for (const db of testDatabases()) {
           assert.equal(bumps(`UPDATE assessments SET ${c} = ${c} WHERE analysis_id = ?`, id), 0, `${c} set to itself`);
           assert.equal(bumps(`UPDATE assessments SET ${c} = coalesce(${c}, '') || 'x' WHERE analysis_id = ?`, id), 1, `${c} changed`);
         }
-        for (const c of ['last_activity_at', 'scores', 'return_url']) assert.equal(bumps(`UPDATE assessments SET ${c} = coalesce(${c}, '') || 'x' WHERE analysis_id = ?`, id), 0, c);
+        const others = (table: string, except: string[]) =>
+          (other.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((c) => !except.includes(c));
+        const rest = others('assessments', ['analysis_id', ...columns]);
+        assert.ok(rest.includes('last_activity_at') && rest.includes('scores'), rest.join());
+        for (const c of rest) assert.equal(bumps(`UPDATE assessments SET ${c} = coalesce(${c}, '') || 'x' WHERE analysis_id = ?`, id), 0, c);
         const externalId = head.external_id;
-        assert.equal(bumps(`UPDATE candidates SET first_name = first_name || 'x' WHERE external_id = ?`, externalId), 0, 'a candidate change that leaves updated_at');
+        for (const c of others('candidates', ['external_id', 'updated_at'])) {
+          assert.equal(bumps(`UPDATE candidates SET ${c} = coalesce(${c}, '') || 'x' WHERE external_id = ?`, externalId), 0, `candidate ${c}, updated_at left`);
+        }
         assert.equal(bumps(`UPDATE candidates SET updated_at = updated_at || 'x' WHERE external_id = ?`, externalId), 1, 'updated_at');
         assert.equal(bumps('DELETE FROM assessment_answers WHERE analysis_id = ?', id), 0, 'answers');
         assert.equal(bumps('DELETE FROM assessments WHERE analysis_id = ?', id), 1, 'the assessment deleted');
@@ -66,18 +72,34 @@ for (const db of testDatabases()) {
     });
 
     test('with its row gone (a file edited by hand) no version holds, so every read reads the head', async () => {
-      const other = new Database(server.databaseUrl.slice('sqlite:'.length));
+      const other = otherConnection(server);
       const was = store.headsVersion()!;
       try {
         other.exec('DELETE FROM heads_version');
-        await new Promise((resolve) => setImmediate(resolve));
+        await sleep(VERSION_MAX_AGE_MS + 5);
         assert.equal(store.headsVersion(), undefined);
       } finally {
         other.prepare('INSERT INTO heads_version (id, version) VALUES (1, ?)').run(was + 1_000);
         other.close();
       }
-      await new Promise((resolve) => setImmediate(resolve));
+      await sleep(VERSION_MAX_AGE_MS + 5);
       assert.equal(store.headsVersion(), was + 1_000);
+    });
+
+    test("this process's own commits, a transaction's and a batch's, are seen at once, without waiting for the version read to age", async () => {
+      const realNow = performance.now;
+      const frozen = realNow.call(performance);
+      // With the clock stopped, a version read is used until something forgets it.
+      performance.now = () => frozen;
+      try {
+        const before = store.headsVersion()!;
+        await store.write((trx) => trx.updateTable('assessments').set({ report_nonce: `n-${before}` }).where('analysis_id', '=', id).execute());
+        assert.equal(store.headsVersion(), before + 1, 'a transaction');
+        await store.execute(store.db.updateTable('assessments').set({ report_nonce: `m-${before}` }).where('analysis_id', '=', id).compile());
+        assert.equal(store.headsVersion(), before + 2, 'a batch');
+      } finally {
+        performance.now = realNow;
+      }
     });
 
     test('inside a transaction open on the server\'s connection the version is not given: its bump may yet roll back', async () => {
