@@ -35,10 +35,12 @@ export const RENDER_CACHE_TTL_MS = 60_000;
 export class RenderCache {
   readonly #entries: LRUCache<string, Entry>;
   readonly #maxBytes: number;
-  // Concurrent requests for the same render share one making of it.
-  readonly #making = new Map<string, Promise<unknown>>();
-  // Counts forgetCandidate calls: a making that one overlapped may show that candidate.
+  // Concurrent requests for the same render share one making of it; `since` is when it began.
+  readonly #making = new Map<string, { promise: Promise<unknown>; since: number }>();
+  // Each forgetCandidate is numbered; a candidate's latest number is kept while a making that
+  // began before it is still going, since that making may show them (erased after its read).
   #forgets = 0;
+  readonly #forgotten = new Map<string, number>();
 
   constructor({ maxBytes = RENDER_CACHE_BYTES, ttlMs = RENDER_CACHE_TTL_MS } = {}) {
     this.#maxBytes = maxBytes;
@@ -57,27 +59,44 @@ export class RenderCache {
     if (hit && hit.fingerprint === source.fingerprint) return hit.value as V;
     const pendingKey = `${key}\u0000${source.fingerprint}`;
     const pending = this.#making.get(pendingKey);
-    if (pending) return pending as Promise<V | undefined>;
-    const forgets = this.#forgets;
+    if (pending) return pending.promise as Promise<V | undefined>;
+    const since = this.#forgets;
     const made = make().then((m) => {
       if (!m) return undefined;
       const size = sizeOf(m.value);
-      // One render larger than the whole cache is served, not kept; nor one made while a candidate
-      // was forgotten, who may be the one it shows (erased after its rows were read).
-      if (size < this.#maxBytes && this.#forgets === forgets) this.#entries.set(key, { externalId: m.externalId, fingerprint: m.fingerprint, value: m.value, size });
+      // One render larger than the whole cache is served, not kept; nor one of a candidate
+      // forgotten while it was being made. Other candidates' makings are kept as usual.
+      const forgottenAt = this.#forgotten.get(m.externalId);
+      if (size < this.#maxBytes && !(forgottenAt !== undefined && forgottenAt > since)) {
+        this.#entries.set(key, { externalId: m.externalId, fingerprint: m.fingerprint, value: m.value, size });
+      }
       return m.value;
     });
-    this.#making.set(pendingKey, made);
+    this.#making.set(pendingKey, { promise: made, since });
     try {
       return await made;
     } finally {
       this.#making.delete(pendingKey);
+      this.#pruneForgotten();
     }
   }
 
   forgetCandidate(externalId: string): void {
-    this.#forgets++;
     for (const [key, entry] of this.#entries.entries()) if (entry.externalId === externalId) this.#entries.delete(key);
+    if (this.#making.size > 0) this.#forgotten.set(externalId, ++this.#forgets);
+  }
+
+  /** Drops the numbers no making still going began before: no one needs them any more. */
+  #pruneForgotten(): void {
+    if (this.#forgotten.size === 0) return;
+    let oldest = Infinity;
+    for (const { since } of this.#making.values()) oldest = Math.min(oldest, since);
+    for (const [externalId, at] of this.#forgotten) if (at <= oldest) this.#forgotten.delete(externalId);
+  }
+
+  /** Candidates' numbers kept for makings still going (tests check that it empties). */
+  get forgottenHeld(): number {
+    return this.#forgotten.size;
   }
 
   /** Entries kept. */

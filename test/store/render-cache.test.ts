@@ -85,6 +85,18 @@ describe('render cache', () => {
     assert.equal(cache.size, 1, 'a making that no forgetting overlapped is kept');
   });
 
+  test("forgetting one candidate does not keep another's render from being kept, and nothing of it is held once no making is going", async () => {
+    const cache = new RenderCache();
+    const pending = cache.get(source('f'), 'x', maker('theirs', 'f', 'c2').make, () => 1);
+    cache.forgetCandidate('c1');
+    assert.equal(cache.forgottenHeld, 1, 'held while a making that began before it goes on');
+    assert.equal(await pending, 'theirs');
+    assert.equal(cache.size, 1);
+    assert.equal(cache.forgottenHeld, 0);
+    cache.forgetCandidate('c3');
+    assert.equal(cache.forgottenHeld, 0, 'nothing is held when no making is going');
+  });
+
   test('entries leave memory when their time is up, unread', async () => {
     const cache = new RenderCache({ ttlMs: 50 });
     await cache.get(source('f'), 'x', maker('v').make, () => 1);
