@@ -71,7 +71,7 @@ for (const db of testDatabases()) {
       }
     });
 
-    test('with its row gone (a file edited by hand) no version holds, so every read reads the head', async () => {
+    test('with its row gone (a file edited by hand) the store gives no version, and gives one again once the row is back', async () => {
       const other = otherConnection(server);
       const was = store.headsVersion()!;
       try {
