@@ -68,7 +68,10 @@ export class SqliteWriter {
   readonly #idle: Array<() => void> = [];
   readonly #onCommit: () => void;
 
-  /** `onCommit` is told after each commit on the connection, the batches' and `exclusive` work's. */
+  /**
+   * `onCommit` is told after each batch's commit. A transaction run in `exclusive` is not the
+   * writer's to tell: whoever runs it commits it (store/database.ts: the Kysely driver tells).
+   */
   constructor(raw: BetterSqlite3.Database, walPath: string, options: { syncFd?: SyncFd; observe?: WriteObserver; onCommit?: () => void } = {}) {
     this.#raw = raw;
     this.#onCommit = options.onCommit ?? (() => {});
@@ -109,8 +112,6 @@ export class SqliteWriter {
       return await fn();
     } finally {
       this.#exclusive--;
-      // It may have committed, or not: told either way.
-      this.#onCommit();
       this.#schedule();
     }
   }
