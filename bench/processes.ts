@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
-import { freePort, inherited } from '../test/helpers/cli.js';
+import { inherited } from '../test/helpers/cli.js';
 import { peakRssMb } from '../test/helpers/load.js';
 
 export interface Child {
@@ -49,18 +49,57 @@ function wrap(child: ChildProcess, url: string): Child {
   };
 }
 
-/** `bin/assay serve` with its log lines going to /dev/null, as to a log shipper that keeps up. */
+/**
+ * The port `pid` listens on over TCP (IPv4 loopback), read from /proc: its sockets' inodes, then
+ * the listening entry with one of them. Undefined until it listens.
+ */
+export function listeningPort(pid: number): number | undefined {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]!);
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+    for (const line of readFileSync(`/proc/${pid}/net/tcp`, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] is address:port in hex, f[3] the state (0A: listening), f[9] the inode.
+      if (f[3] === '0A' && inodes.has(f[9]!)) return parseInt(f[1]!.split(':')[1]!, 16);
+    }
+  } catch {
+    // The process is gone; the caller sees it exit.
+  }
+  return undefined;
+}
+
+/**
+ * `bin/assay serve` with its log lines going to /dev/null, as to a log shipper that keeps up. It
+ * listens on a port of its own choosing (PORT=0), found in /proc: a port picked here and bound
+ * later can be taken meanwhile by another process (tests run in parallel).
+ */
 export async function startAssay(env: Record<string, string>, profileDir?: string): Promise<Child> {
-  const port = await freePort();
   const devNull = openSync('/dev/null', 'w');
   // With a profile, node runs bin/assay with its own flags (the shebang's) and --cpu-prof.
   const bin = join(ROOT, 'bin', 'assay');
   const shebang = /^#!.* node (.*)$/m.exec(readFileSync(bin, 'utf8'))![1]!.split(' ');
   const [command, args] = profileDir ? [process.execPath, [...shebang, '--cpu-prof', `--cpu-prof-dir=${profileDir}`, bin, 'serve']] : [bin, ['serve']];
   const child = spawn(command, args, {
-    env: { ...inherited(), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', MALLOC_ARENA_MAX: '2', ...env, PORT: String(port) },
+    env: { ...inherited(), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', MALLOC_ARENA_MAX: '2', ...env, PORT: '0' },
     stdio: ['ignore', devNull, 'inherit'],
   });
+  let port: number | undefined;
+  for (let i = 0; i < 400 && port === undefined; i++) {
+    if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode}`);
+    port = listeningPort(child.pid!);
+    if (port === undefined) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (port === undefined) {
+    child.kill('SIGKILL');
+    throw new Error('assay serve did not listen within 20 s');
+  }
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child, '/healthz');
   return wrap(child, url);

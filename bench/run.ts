@@ -1,6 +1,8 @@
 /**
- * npm run bench [-- --pg] [--preload N] [--duration S] [--rounds R] [--connections C] [--smoke]
+ * npm run bench [-- --pg] [--preload N] [--duration S] [--rounds R] [--connections C] [--instances N] [--latency-count N] [--smoke]
  * npm run bench -- --hostile [--pg] [--smoke]
+ * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
+ * An unknown option, or an option's value that is not a number, ends the run before it measures.
  *
  * Starts Assay (SQLite, or an embedded PostgreSQL with --pg), provisions a tenant with the CLI,
  * and measures with autocannon against a bare node:http ceiling measured in the same run,
@@ -10,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ROOT } from '../src/paths.js';
 import { ownPostgres } from '../test/helpers/postgres.js';
@@ -22,12 +25,24 @@ import { summariseProfiles } from './profile.js';
 import { insertRow } from './readme-rows.js';
 import { webhookLatency } from './webhook-latency.js';
 
-function flag(name: string): boolean {
-  return process.argv.includes(`--${name}`);
+const FLAGS = ['smoke', 'pg', 'hostile', 'campaign', 'cpu-prof', 'no-reads'] as const;
+const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
+
+// Strict: a mistyped option stops the run before it measures, and no row names it.
+const given = parseArgs({
+  options: Object.fromEntries([...FLAGS.map((f) => [f, { type: 'boolean' }] as const), ...NUMBERS.map((n) => [n, { type: 'string' }] as const)]),
+  strict: true,
+}).values as Record<string, string | boolean | undefined>;
+
+function flag(name: (typeof FLAGS)[number]): boolean {
+  return given[name] === true;
 }
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+function option(name: (typeof NUMBERS)[number], fallback: number): number {
+  const raw = given[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !Number.isFinite(n) || n < 0) throw new Error(`--${name} wants a number of zero or more, not ${String(raw)}`);
+  return n;
 }
 
 const smoke = flag('smoke');
