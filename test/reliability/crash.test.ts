@@ -6,8 +6,7 @@ import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
 import { apiClient, errorCode } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { tempDir } from '../helpers/server.js';
-import { openSqliteFile } from '../../src/store/database.js';
+import { otherConnection, tempDir } from '../helpers/server.js';
 
 for (const db of testDatabases()) {
   describe(`SIGKILL in the middle of a write load [${db}]`, () => {
@@ -36,7 +35,7 @@ for (const db of testDatabases()) {
       assert.ok(result.acknowledgedCandidates.length >= 150);
 
       if (db === 'sqlite') {
-        const raw = openSqliteFile(env.DATABASE_URL.slice('sqlite:'.length));
+        const raw = otherConnection({ databaseUrl: env.DATABASE_URL });
         assert.equal(raw.pragma('integrity_check', { simple: true }), 'ok');
         raw.close();
       }
