@@ -203,15 +203,14 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
   // synced on the thread pool and only then is anyone answered. A 201 still means the row is
   // on disk, as with synchronous=FULL, but the fsync no longer holds the event loop.
   raw.pragma('synchronous = NORMAL');
-  const heads = versionReader(raw, 'heads_version');
-  // A commit of this process's may have bumped it, a transaction's or a batch's: the next read looks again at once.
-  const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw, heads.forget) });
-  const writer = new SqliteWriter(raw, `${path}-wal`, { ...(observe ? { observe } : {}), onCommit: heads.forget });
+  const versions = versionsReader(raw);
+  // A commit of this process's may have bumped one, a transaction's or a batch's: the next read looks again at once.
+  const db = new Kysely<DB>({ dialect: new AssaySqliteDialect(raw, versions.forget) });
+  const writer = new SqliteWriter(raw, `${path}-wal`, { ...(observe ? { observe } : {}), onCommit: versions.forget });
   // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
   const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS, (fn) => writer.exclusive(fn)) : undefined;
   // Transactions with application logic in them share commits, while the writer runs no batch.
   const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), { sync: () => writer.sync(), ...(observe ? { observe } : {}) });
-  const version = versionReader(raw, 'credentials_version');
   const background = serving ? new SqliteBackgroundReader(path) : undefined;
   return {
     dialect: 'sqlite',
@@ -234,9 +233,9 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
     },
     scrub: () => writer.exclusive(async () => truncateWal(raw)),
     compact: () => writer.exclusive(() => compactAfterErasures(raw, path, () => truncateWal(raw))),
-    credentialsVersion: () => version.read() ?? 0,
-    credentialsChanged: version.forget,
-    headsVersion: () => (raw.inTransaction ? undefined : heads.read()),
+    credentialsVersion: () => versions.credentials() ?? 0,
+    credentialsChanged: versions.forget,
+    headsVersion: () => (raw.inTransaction ? undefined : versions.heads()),
     listen: () => {},
   };
 }
@@ -245,28 +244,34 @@ function openSqlite(path: string, serving: boolean, observe: WriteObserver | und
 export const VERSION_MAX_AGE_MS = 1;
 
 /**
- * A one-row version table that every change of its kind bumps in the change's own transaction:
+ * Two one-row version tables that every change of their kind bumps in the change's own transaction:
  * credentials_version (credential changes, the CLI's included) and heads_version (triggers,
- * migration 0008). Read at most once a millisecond, and again after `forget`: requests handled
- * close together share the answer, and a change committed by another process is seen by every
- * request handled a millisecond later, however busy the event loop.
+ * migration 0008). Both are read in one statement, at most once a millisecond, and again after
+ * `forget`: requests handled close together share the answer, and a change committed by another
+ * process is seen by every request handled a millisecond later, however busy the event loop. One
+ * statement, not one per table: a statement's cost is mostly SQLite starting and ending its read
+ * (file locks), and an API read asks for both versions (bench/README.md).
  */
-function versionReader(raw: BetterSqlite3.Database, table: 'credentials_version' | 'heads_version'): { read(): number | undefined; forget(): void } {
+function versionsReader(raw: BetterSqlite3.Database): { credentials(): number | undefined; heads(): number | undefined; forget(): void } {
   let statement: BetterSqlite3.Statement | undefined;
   let readAt = -Infinity;
-  let version: number | undefined;
+  let versions: { credentials: number | null; heads: number | null } | undefined;
+  const read = () => {
+    const now = performance.now();
+    if (now - readAt >= VERSION_MAX_AGE_MS) {
+      // Prepared on first use: the tables exist only once the server has migrated.
+      statement ??= raw.prepare(
+        'SELECT (SELECT version FROM credentials_version WHERE id = 1) AS credentials, (SELECT version FROM heads_version WHERE id = 1) AS heads',
+      );
+      versions = statement.get() as typeof versions;
+      readAt = now;
+    }
+    return versions!;
+  };
   return {
-    /** Undefined when the row is missing (a file edited by hand): then no version holds. */
-    read() {
-      const now = performance.now();
-      if (now - readAt >= VERSION_MAX_AGE_MS) {
-        // Prepared on first use: the table exists only once the server has migrated.
-        statement ??= raw.prepare(`SELECT version FROM ${table} WHERE id = 1`).pluck();
-        version = statement.get() as number | undefined;
-        readAt = now;
-      }
-      return version;
-    },
+    // Undefined when a row is missing (a file edited by hand): then no version holds.
+    credentials: () => read().credentials ?? undefined,
+    heads: () => read().heads ?? undefined,
     forget() {
       readAt = -Infinity;
     },
