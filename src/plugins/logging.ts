@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../config.js';
-import { redactToken } from '../security/tokens.js';
+import { REDACTED, redactToken } from '../security/tokens.js';
 
 // Each of these is followed by an AnalysisId, the candidate's link to the portal (the longer
 // portal prefix first, so that "start" is not taken for the token).
@@ -42,7 +42,7 @@ export function redactUrl(url: string): string {
   }
   for (const marker of SIG_IN_QUERY) {
     const at = redacted.indexOf(marker);
-    if (at !== -1) redacted = cut(redacted, at + marker.length, (code) => code !== 38 && code !== 35, () => '…');
+    if (at !== -1) redacted = cut(redacted, at + marker.length, (code) => code !== 38 && code !== 35, () => REDACTED);
   }
   return redacted;
 }

@@ -18,13 +18,13 @@ describe('logs', () => {
   });
 
   test('redactUrl keeps six characters of a token', () => {
-    assert.equal(redactUrl('/anonymous/analyse/start/AbCdEfGhIjKlMnOpQrStUvWx'), '/anonymous/analyse/start/AbCdEf…');
-    assert.equal(redactUrl('/anonymous/analyse/AbCdEfGhIjKlMnOpQrStUvWx/questions/3'), '/anonymous/analyse/AbCdEf…/questions/3');
-    assert.equal(redactUrl('/api/anonymous/assessment/AbCdEfGhIjKlMnOpQrStUvWx?x=1'), '/api/anonymous/assessment/AbCdEf…?x=1');
-    assert.equal(redactUrl('/api/candidateanalysisresult/AbCdEfGhIjKlMnOpQrStUvWx/en-GB'), '/api/candidateanalysisresult/AbCdEf…/en-GB');
-    assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx/pdf?expires=1790000000&sig=Zm9vYmFy-_x&lang=en'), '/reports/AbCdEf…/pdf?expires=1790000000&sig=…&lang=en');
-    assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx?sig=Zm9vYmFy'), '/reports/AbCdEf…?sig=…');
-    assert.equal(redactUrl('/anonymous/analyse/start/'), '/anonymous/analyse/…/');
+    assert.equal(redactUrl('/anonymous/analyse/start/AbCdEfGhIjKlMnOpQrStUvWx'), '/anonymous/analyse/start/AbCdEf...');
+    assert.equal(redactUrl('/anonymous/analyse/AbCdEfGhIjKlMnOpQrStUvWx/questions/3'), '/anonymous/analyse/AbCdEf.../questions/3');
+    assert.equal(redactUrl('/api/anonymous/assessment/AbCdEfGhIjKlMnOpQrStUvWx?x=1'), '/api/anonymous/assessment/AbCdEf...?x=1');
+    assert.equal(redactUrl('/api/candidateanalysisresult/AbCdEfGhIjKlMnOpQrStUvWx/en-GB'), '/api/candidateanalysisresult/AbCdEf.../en-GB');
+    assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx/pdf?expires=1790000000&sig=Zm9vYmFy-_x&lang=en'), '/reports/AbCdEf.../pdf?expires=1790000000&sig=...&lang=en');
+    assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx?sig=Zm9vYmFy'), '/reports/AbCdEf...?sig=...');
+    assert.equal(redactUrl('/anonymous/analyse/start/'), '/anonymous/analyse/.../');
     assert.equal(redactUrl('/api/anonymous/candidate/cand-1'), '/api/anonymous/candidate/cand-1');
     assert.equal(redactUrl('/healthz'), '/healthz');
   });
@@ -59,7 +59,7 @@ describe('logs', () => {
     assert.ok(parsed.some((l) => l.msg === 'webhook attempt'), 'webhook attempts are logged');
     const all = server.output();
     for (const secret of [creds.password, creds.apiKey, webhookPassword, 'wrong-password-x', a.id, sig]) {
-      assert.ok(!all.includes(secret), `a secret reached the log: ${secret.slice(0, 4)}…`);
+      assert.ok(!all.includes(secret), `a secret reached the log: ${secret.slice(0, 4)}...`);
     }
     assert.ok(!/authorization|api-key/i.test(all), 'no credential headers are logged');
   });
