@@ -1,9 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { inherited } from '../test/helpers/cli.js';
 import { peakRssMb } from '../test/helpers/load.js';
+import { listeningPort } from '../test/helpers/ports.js';
+
+export { listeningPort };
 
 export interface Child {
   child: ChildProcess;
@@ -47,32 +50,6 @@ function wrap(child: ChildProcess, url: string): Child {
       await exited;
     },
   };
-}
-
-/**
- * The port `pid` listens on over TCP (IPv4 loopback), read from /proc: its sockets' inodes, then
- * the listening entry with one of them. Undefined until it listens.
- */
-export function listeningPort(pid: number): number | undefined {
-  const inodes = new Set<string>();
-  try {
-    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-      try {
-        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-        if (m) inodes.add(m[1]!);
-      } catch {
-        // Closed meanwhile.
-      }
-    }
-    for (const line of readFileSync(`/proc/${pid}/net/tcp`, 'utf8').split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      // f[1] is address:port in hex, f[3] the state (0A: listening), f[9] the inode.
-      if (f[3] === '0A' && inodes.has(f[9]!)) return parseInt(f[1]!.split(':')[1]!, 16);
-    }
-  } catch {
-    // The process is gone; the caller sees it exit.
-  }
-  return undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { Authenticator } from './api/auth.js';
 import type { App, Deps } from './app-types.js';
-import type { Config } from './config.js';
+import { publicOrigin, type Config } from './config.js';
 import { loadInstruments } from './domain/instruments/load.js';
 import { loadCompetences } from './domain/results/load.js';
 import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, INTERPRETATIONS_FILE } from './paths.js';
@@ -89,16 +89,17 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   app = await buildServer(deps);
   dispatcher = new Dispatcher(store, secretBox, config, app.log, { ...(options.resolver ? { resolver: options.resolver } : {}), ...(metrics ? { metrics } : {}) });
 
-  if (config.demoTenant) {
-    const demo = await ensureDemoTenant(store, config.publicBaseUrl);
-    if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, config.publicBaseUrl));
-  }
-
   let extraListeners: NetServer[] = [];
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   try {
     // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
     extraListeners = await listen(app, config.host, config.port, 2048);
+    // After listening: with PORT=0 the demo's portal domain needs the port the system picked.
+    if (config.demoTenant) {
+      const origin = publicOrigin(config, (app.server.address() as AddressInfo).port);
+      const demo = await ensureDemoTenant(store, origin);
+      if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, origin));
+    }
     await dispatcher.start();
     metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
   } catch (err) {

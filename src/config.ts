@@ -7,7 +7,8 @@ import ipaddr from 'ipaddr.js';
 export interface Config {
   port: number;
   host: string;
-  publicBaseUrl: string;
+  /** PUBLIC_BASE_URL; undefined: `http://HOST:<the port listened on>` (`publicOrigin`). */
+  publicBaseUrl: string | undefined;
   dataDir: string;
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -146,12 +147,21 @@ function safely(fn: () => unknown): boolean {
   }
 }
 
+/**
+ * The server's public origin: PUBLIC_BASE_URL, or else the host and the port it actually listens
+ * on (with PORT=0 the system picks the port, so it is known only once listening).
+ */
+export function publicOrigin(config: Pick<Config, 'host' | 'publicBaseUrl'>, listeningPort: number): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${listeningPort}`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST?.trim() || '127.0.0.1';
   const dataDir = resolve(env.DATA_DIR?.trim() || './data');
-  const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const publicBaseUrl = parseOrigin(env.PUBLIC_BASE_URL?.trim() || `http://${displayHost}:${port}`, 'PUBLIC_BASE_URL');
+  const publicBaseUrl = env.PUBLIC_BASE_URL?.trim() ? parseOrigin(env.PUBLIC_BASE_URL.trim(), 'PUBLIC_BASE_URL') : undefined;
 
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) {

@@ -34,6 +34,8 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     dirs.push(dataDir);
     const first = await spawnServer({ DATA_DIR: dataDir });
     servers.push(first);
+    // The demo tenant is made once the server listens (its portal domain names the port), before the start is done.
+    await first.waitForOutput('Assay is serving');
     const b = banner(first.output());
     assert.equal(b.username, 'demo');
     assert.ok(b.password && b.apiKey, first.output());
@@ -63,6 +65,7 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
 
     const second = await spawnServer({ DATA_DIR: dataDir });
     servers.push(second);
+    await second.waitForOutput('Assay is serving');
     assert.doesNotMatch(second.output(), /password:/, 'shown once only');
     const again = apiClient(second.url, { username: b.username!, password: b.password!, apiKey: b.apiKey! });
     assert.equal((await again.createCandidate(candidate())).status, 201, 'the demo credentials persist');
@@ -74,6 +77,7 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     dirs.push(dataDir);
     const s = await spawnServer({ DATA_DIR: dataDir, DEMO_TENANT: 'false' });
     servers.push(s);
+    await s.waitForOutput('Assay is serving');
     assert.doesNotMatch(s.output(), /password:|api key:/);
     assert.equal(await s.stop('SIGTERM'), 0);
   });
@@ -81,7 +85,7 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
   test('a SIGTERM as soon as the server listens stops it with exit 0, "serving" logged before the drain', async () => {
     const dataDir = tempDir();
     dirs.push(dataDir);
-    const { child } = await spawnServe({ DATA_DIR: dataDir, DEMO_TENANT: 'false' });
+    const child = spawnServe({ DATA_DIR: dataDir, DEMO_TENANT: 'false' });
     let out = '';
     child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
     // Fastify logs this at listen; on Node.js 20 the listening descriptors are then still being copied, so the signal comes during the start.

@@ -1,49 +1,65 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { BIN, freePort, inherited } from './cli.js';
+import { BIN, inherited } from './cli.js';
+import { listeningPort } from './ports.js';
 
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
   port: number;
   output(): string;
+  /** Resolves once the output holds `text`; fails after `ms` or if the process exits first. */
+  waitForOutput(text: string, ms?: number): Promise<void>;
   /** Sends `signal` and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   exited: Promise<number | null>;
 }
 
-/** `bin/assay serve` on loopback, with `env` on top of what every test server gets; stdout and stderr piped. */
-export async function spawnServe(env: Record<string, string>): Promise<{ child: ChildProcessByStdio<null, Readable, Readable>; port: number }> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(BIN, ['serve'], {
-    env: { ...inherited(), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
+/**
+ * `bin/assay serve` on loopback, with `env` on top of what every test server gets; stdout and stderr
+ * piped. Without a PORT in `env` it listens on a port of its own choosing (PORT=0): a port picked
+ * here and bound later can be taken meanwhile by another test's process.
+ */
+export function spawnServe(env: Record<string, string>): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(BIN, ['serve'], {
+    env: { ...inherited(), HOST: '127.0.0.1', LOG_LEVEL: 'info', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return { child, port };
 }
 
 /** `bin/assay serve` in its own process, as an operator runs it; resolves once it listens. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
-  const { child, port } = await spawnServe(env);
+  const child = spawnServe(env);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d));
   child.stderr!.on('data', (d: Buffer) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
-  const url = `http://127.0.0.1:${port}`;
-  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+  // bin/assay execs node (env -S), so the child's pid is the server's.
+  let port: number | undefined;
+  while (port === undefined || !(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
     if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`assay serve did not start within ${timeoutMs} ms:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 25));
+    port ??= listeningPort(child.pid!);
   }
+  const url = `http://127.0.0.1:${port}`;
   return {
     child,
     port,
     url,
     output: () => out,
+    async waitForOutput(text, ms = 10_000) {
+      const until = Date.now() + ms;
+      while (!out.includes(text)) {
+        if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode} before printing "${text}":\n${out}`);
+        if (Date.now() > until) throw new Error(`assay serve did not print "${text}" within ${ms} ms:\n${out}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
     exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
