@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { inherited } from '../test/helpers/cli.js';
 import { peakRssMb } from '../test/helpers/load.js';
-import { listeningPort } from '../test/helpers/ports.js';
-
-export { listeningPort };
+import { portOnceListening } from '../test/helpers/ports.js';
 
 export interface Child {
   child: ChildProcess;
@@ -67,12 +65,8 @@ export async function startAssay(env: Record<string, string>, profileDir?: strin
     env: { ...inherited(), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', MALLOC_ARENA_MAX: '2', ...env, PORT: '0' },
     stdio: ['ignore', devNull, 'inherit'],
   });
-  let port: number | undefined;
-  for (let i = 0; i < 400 && port === undefined; i++) {
-    if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode}`);
-    port = listeningPort(child.pid!);
-    if (port === undefined) await new Promise((r) => setTimeout(r, 50));
-  }
+  const port = await portOnceListening(child, Date.now() + 20_000);
+  if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode}`);
   if (port === undefined) {
     child.kill('SIGKILL');
     throw new Error('assay serve did not listen within 20 s');

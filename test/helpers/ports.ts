@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /**
@@ -24,4 +25,16 @@ export function listeningPort(pid: number): number | undefined {
     // The process is gone; the caller sees it exit.
   }
   return undefined;
+}
+
+/**
+ * The port `child` listens on, once it does (a server started with PORT=0 chooses its own);
+ * undefined if it exits first or `deadline` (epoch ms) passes.
+ */
+export async function portOnceListening(child: ChildProcess, deadline: number): Promise<number | undefined> {
+  for (;;) {
+    const port = listeningPort(child.pid!);
+    if (port !== undefined || child.exitCode !== null || Date.now() > deadline) return port;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { BIN, inherited } from './cli.js';
-import { listeningPort } from './ports.js';
+import { portOnceListening } from './ports.js';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -36,17 +36,16 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
   // bin/assay execs node (env -S), so the child's pid is the server's.
-  let port: number | undefined;
-  while (port === undefined || !(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+  const port = await portOnceListening(child, deadline);
+  const url = `http://127.0.0.1:${port}`;
+  while (port === undefined || !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
     if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`assay serve did not start within ${timeoutMs} ms:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 25));
-    port ??= listeningPort(child.pid!);
   }
-  const url = `http://127.0.0.1:${port}`;
   return {
     child,
     port,
