@@ -8,7 +8,7 @@ import type { Interpretations } from './reports/interpretations.js';
 import type { ReportLinks } from './reports/links.js';
 import type { PdfThreads } from './reports/pdf-threads.js';
 import type { SecretBox } from './security/secret-box.js';
-import type { FailureLimiter } from './security/failure-limiter.js';
+import type { WindowLimiter } from './security/window-limiter.js';
 import type { KdfPool } from './security/kdf-pool.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Store } from './store/database.js';
@@ -34,7 +34,7 @@ export interface Deps {
   webhooks: Pick<Dispatcher, 'wake' | 'completeWith'>;
   readiness: { shuttingDown: boolean };
   /** Portal lookups of unknown tokens, per client IP: token guessing is rate-limited. */
-  tokenGuesses: FailureLimiter;
+  tokenGuesses: WindowLimiter;
   /** Prometheus metrics, when METRICS_PORT turns them on. */
   metrics: Metrics | undefined;
 }

@@ -9,7 +9,7 @@ import { loadInterpretations } from './reports/interpretations.js';
 import { ReportLinks } from './reports/links.js';
 import { PdfThreads } from './reports/pdf-threads.js';
 import { demoBanner, ensureDemoTenant, ensureExampleNorms } from './provision.js';
-import { FailureLimiter } from './security/failure-limiter.js';
+import { WindowLimiter } from './security/window-limiter.js';
 import { KdfPool } from './security/kdf-pool.js';
 import { loadServerKey, SecretBox } from './security/secret-box.js';
 import { buildServer } from './server.js';
@@ -83,7 +83,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       completeWith: (complete) => (dispatcher ? dispatcher.completeWith(complete) : complete(undefined)),
     },
     readiness,
-    tokenGuesses: new FailureLimiter(config.rateLimit.portalUnknownTokenPerMinute),
+    tokenGuesses: new WindowLimiter(config.rateLimit.portalUnknownTokenPerMinute),
     metrics,
   };
   app = await buildServer(deps);

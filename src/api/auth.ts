@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
-import { FailureLimiter } from '../security/failure-limiter.js';
+import { WindowLimiter } from '../security/window-limiter.js';
 import type { KdfPool } from '../security/kdf-pool.js';
 import { parseBasic } from '../security/basic-auth.js';
 import { sha256 } from '../security/tokens.js';
@@ -55,7 +55,7 @@ export class Authenticator {
   #version = -1;
   // Concurrent first requests with the same credentials share one KDF run instead of each paying.
   readonly #inFlight = new Map<string, Promise<boolean>>();
-  readonly #failures: FailureLimiter;
+  readonly #failures: WindowLimiter;
 
   constructor(store: Store, kdf: KdfPool, options: AuthOptions) {
     this.#store = store;
@@ -63,7 +63,7 @@ export class Authenticator {
     this.#callers = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
     this.#verified = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
     this.#knownClients = new LRUCache({ max: 100_000, ttl: KNOWN_CLIENT_TTL_MS });
-    this.#failures = new FailureLimiter(options.failuresPerMinute);
+    this.#failures = new WindowLimiter(options.failuresPerMinute);
   }
 
   /** How many times the KDF ran to a verdict. */
@@ -113,7 +113,7 @@ export class Authenticator {
     const key = `client:${clientIp}`;
     const wait = this.#failures.retryAfter(key);
     if (wait > 0) throw tooMany(wait);
-    this.#failures.fail(key);
+    this.#failures.count(key);
     throw new DomainError(code, message);
   }
 

@@ -1,7 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
 import type { App, Deps } from '../app-types.js';
 import { DomainError } from '../domain/errors.js';
+import { WindowLimiter } from '../security/window-limiter.js';
 import type { Caller } from './auth.js';
+import { countAgainstKey } from './key-limit.js';
 import { analysisResult } from './routes/analysis-result.js';
 import { assessmentCancel } from './routes/assessment-cancel.js';
 import { assessmentCreate } from './routes/assessment-create.js';
@@ -23,8 +24,10 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   // Fastify also parses text/plain by default; the API speaks JSON and nothing else.
   app.removeContentTypeParser('text/plain');
 
+  // Counted after authentication: only real keys have a budget.
+  const perKey = new WindowLimiter(deps.config.rateLimit.perKeyPerMinute);
   // Callback hooks rather than async ones: on the hot path (a cached caller) nothing is awaited.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     let result: Caller | Promise<Caller>;
     try {
       result = deps.authenticator.authenticate(headerValue(request.headers['api-key']), headerValue(request.headers.authorization), request.ip);
@@ -33,11 +36,11 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
     }
     if (!(result instanceof Promise)) {
       request.caller = result;
-      return done();
+      return done(countAgainstKey(perKey, result.apiKeyId, reply));
     }
     result.then((caller) => {
       request.caller = caller;
-      done();
+      done(countAgainstKey(perKey, caller.apiKeyId, reply));
     }, done);
   });
 
@@ -48,19 +51,6 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
       return done(new DomainError('UnsupportedMediaType', 'Content-Type must be application/json'));
     }
     done();
-  });
-
-  // Per-key limits run after authentication, so only real keys are counted.
-  await app.register(rateLimit, {
-    hook: 'preHandler',
-    max: deps.config.rateLimit.perKeyPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => request.caller?.apiKeyId ?? request.ip,
-    enableDraftSpec: true,
-    errorResponseBuilder: (_request, context) =>
-      new DomainError('TooManyRequests', `Rate limit of ${context.max} requests a minute for this API key exceeded; retry in ${context.after}`, {
-        retryAfterSeconds: Math.ceil(context.ttl / 1000),
-      }),
   });
 
   candidateCreate(app, deps);

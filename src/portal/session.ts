@@ -53,7 +53,7 @@ export async function load(deps: Deps, request: FastifyRequest, reply: FastifyRe
       sendPage(reply.header('retry-after', String(wait)), messagePage(ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
       return undefined;
     }
-    deps.tokenGuesses.fail(request.ip);
+    deps.tokenGuesses.count(request.ip);
     sendPage(reply, notFoundPage(ctx), { status: 404 });
     return undefined;
   }

@@ -48,6 +48,8 @@ function reportFingerprint(row: Fingerprinted, candidateUpdatedAt: string): stri
 }
 
 const sourceOf = (head: AssessmentHead, fingerprint: string) => ({ analysisId: head.analysis_id, fingerprint });
+// A head is kept under the heads version it was read after.
+const headSource = (analysisId: string, version: number) => ({ analysisId, fingerprint: String(version) });
 
 /** A head's rough size in memory, for the cache's byte bound: ten short strings. */
 const HEAD_BYTES = 512;
@@ -61,16 +63,29 @@ export async function currentHead(deps: Pick<Deps, 'store'>, analysisId: string)
   // Read before the head: a head is never kept under a version newer than what it shows.
   const version = deps.store.headsVersion();
   if (version === undefined) return findAssessmentHead(deps.store, analysisId);
-  const fingerprint = String(version);
+  const source = headSource(analysisId, version);
   return renderCache(deps.store).get(
-    { analysisId, fingerprint },
+    source,
     'head',
     async () => {
       const head = await findAssessmentHead(deps.store, analysisId);
-      return head && { value: head, fingerprint, externalId: head.external_id };
+      return head && { value: head, fingerprint: source.fingerprint, externalId: head.external_id };
     },
     () => HEAD_BYTES,
   );
+}
+
+/**
+ * What `currentHead` then `cachedRender` would give when both are kept, without awaiting either:
+ * an ATS polling for results mostly asks again for what it was given. Undefined when either
+ * must be read or made, and when the head is another tenant's.
+ */
+export function keptRender<V>(deps: Pick<Deps, 'store'>, analysisId: string, tenantId: string, variant: string): V | undefined {
+  const version = deps.store.headsVersion();
+  if (version === undefined) return undefined;
+  const cache = renderCache(deps.store);
+  const head = cache.peek<AssessmentHead>(headSource(analysisId, version), 'head');
+  return head && head.tenant_id === tenantId ? cache.peek<V>(sourceOf(head, resultFingerprint(head)), variant) : undefined;
 }
 
 /**

@@ -46,7 +46,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     if (row && row.status === 'Completed' && deps.reportLinks.valid(id, row.report_nonce, expires, sig)) return row;
     const wait = deps.tokenGuesses.retryAfter(request.ip);
     if (wait > 0) reply.header('retry-after', String(wait));
-    else deps.tokenGuesses.fail(request.ip);
+    else deps.tokenGuesses.count(request.ip);
     sendHtml(reply, linkNotFoundPage(language(request)), wait > 0 ? 429 : 404);
     return undefined;
   }

@@ -48,15 +48,21 @@ export class RenderCache {
     this.#entries = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => Math.max(1, e.size), ttl: ttlMs, ttlAutopurge: true });
   }
 
+  /** The render kept for `source`, if any: nothing made, nothing awaited. */
+  peek<V>(source: RenderSource, variant: string): V | undefined {
+    const hit = this.#entries.get(`${source.analysisId}\u0000${variant}`);
+    return hit && hit.fingerprint === source.fingerprint ? (hit.value as V) : undefined;
+  }
+
   /**
    * The render for `source`: kept, or made by `make`. `make` reads the rows again and says which
    * fingerprint it rendered; the render is kept under that one, which may be newer than `source`'s
    * if a row changed in between. Undefined when `make` found nothing to render: nothing is kept.
    */
   async get<V>(source: RenderSource, variant: string, make: () => Promise<Made<V> | undefined>, sizeOf: (value: V) => number): Promise<V | undefined> {
+    const hit = this.peek<V>(source, variant);
+    if (hit !== undefined) return hit;
     const key = `${source.analysisId}\u0000${variant}`;
-    const hit = this.#entries.get(key);
-    if (hit && hit.fingerprint === source.fingerprint) return hit.value as V;
     const pendingKey = `${key}\u0000${source.fingerprint}`;
     const pending = this.#making.get(pendingKey);
     if (pending) return pending.promise as Promise<V | undefined>;

@@ -32,5 +32,16 @@ for (const db of testDatabases()) {
       }
       assert.equal((await apiClient(server.url, owner).get(`/api/candidateanalysisresult/${done.id}/en-GB`)).body.Done, true);
     });
+
+    test("results the owner has read, and so are kept, are still a 404 to another tenant", async () => {
+      const done = await newAssessment(server.url, owner);
+      await completeViaForms(new FormClient(server.url), done.id);
+      const path = `/api/candidateanalysisresult/${done.id}/en-GB`;
+      for (let i = 0; i < 2; i++) assert.equal((await apiClient(server.url, owner).get(path)).body.Done, true);
+      const unknown = await apiClient(server.url, other).get('/api/candidateanalysisresult/AAAAAAAAAAAAAAAAAAAAAAAA/en-GB');
+      const res = await apiClient(server.url, other).get(path);
+      assert.equal(res.status, 404);
+      assert.deepEqual(res.body, unknown.body);
+    });
   });
 }

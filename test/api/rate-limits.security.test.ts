@@ -72,7 +72,10 @@ for (const db of testDatabases()) {
       for (let i = 0; i < 20; i++) last = await api.createCandidate(candidate());
       assert.equal(last.status, 429);
       assert.equal(errorCode(last), 'TooManyRequests');
-      assert.ok(Number(last.headers.get('retry-after')) >= 1);
+      const retry = Number(last.headers.get('retry-after'));
+      assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+      assert.equal(last.headers.get('ratelimit-remaining'), '0');
+      assert.equal(last.headers.get('ratelimit-reset'), String(retry));
       const other = await server.tenant();
       assert.equal((await apiClient(server.url, other, '127.0.4.1').createCandidate(candidate())).status, 201, 'another key has its own budget');
     });

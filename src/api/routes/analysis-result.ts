@@ -7,9 +7,12 @@ import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
 import type { AssessmentRow } from '../../store/assessments.js';
-import { cachedRender, currentHead, reportUrl, resultOf, withheld } from '../../reports/render.js';
+import { cachedRender, currentHead, keptRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
 import type { Language } from '../../domain/instruments/types.js';
 import type { Static } from 'typebox';
+import type { FastifyReply } from 'fastify';
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Description: s.name, ExternalCode: s.code });
 
@@ -84,24 +87,35 @@ export function analysisResult(app: App, deps: Deps): void {
         response: { 200: AnalysisResult, ...apiErrors({ body: false }, 'NotFound') },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { token, culture } = request.params;
       const lang = cultureLanguage(culture);
-      if (!lang) {
-        throw new DomainError('ValidationError', `Culture "${culture}" is not supported; use one of ${Object.keys(CULTURES).join(', ')}`, {
-          field: 'culture',
-          rule: 'supportedCulture',
-          supported: Object.keys(CULTURES),
-        });
+      // A plain function, not an async one: a kept body goes out with nothing awaited.
+      const kept = lang && keptRender<Buffer>(deps, token, request.caller!.tenantId, `results:${lang}`);
+      if (kept) {
+        reply.type(JSON_UTF8).send(kept);
+        return;
       }
-      const head = await currentHead(deps, token);
-      const notFound = () => new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
-      if (!head || head.tenant_id !== request.caller!.tenantId) throw notFound();
-      // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
-      const body = await cachedRender(deps, head, `results:${lang}`, async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
-      // Gone between the two reads: erased.
-      if (!body) throw notFound();
-      return reply.type('application/json; charset=utf-8').send(body);
+      return answer(request.params, request.caller!.tenantId, reply);
     },
   );
+
+  async function answer({ token, culture }: Static<typeof ResultParams>, tenantId: string, reply: FastifyReply): Promise<FastifyReply> {
+    const lang = cultureLanguage(culture);
+    if (!lang) {
+      throw new DomainError('ValidationError', `Culture "${culture}" is not supported; use one of ${Object.keys(CULTURES).join(', ')}`, {
+        field: 'culture',
+        rule: 'supportedCulture',
+        supported: Object.keys(CULTURES),
+      });
+    }
+    const head = await currentHead(deps, token);
+    const notFound = () => new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
+    if (!head || head.tenant_id !== tenantId) throw notFound();
+    // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
+    const body = await cachedRender(deps, head, `results:${lang}`, async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
+    // Gone between the two reads: erased.
+    if (!body) throw notFound();
+    return reply.type(JSON_UTF8).send(body);
+  }
 }

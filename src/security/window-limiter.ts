@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 
-interface Window {
+/** One key's window: events counted in it, and when it ends (ms since the epoch). */
+export interface Window {
   count: number;
   resetAt: number;
 }
@@ -11,20 +12,21 @@ export interface Reservation {
 }
 
 /**
- * Counts failures per key (a client, a client and username, a username) in fixed one-minute
- * windows and says when a key has had too many. In memory, per process, bounded: an attacker
- * spraying keys evicts old entries rather than growing the heap.
+ * Counts events per key in fixed one-minute windows and says when a key has had too many: failed
+ * attempts per client, client and username, or username, and requests per API key. In memory, per
+ * process, bounded: an attacker spraying keys evicts old entries rather than growing the heap.
+ * Synchronous: a check on every API request awaits nothing.
  *
  * An attempt whose outcome takes time (a password check) reserves its slot before it starts,
  * so a burst of concurrent attempts cannot all pass the check before any of them has failed.
  */
-export class FailureLimiter {
+export class WindowLimiter {
   readonly #windows: LRUCache<string, Window>;
   readonly #max: number;
   readonly #windowMs: number;
 
-  constructor(maxFailures: number, windowMs = 60_000, capacity = 100_000) {
-    this.#max = maxFailures;
+  constructor(max: number, windowMs = 60_000, capacity = 100_000) {
+    this.#max = max;
     this.#windowMs = windowMs;
     this.#windows = new LRUCache({ max: capacity });
   }
@@ -38,8 +40,16 @@ export class FailureLimiter {
     return Math.max(1, Math.ceil((w.resetAt - now) / 1000));
   }
 
-  fail(key: string, now = Date.now()): void {
-    this.#window(key, now).count++;
+  /** Events a key may have in a window before `retryAfter` says wait. */
+  get max(): number {
+    return this.#max;
+  }
+
+  /** Counts one event for `key`; its window as it now stands. */
+  count(key: string, now = Date.now()): Readonly<Window> {
+    const w = this.#window(key, now);
+    w.count++;
+    return w;
   }
 
   /**

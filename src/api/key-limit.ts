@@ -1,0 +1,21 @@
+import type { FastifyReply } from 'fastify';
+import { DomainError } from '../domain/errors.js';
+import type { WindowLimiter } from '../security/window-limiter.js';
+
+const seconds = (n: number) => `${n} second${n === 1 ? '' : 's'}`;
+
+/**
+ * Counts a request against its API key's budget for the minute and sets the RateLimit headers
+ * (the IETF draft's: limit, remaining, seconds to reset). Past the budget: the 429 to answer with.
+ */
+export function countAgainstKey(limiter: WindowLimiter, apiKeyId: string, reply: FastifyReply, now = Date.now()): DomainError | undefined {
+  const window = limiter.count(apiKeyId, now);
+  const reset = Math.ceil((window.resetAt - now) / 1000);
+  reply.header('ratelimit-limit', limiter.max);
+  reply.header('ratelimit-remaining', Math.max(0, limiter.max - window.count));
+  reply.header('ratelimit-reset', reset);
+  if (window.count <= limiter.max) return undefined;
+  return new DomainError('TooManyRequests', `Rate limit of ${limiter.max} requests a minute for this API key exceeded; retry in ${seconds(reset)}`, {
+    retryAfterSeconds: reset,
+  });
+}
