@@ -50,8 +50,12 @@ export class RenderCache {
 
   /** The render kept for `source`, if any: nothing made, nothing awaited. */
   peek<V>(source: RenderSource, variant: string): V | undefined {
-    const hit = this.#entries.get(`${source.analysisId}\u0000${variant}`);
-    return hit && hit.fingerprint === source.fingerprint ? (hit.value as V) : undefined;
+    return this.#kept(`${source.analysisId}\u0000${variant}`, source.fingerprint);
+  }
+
+  #kept<V>(key: string, fingerprint: string): V | undefined {
+    const hit = this.#entries.get(key);
+    return hit && hit.fingerprint === fingerprint ? (hit.value as V) : undefined;
   }
 
   /**
@@ -60,9 +64,9 @@ export class RenderCache {
    * if a row changed in between. Undefined when `make` found nothing to render: nothing is kept.
    */
   async get<V>(source: RenderSource, variant: string, make: () => Promise<Made<V> | undefined>, sizeOf: (value: V) => number): Promise<V | undefined> {
-    const hit = this.peek<V>(source, variant);
-    if (hit !== undefined) return hit;
     const key = `${source.analysisId}\u0000${variant}`;
+    const hit = this.#kept<V>(key, source.fingerprint);
+    if (hit !== undefined) return hit;
     const pendingKey = `${key}\u0000${source.fingerprint}`;
     const pending = this.#making.get(pendingKey);
     if (pending) return pending.promise as Promise<V | undefined>;

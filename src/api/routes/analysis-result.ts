@@ -13,6 +13,8 @@ import type { Static } from 'typebox';
 import type { FastifyReply } from 'fastify';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
+// The render cache's name for a results body in one language.
+const variantOf = (lang: Language) => `results:${lang}`;
 
 const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Description: s.name, ExternalCode: s.code });
 
@@ -90,30 +92,29 @@ export function analysisResult(app: App, deps: Deps): void {
     (request, reply) => {
       const { token, culture } = request.params;
       const lang = cultureLanguage(culture);
+      if (!lang) {
+        throw new DomainError('ValidationError', `Culture "${culture}" is not supported; use one of ${Object.keys(CULTURES).join(', ')}`, {
+          field: 'culture',
+          rule: 'supportedCulture',
+          supported: Object.keys(CULTURES),
+        });
+      }
       // A plain function, not an async one: a kept body goes out with nothing awaited.
-      const kept = lang && keptRender<Buffer>(deps, token, request.caller!.tenantId, `results:${lang}`);
+      const kept = keptRender<Buffer>(deps, token, request.caller!.tenantId, variantOf(lang));
       if (kept) {
         reply.type(JSON_UTF8).send(kept);
         return;
       }
-      return answer(request.params, request.caller!.tenantId, reply);
+      return answer(token, lang, request.caller!.tenantId, reply);
     },
   );
 
-  async function answer({ token, culture }: Static<typeof ResultParams>, tenantId: string, reply: FastifyReply): Promise<FastifyReply> {
-    const lang = cultureLanguage(culture);
-    if (!lang) {
-      throw new DomainError('ValidationError', `Culture "${culture}" is not supported; use one of ${Object.keys(CULTURES).join(', ')}`, {
-        field: 'culture',
-        rule: 'supportedCulture',
-        supported: Object.keys(CULTURES),
-      });
-    }
+  async function answer(token: string, lang: Language, tenantId: string, reply: FastifyReply): Promise<FastifyReply> {
     const head = await currentHead(deps, token);
     const notFound = () => new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
     if (!head || head.tenant_id !== tenantId) throw notFound();
     // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
-    const body = await cachedRender(deps, head, `results:${lang}`, async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
+    const body = await cachedRender(deps, head, variantOf(lang), async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
     // Gone between the two reads: erased.
     if (!body) throw notFound();
     return reply.type(JSON_UTF8).send(body);
