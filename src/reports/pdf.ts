@@ -23,6 +23,9 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     info: { Title: `${t.title}: ${m.candidateName}`, Author: 'Assay', Subject: m.instrumentName },
     pdfVersion: '1.7',
     displayTitle: true,
+    // No standard font to start with: pdfkit would read Helvetica's metrics for every PDF, and a
+    // report draws only in the fonts it embeds.
+    font: '',
   });
   for (const name of BASE_FONTS) useFont(doc, name);
   const chunks: Buffer[] = [];
@@ -36,7 +39,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   doc.font('bold').fontSize(20).fillColor(INK).text(t.title);
   doc.font('regular').fontSize(9.5).fillColor(MUTED).text(t.confidential).moveDown(0.8);
   facts(doc, [
-    [t.candidate, m.candidateName],
+    [t.candidate, m.candidateName, 'personal'],
     [t.instrument, m.instrumentName],
     [t.completed, m.completedOn],
   ]);
@@ -82,8 +85,8 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     doc.switchToPage(range.start + i);
     // Inside the bottom margin: without this pdfkit would start a new page for the footer.
     doc.page.margins.bottom = 0;
-    doc.font('regular').fontSize(8).fillColor(MUTED);
-    doc.text(t.page(i + 1, range.count), MARGIN, doc.page.height - MARGIN + 15, { width, align: 'right', lineBreak: false });
+    doc.font('regular').fillColor(MUTED);
+    label(doc, t.page(i + 1, range.count), { x: MARGIN, y: doc.page.height - MARGIN + 15, width, align: 'right', size: 8 });
     doc.page.margins.bottom = MARGIN;
   }
   doc.end();
@@ -179,12 +182,17 @@ function notice(doc: Doc, text: string, width: number): void {
   doc.fillColor(INK);
 }
 
-/** Label and value lines; values are the candidate's particulars, in any script (a name), drawn run by run. */
-function facts(doc: Doc, rows: Array<[string, string]>): void {
-  for (const [label, value] of rows) {
+/**
+ * Label and value lines, the values in any script (a name), drawn run by run. The candidate's name
+ * is laid out for this document only; the instrument's name and a date are words any report has.
+ */
+function facts(doc: Doc, rows: Array<[string, string, 'personal'?]>): void {
+  for (const [label, value, kind] of rows) {
     const y = doc.y;
     doc.font('bold').fontSize(10).fillColor(INK).text(label, MARGIN, y, { lineBreak: false });
-    personal(doc, () => line(doc, value, MARGIN + 110, y, 10, doc.page.width - 2 * MARGIN - 110));
+    const draw = () => line(doc, value, MARGIN + 110, y, 10, doc.page.width - 2 * MARGIN - 110);
+    if (kind === 'personal') personal(doc, draw);
+    else draw();
     doc.y = y + 16;
   }
 }
@@ -202,27 +210,52 @@ function line(doc: Doc, text: string, x: number, y: number, size: number, width:
   }
 }
 
+/** Smallest size a label shrinks to. */
+const MIN_LABEL_SIZE = 5;
+
+/**
+ * One line at (x, y) in the current font, aligned within `width` and shrunk to fit it, never
+ * wrapped. Given a width, pdfkit sends text through a line wrapper of its own: for a label or a
+ * table cell that cost more than drawing it, and a long one went on over the next row.
+ */
+function label(doc: Doc, text: string, at: { x: number; y: number; width: number; align: 'left' | 'right' | 'center'; size: number }): void {
+  let textWidth = doc.fontSize(at.size).widthOfString(text);
+  let y = at.y;
+  if (textWidth > at.width) {
+    const height = doc.currentLineHeight();
+    // A text's width grows in proportion to its size.
+    textWidth = doc.fontSize(Math.max(MIN_LABEL_SIZE, (at.size * at.width) / textWidth)).widthOfString(text);
+    // Shrunk about its middle, so that it stays on its row.
+    y += (height - doc.currentLineHeight()) / 2;
+  }
+  const room = at.width - textWidth;
+  // Too long even at the smallest size: it starts at its box's left edge and runs past the right.
+  const x = room < 0 || at.align === 'left' ? at.x : at.align === 'right' ? at.x + room : at.x + room / 2;
+  doc.text(text, x, y, { lineBreak: false });
+}
+
 function chart(doc: Doc, m: ReportModel, width: number): void {
   const { min, max, value } = chartScale(m);
-  const label = 160;
+  const labels = 160;
   const row = 15;
-  const plot = width - label - 30;
+  const plot = width - labels - 30;
   const height = 18 + m.scales.length * row;
   ensure(doc, height + 10);
   const top = doc.y + 16;
-  const x = (v: number) => MARGIN + label + ((v - min) / (max - min)) * plot;
+  const x = (v: number) => MARGIN + labels + ((v - min) / (max - min)) * plot;
   if (m.norm.normed) {
     doc.rect(x(3.5), top - 4, x(7.5) - x(3.5), m.scales.length * row + 4).fill(BAND);
-    doc.font('regular').fontSize(7.5).fillColor(MUTED).text(m.t.averageBand, x(3.5), top - 15, { width: x(7.5) - x(3.5), align: 'center', lineBreak: false });
+    doc.font('regular').fillColor(MUTED);
+    label(doc, m.t.averageBand, { x: x(3.5), y: top - 15, width: x(7.5) - x(3.5), align: 'center', size: 7.5 });
   }
   for (let v = min + 1; v <= max; v++) {
     doc.moveTo(x(v), top - 4).lineTo(x(v), top + m.scales.length * row).lineWidth(0.4).strokeColor('#d1d5db').stroke();
-    if (!m.norm.normed || v % 1 === 0) doc.font('regular').fontSize(7).fillColor(MUTED).text(String(v), x(v) - 10, top + m.scales.length * row + 2, { width: 20, align: 'center', lineBreak: false });
+    if (!m.norm.normed || v % 1 === 0) label(doc.font('regular').fillColor(MUTED), String(v), { x: x(v) - 10, y: top + m.scales.length * row + 2, width: 20, align: 'center', size: 7 });
   }
   m.scales.forEach((s, i) => {
     const y = top + i * row;
     const v = value(s);
-    doc.font('regular').fontSize(8.5).fillColor(INK).text(s.name, MARGIN, y + 2, { width: label - 8, align: 'right', lineBreak: false });
+    label(doc.font('regular').fillColor(INK), s.name, { x: MARGIN, y: y + 2, width: labels - 8, align: 'right', size: 8.5 });
     doc.rect(x(min), y + 2, Math.max(1.5, x(v) - x(min)), row - 5).fill(BRAND);
     doc.font('regular').fontSize(8).fillColor(INK).text(m.norm.normed ? String(v) : v.toFixed(2), x(v) + 4, y + 2, { lineBreak: false });
   });
@@ -238,7 +271,7 @@ function table(doc: Doc, width: number, head: string[], rows: string[][]): void 
     const y = doc.y;
     let x = MARGIN;
     cells.forEach((cell, i) => {
-      doc.font(bold ? 'bold' : 'regular').fontSize(9).fillColor(INK).text(cell, x + 2, y + 3, { width: cols[i]! - 6, align: i === 0 ? 'left' : 'right', lineBreak: false });
+      label(doc.font(bold ? 'bold' : 'regular').fillColor(INK), cell, { x: x + 2, y: y + 3, width: cols[i]! - 6, align: i === 0 ? 'left' : 'right', size: 9 });
       x += cols[i]!;
     });
     doc.moveTo(MARGIN, y + 15).lineTo(MARGIN + width, y + 15).lineWidth(0.4).strokeColor('#9ca3af').stroke();

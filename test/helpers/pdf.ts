@@ -1,9 +1,10 @@
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-/** One piece of a page's text with where pdf.js places it (its transform matrix). */
+/** One piece of a page's text with where pdf.js places it (its transform matrix) and its width, in points. */
 export interface PlacedText {
   str: string;
   transform: number[];
+  width: number;
 }
 
 /** Parses a PDF with Mozilla's pdf.js: each page's pieces of text, in content order. */
@@ -13,7 +14,7 @@ export async function readPdfPlaced(bytes: Uint8Array): Promise<PlacedText[][]> 
   for (let i = 1; i <= doc.numPages; i++) {
     const content = await (await doc.getPage(i)).getTextContent();
     // Marked-content items carry no text; they stay as empty pieces, as pdf.js lists them.
-    pages.push(content.items.map((item) => ('str' in item ? { str: item.str, transform: item.transform as number[] } : { str: '', transform: [] })));
+    pages.push(content.items.map((item) => ('str' in item ? { str: item.str, transform: item.transform as number[], width: item.width } : { str: '', transform: [], width: 0 })));
   }
   await doc.destroy();
   return pages;
