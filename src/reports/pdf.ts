@@ -83,11 +83,8 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   const range = doc.bufferedPageRange();
   for (let i = 0; i < range.count; i++) {
     doc.switchToPage(range.start + i);
-    // Inside the bottom margin: without this pdfkit would start a new page for the footer.
-    doc.page.margins.bottom = 0;
-    doc.font('regular').fillColor(MUTED);
-    label(doc, t.page(i + 1, range.count), { x: MARGIN, y: doc.page.height - MARGIN + 15, width, align: 'right', size: 8 });
-    doc.page.margins.bottom = MARGIN;
+    // In the bottom margin: a label never starts a new page, as text pdfkit wraps would.
+    label(doc.font('regular').fillColor(MUTED), t.page(i + 1, range.count), { x: MARGIN, y: doc.page.height - MARGIN + 15, width, align: 'right', size: 8 });
   }
   doc.end();
   return done;
