@@ -228,7 +228,8 @@ function label(doc: Doc, text: string, at: { x: number; y: number; width: number
   const room = at.width - textWidth;
   // Too long even at the smallest size: it starts at its box's left edge and runs past the right.
   const x = room < 0 || at.align === 'left' ? at.x : at.align === 'right' ? at.x + room : at.x + room / 2;
-  doc.text(text, x, y, { lineBreak: false });
+  // Back to the size asked for: what follows (a line's height, moveDown) does not see the shrinking.
+  doc.text(text, x, y, { lineBreak: false }).fontSize(at.size);
 }
 
 function chart(doc: Doc, m: ReportModel, width: number): void {
@@ -242,8 +243,7 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
   const x = (v: number) => MARGIN + labels + ((v - min) / (max - min)) * plot;
   if (m.norm.normed) {
     doc.rect(x(3.5), top - 4, x(7.5) - x(3.5), m.scales.length * row + 4).fill(BAND);
-    doc.font('regular').fillColor(MUTED);
-    label(doc, m.t.averageBand, { x: x(3.5), y: top - 15, width: x(7.5) - x(3.5), align: 'center', size: 7.5 });
+    label(doc.font('regular').fillColor(MUTED), m.t.averageBand, { x: x(3.5), y: top - 15, width: x(7.5) - x(3.5), align: 'center', size: 7.5 });
   }
   for (let v = min + 1; v <= max; v++) {
     doc.moveTo(x(v), top - 4).lineTo(x(v), top + m.scales.length * row).lineWidth(0.4).strokeColor('#d1d5db').stroke();
