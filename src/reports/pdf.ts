@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
-import { parsedFont, runs, wordLayouts, type FontName, type WordLayout } from './fonts.js';
+import { parsedFont, runs, wordLayouts, type FontName, type Run, type WordLayout } from './fonts.js';
 import type { ReportModel } from './model.js';
 
 const MARGIN = 50;
@@ -84,7 +84,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   for (let i = 0; i < range.count; i++) {
     doc.switchToPage(range.start + i);
     // In the bottom margin: a label never starts a new page, as text pdfkit wraps would.
-    label(doc.font('regular').fillColor(MUTED), t.page(i + 1, range.count), { x: MARGIN, y: doc.page.height - MARGIN + 15, width, align: 'right', size: 8 });
+    label(doc.fillColor(MUTED), t.page(i + 1, range.count), { x: MARGIN, y: doc.page.height - MARGIN + 15, width, align: 'right', size: 8 });
   }
   doc.end();
   return done;
@@ -184,52 +184,74 @@ function notice(doc: Doc, text: string, width: number): void {
  * is laid out for this document only; the instrument's name and a date are words any report has.
  */
 function facts(doc: Doc, rows: Array<[string, string, 'personal'?]>): void {
-  for (const [label, value, kind] of rows) {
+  for (const [name, value, kind] of rows) {
     const y = doc.y;
-    doc.font('bold').fontSize(10).fillColor(INK).text(label, MARGIN, y, { lineBreak: false });
-    const draw = () => line(doc, value, MARGIN + 110, y, 10, doc.page.width - 2 * MARGIN - 110);
+    doc.font('bold').fontSize(10).fillColor(INK).text(name, MARGIN, y, { lineBreak: false });
+    const draw = () => label(doc, runs(value), { x: MARGIN + 110, y, width: doc.page.width - 2 * MARGIN - 110, align: 'left', size: 10 });
     if (kind === 'personal') personal(doc, draw);
     else draw();
     doc.y = y + 16;
   }
 }
 
-/** One line of text in whichever fonts its characters need, shrunk to fit `width`. */
-function line(doc: Doc, text: string, x: number, y: number, size: number, width: number): void {
-  const parts = runs(text);
-  for (const r of parts) useFont(doc, r.font);
-  const measure = (s: number) => parts.reduce((w, r) => w + doc.font(r.font).fontSize(s).widthOfString(r.text), 0);
-  let s = size;
-  while (s > 6 && measure(s) > width) s -= 0.5;
-  for (const r of parts) {
-    doc.font(r.font).fontSize(s).text(r.text, x, y, { lineBreak: false });
-    x += doc.widthOfString(r.text);
-  }
-}
-
 /** Smallest size a label shrinks to. */
 const MIN_LABEL_SIZE = 5;
 
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  align: 'left' | 'right' | 'center';
+  /** The size asked for; a label too wide for its box is drawn smaller. */
+  size: number;
+  /** For text given as a string. */
+  font?: FontName;
+}
+
 /**
- * One line at (x, y) in the current font, aligned within `width` and shrunk to fit it, never
- * wrapped. Given a width, pdfkit sends text through a line wrapper of its own: for a label or a
- * table cell that cost more than drawing it, and a long one went on over the next row.
+ * One line at (x, y), aligned within `width` and shrunk to fit it, never wrapped: a string in one
+ * font, or runs of text each in the font its script needs. Given a width, pdfkit sends text through
+ * a line wrapper of its own: for a label or a table cell that cost more than drawing it, and a long
+ * one went on over the next row.
  */
-function label(doc: Doc, text: string, at: { x: number; y: number; width: number; align: 'left' | 'right' | 'center'; size: number }): void {
-  let textWidth = doc.fontSize(at.size).widthOfString(text);
-  let y = at.y;
-  if (textWidth > at.width) {
-    const height = doc.currentLineHeight();
-    // A text's width grows in proportion to its size.
-    textWidth = doc.fontSize(Math.max(MIN_LABEL_SIZE, (at.size * at.width) / textWidth)).widthOfString(text);
-    // Shrunk about its middle, so that it stays on its row.
-    y += (height - doc.currentLineHeight()) / 2;
+function label(doc: Doc, text: string | Run[], at: Box): void {
+  const base = at.font ?? 'regular';
+  const parts = typeof text === 'string' ? [{ font: base, text }] : text;
+  let natural = 0;
+  for (const r of parts) {
+    // The base fonts are the document's from its start; a run may need another.
+    if (r.font !== base) useFont(doc, r.font);
+    natural += doc.font(r.font).fontSize(at.size).widthOfString(r.text);
   }
-  const room = at.width - textWidth;
+  // A text's width grows in proportion to its size.
+  const size = natural > at.width ? Math.max(MIN_LABEL_SIZE, (at.size * at.width) / natural) : at.size;
+  const room = at.width - (natural * size) / at.size;
   // Too long even at the smallest size: it starts at its box's left edge and runs past the right.
-  const x = room < 0 || at.align === 'left' ? at.x : at.align === 'right' ? at.x + room : at.x + room / 2;
+  let x = room < 0 || at.align === 'left' ? at.x : at.align === 'right' ? at.x + room : at.x + room / 2;
+  // Every run on the base font's baseline (fonts of other scripts have other ascents), and a
+  // shrunk line about the middle of the line asked for, so that it stays on its row.
+  const { ascent, height } = metrics(base);
+  const baseline = at.y + (height * (at.size - size)) / 2 + ascent * size;
+  for (const r of parts) {
+    if (parts.length > 1) doc.font(r.font);
+    // pdfkit places a text's top at y, its baseline the font's ascent below, and moves x past it.
+    doc.fontSize(size).text(r.text, x, baseline - metrics(r.font).ascent * size, { lineBreak: false });
+    x = doc.x;
+  }
   // Back to the size asked for: what follows (a line's height, moveDown) does not see the shrinking.
-  doc.text(text, x, y, { lineBreak: false }).fontSize(at.size);
+  doc.fontSize(at.size);
+}
+
+const fontMetrics = new Map<FontName, { ascent: number; height: number }>();
+
+/** A font's ascent, and its height from descent to ascent, per point of size. */
+function metrics(name: FontName): { ascent: number; height: number } {
+  let m = fontMetrics.get(name);
+  if (!m) {
+    const font = parsedFont(name);
+    fontMetrics.set(name, (m = { ascent: font.ascent / font.unitsPerEm, height: (font.ascent - font.descent) / font.unitsPerEm }));
+  }
+  return m;
 }
 
 function chart(doc: Doc, m: ReportModel, width: number): void {
@@ -243,16 +265,16 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
   const x = (v: number) => MARGIN + labels + ((v - min) / (max - min)) * plot;
   if (m.norm.normed) {
     doc.rect(x(3.5), top - 4, x(7.5) - x(3.5), m.scales.length * row + 4).fill(BAND);
-    label(doc.font('regular').fillColor(MUTED), m.t.averageBand, { x: x(3.5), y: top - 15, width: x(7.5) - x(3.5), align: 'center', size: 7.5 });
+    label(doc.fillColor(MUTED), m.t.averageBand, { x: x(3.5), y: top - 15, width: x(7.5) - x(3.5), align: 'center', size: 7.5 });
   }
   for (let v = min + 1; v <= max; v++) {
     doc.moveTo(x(v), top - 4).lineTo(x(v), top + m.scales.length * row).lineWidth(0.4).strokeColor('#d1d5db').stroke();
-    if (!m.norm.normed || v % 1 === 0) label(doc.font('regular').fillColor(MUTED), String(v), { x: x(v) - 10, y: top + m.scales.length * row + 2, width: 20, align: 'center', size: 7 });
+    if (!m.norm.normed || v % 1 === 0) label(doc.fillColor(MUTED), String(v), { x: x(v) - 10, y: top + m.scales.length * row + 2, width: 20, align: 'center', size: 7 });
   }
   m.scales.forEach((s, i) => {
     const y = top + i * row;
     const v = value(s);
-    label(doc.font('regular').fillColor(INK), s.name, { x: MARGIN, y: y + 2, width: labels - 8, align: 'right', size: 8.5 });
+    label(doc.fillColor(INK), s.name, { x: MARGIN, y: y + 2, width: labels - 8, align: 'right', size: 8.5 });
     doc.rect(x(min), y + 2, Math.max(1.5, x(v) - x(min)), row - 5).fill(BRAND);
     doc.font('regular').fontSize(8).fillColor(INK).text(m.norm.normed ? String(v) : v.toFixed(2), x(v) + 4, y + 2, { lineBreak: false });
   });
@@ -268,7 +290,7 @@ function table(doc: Doc, width: number, head: string[], rows: string[][]): void 
     const y = doc.y;
     let x = MARGIN;
     cells.forEach((cell, i) => {
-      label(doc.font(bold ? 'bold' : 'regular').fillColor(INK), cell, { x: x + 2, y: y + 3, width: cols[i]! - 6, align: i === 0 ? 'left' : 'right', size: 9 });
+      label(doc.fillColor(INK), cell, { x: x + 2, y: y + 3, width: cols[i]! - 6, align: i === 0 ? 'left' : 'right', size: 9, font: bold ? 'bold' : 'regular' });
       x += cols[i]!;
     });
     doc.moveTo(MARGIN, y + 15).lineTo(MARGIN + width, y + 15).lineWidth(0.4).strokeColor('#9ca3af').stroke();

@@ -101,6 +101,33 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     assert.ok(table!.transform[0]! > chart!.transform[0]!, 'the table has more room than the chart');
   });
 
+  test("the candidate's name in several scripts sits on one baseline at one size, and a long one is shrunk to end at the right margin", async () => {
+    const nameLine = async (name: string) => {
+      const m = model(name);
+      const [page] = await readPdfPlaced(await reportPdf(m, '1 March 2026 10:00 UTC'));
+      const from = page!.findIndex((p) => p.str === m.t.candidate);
+      const to = page!.findIndex((p) => p.str === m.t.instrument);
+      return page!.slice(from + 1, to).filter((p) => p.str !== '' && p.transform[4]! >= 160 - 0.01);
+    };
+    const short = await nameLine('Ada 李华');
+    assert.equal(short.map((p) => p.str).join(''), 'Ada 李华');
+    assert.deepEqual(new Set(short.map((p) => p.transform[0])), new Set([10]), 'the size asked for');
+    assert.equal(new Set(short.map((p) => p.transform[5]!.toFixed(3))).size, 1, `baselines ${short.map((p) => p.transform[5])}`);
+
+    const long = 'Augusta Ada King, Countess of Lovelace, also known as 李华 and as Ada Lovelace of Ockham Park in Surrey';
+    const pieces = await nameLine(long);
+    assert.equal(pieces.map((p) => p.str).join(''), long);
+    const sizes = new Set(pieces.map((p) => p.transform[0]!));
+    assert.equal(sizes.size, 1, `sizes ${[...sizes]}`);
+    const [size] = sizes;
+    assert.ok(size! >= 5 && size! < 10, `size ${size}`);
+    assert.equal(new Set(pieces.map((p) => p.transform[5]!.toFixed(3))).size, 1, `baselines ${pieces.map((p) => p.transform[5])}`);
+    assert.ok(Math.abs(pieces[0]!.transform[4]! - 160) < 0.01, `starts at ${pieces[0]!.transform[4]}`);
+    // A4 is 595.28 points wide, the margin 50: shrunk in proportion, the name fills its line.
+    const end = pieces.at(-1)!.transform[4]! + pieces.at(-1)!.width;
+    assert.ok(Math.abs(end - 545.28) < 0.5, `ends at ${end}`);
+  });
+
   test('a report parses a fallback font only when the candidate particulars need one', async () => {
     assert.deepEqual(await fontsParsedFor('Ada Lovelace'), ['bold', 'regular']);
     assert.deepEqual(await fontsParsedFor('Ada 李华'), ['bold', 'han', 'regular']);

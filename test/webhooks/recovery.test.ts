@@ -92,6 +92,8 @@ for (const db of testDatabases()) {
       res = await redeliver(api, done.id);
       assert.equal(res.status, 429);
       assert.ok(Number(res.headers.get('retry-after')) > 3_000, 'the window is an hour');
+      const policy = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((h) => res.headers.get(h));
+      assert.deepEqual(policy, ['5', '0', res.headers.get('retry-after')], "the RateLimit headers are the redelivery limit's, not the key's unspent minute");
       assert.equal((await api.get(`/api/anonymous/assessment/${done.id}`)).body.Data.Webhook.Attempts, 6);
     });
 

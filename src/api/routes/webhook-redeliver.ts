@@ -32,6 +32,8 @@ export function webhookRedeliver(app: App, deps: Deps): void {
       const r = await requestRedelivery(deps.store, AnalysisId, `api:${caller.apiKeyId}`, caller.tenantId);
       if (r.outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       if (r.outcome === 'limited') {
+        // The headers describe the limit that was hit, not the key's per-minute budget, which is not spent.
+        reply.header('ratelimit-limit', REDELIVERIES_PER_HOUR).header('ratelimit-remaining', 0).header('ratelimit-reset', r.retryAfterSeconds);
         throw new DomainError('TooManyRequests', `At most ${REDELIVERIES_PER_HOUR} redeliveries per assessment per hour`, { retryAfterSeconds: r.retryAfterSeconds });
       }
       if (r.outcome !== 'queued') throw new DomainError('NotRedeliverable', WHY[r.outcome]!, { field: 'AnalysisId', reason: r.outcome });
