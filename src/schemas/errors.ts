@@ -47,7 +47,11 @@ const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: 
     message: 'An attempt for this assessment is waiting or on its way; see its delivery log',
     innererror: { field: 'AnalysisId', reason: 'in-progress' },
   },
-  TooManyRequests: { when: 'a rate limit was hit; see Retry-After', message: 'Too many failed authentication attempts; try again later', innererror: { retryAfterSeconds: 60 } },
+  TooManyRequests: {
+    when: "a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After",
+    message: 'Too many failed authentication attempts; try again later',
+    innererror: { retryAfterSeconds: 60 },
+  },
   ServiceUnavailable: { when: 'the database is unreachable or the server is shedding load; see Retry-After', message: 'The server is busy (too many requests in flight); retry shortly', innererror: { retryAfterSeconds: 2 } },
   InternalError: { when: 'a bug; logged with the request id', message: 'Something went wrong on our side; it has been logged' },
 };

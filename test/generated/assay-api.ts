@@ -94,7 +94,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -245,7 +245,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -348,7 +348,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -456,7 +456,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -581,7 +581,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -692,7 +692,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -824,7 +824,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1007,7 +1007,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1099,7 +1099,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1285,7 +1285,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a rate limit was hit; see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
