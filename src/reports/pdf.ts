@@ -225,9 +225,11 @@ function label(doc: Doc, text: string | Run[], at: Box): void {
   }
   // A text's width grows in proportion to its size.
   const size = natural > at.width ? Math.max(MIN_LABEL_SIZE, (at.size * at.width) / natural) : at.size;
-  const room = at.width - (natural * size) / at.size;
-  // Too long even at the smallest size: it starts at its box's left edge and runs past the right.
-  let x = room < 0 || at.align === 'left' ? at.x : at.align === 'right' ? at.x + room : at.x + room / 2;
+  const fitted = (natural * size) / at.size;
+  // Too long even at the smallest size: narrowed to its box, every character kept.
+  const options = fitted > at.width ? { lineBreak: false, horizontalScaling: (100 * at.width) / fitted } : { lineBreak: false };
+  const room = Math.max(0, at.width - fitted);
+  let x = at.align === 'left' ? at.x : at.align === 'right' ? at.x + room : at.x + room / 2;
   // Every run on the base font's baseline (fonts of other scripts have other ascents), and a
   // shrunk line about the middle of the line asked for, so that it stays on its row.
   const { ascent, height } = metrics(base);
@@ -235,7 +237,7 @@ function label(doc: Doc, text: string | Run[], at: Box): void {
   for (const r of parts) {
     if (parts.length > 1) doc.font(r.font);
     // pdfkit places a text's top at y, its baseline the font's ascent below, and moves x past it.
-    doc.fontSize(size).text(r.text, x, baseline - metrics(r.font).ascent * size, { lineBreak: false });
+    doc.fontSize(size).text(r.text, x, baseline - metrics(r.font).ascent * size, options);
     x = doc.x;
   }
   // Back to the size asked for: what follows (a line's height, moveDown) does not see the shrinking.

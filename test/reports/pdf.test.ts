@@ -128,6 +128,21 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     assert.ok(Math.abs(end - 545.28) < 0.5, `ends at ${end}`);
   });
 
+  test('a name as long as the API accepts, too wide even at the smallest size, is narrowed to end at the right margin with every character kept', async () => {
+    // Wide letters at the schema's limits: first and last name 100 characters each, the preposition 50.
+    const longest = `${'W'.repeat(100)} ${'w'.repeat(50)} ${'M'.repeat(100)}`;
+    const m = model(longest);
+    const [page] = await readPdfPlaced(await reportPdf(m, '1 March 2026 10:00 UTC'));
+    const from = page!.findIndex((p) => p.str === m.t.candidate);
+    const to = page!.findIndex((p) => p.str === m.t.instrument);
+    const pieces = page!.slice(from + 1, to).filter((p) => p.str !== '' && p.transform[4]! >= 160 - 0.01);
+    assert.equal(pieces.map((p) => p.str).join(''), longest);
+    assert.ok(pieces.every((p) => p.transform[3] === 5), 'at the smallest size');
+    assert.ok(pieces.every((p) => p.transform[0]! < 5), 'narrowed: the horizontal scale is below the size');
+    const end = pieces.at(-1)!.transform[4]! + pieces.at(-1)!.width;
+    assert.ok(Math.abs(end - 545.28) < 0.5, `ends at ${end}`);
+  });
+
   test('a report parses a fallback font only when the candidate particulars need one', async () => {
     assert.deepEqual(await fontsParsedFor('Ada Lovelace'), ['bold', 'regular']);
     assert.deepEqual(await fontsParsedFor('Ada 李华'), ['bold', 'han', 'regular']);
