@@ -202,15 +202,15 @@ interface Box {
   y: number;
   width: number;
   align: 'left' | 'right' | 'center';
-  /** The size asked for; a label too wide for its box is drawn smaller. */
+  /** The size asked for; a label too wide for its box is drawn smaller, and narrowed below MIN_LABEL_SIZE. */
   size: number;
   /** For text given as a string. */
   font?: FontName;
 }
 
 /**
- * One line at (x, y), aligned within `width` and shrunk to fit it, never wrapped: a string in one
- * font, or runs of text each in the font its script needs. Given a width, pdfkit sends text through
+ * One line at (x, y), aligned within `width` and shrunk to fit it (narrowed past the smallest size),
+ * never wrapped: a string in one font, or runs of text each in the font its script needs. Given a width, pdfkit sends text through
  * a line wrapper of its own: for a label or a table cell that cost more than drawing it, and a long
  * one went on over the next row.
  */
