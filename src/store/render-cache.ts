@@ -32,6 +32,9 @@ export const RENDER_CACHE_BYTES = 32 * 1024 * 1024;
  */
 export const RENDER_CACHE_TTL_MS = 60_000;
 
+/** One entry per assessment and variant: a newer fingerprint replaces the older. */
+const keyOf = (source: RenderSource, variant: string) => `${source.analysisId}\u0000${variant}`;
+
 export class RenderCache {
   readonly #entries: LRUCache<string, Entry>;
   readonly #maxBytes: number;
@@ -50,7 +53,7 @@ export class RenderCache {
 
   /** The render kept for `source`, if any: nothing made, nothing awaited. */
   peek<V>(source: RenderSource, variant: string): V | undefined {
-    return this.#kept(`${source.analysisId}\u0000${variant}`, source.fingerprint);
+    return this.#kept(keyOf(source, variant), source.fingerprint);
   }
 
   #kept<V>(key: string, fingerprint: string): V | undefined {
@@ -64,7 +67,7 @@ export class RenderCache {
    * if a row changed in between. Undefined when `make` found nothing to render: nothing is kept.
    */
   async get<V>(source: RenderSource, variant: string, make: () => Promise<Made<V> | undefined>, sizeOf: (value: V) => number): Promise<V | undefined> {
-    const key = `${source.analysisId}\u0000${variant}`;
+    const key = keyOf(source, variant);
     const hit = this.#kept<V>(key, source.fingerprint);
     if (hit !== undefined) return hit;
     const pendingKey = `${key}\u0000${source.fingerprint}`;

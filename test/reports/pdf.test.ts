@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { FontName } from '../../src/reports/fonts.js';
 import { parsedFont, wordLayouts } from '../../src/reports/fonts.js';
 import { reportPdf } from '../../src/reports/pdf.js';
-import { readPdfPlaced } from '../helpers/pdf.js';
+import { readPdfPlaced, type PlacedText } from '../helpers/pdf.js';
 import { reportModel as model } from '../helpers/report-model.js';
 
 const FONTS: FontName[] = ['regular', 'bold', 'han', 'hangul', 'arabic', 'hebrew', 'thai'];
@@ -41,6 +41,15 @@ async function fontsParsedFor(name: string): Promise<string[]> {
   } finally {
     await worker.terminate();
   }
+}
+
+/** The pieces of text a report draws for the candidate's name, right of its label (x 160). */
+async function nameLine(name: string): Promise<PlacedText[]> {
+  const m = model(name);
+  const [page] = await readPdfPlaced(await reportPdf(m, '1 March 2026 10:00 UTC'));
+  const from = page!.findIndex((p) => p.str === m.t.candidate);
+  const to = page!.findIndex((p) => p.str === m.t.instrument);
+  return page!.slice(from + 1, to).filter((p) => p.str !== '' && p.transform[4]! >= 160 - 0.01);
 }
 
 const forgetLayouts = () => FONTS.forEach((name) => wordLayouts(name).clear());
@@ -102,13 +111,6 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
   });
 
   test("the candidate's name in several scripts sits on one baseline at one size, and a long one is shrunk to end at the right margin", async () => {
-    const nameLine = async (name: string) => {
-      const m = model(name);
-      const [page] = await readPdfPlaced(await reportPdf(m, '1 March 2026 10:00 UTC'));
-      const from = page!.findIndex((p) => p.str === m.t.candidate);
-      const to = page!.findIndex((p) => p.str === m.t.instrument);
-      return page!.slice(from + 1, to).filter((p) => p.str !== '' && p.transform[4]! >= 160 - 0.01);
-    };
     const short = await nameLine('Ada 李华');
     assert.equal(short.map((p) => p.str).join(''), 'Ada 李华');
     assert.deepEqual(new Set(short.map((p) => p.transform[0])), new Set([10]), 'the size asked for');
@@ -131,11 +133,7 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
   test('a name as long as the API accepts, too wide even at the smallest size, is narrowed to end at the right margin with every character kept', async () => {
     // Wide letters at the schema's limits: first and last name 100 characters each, the preposition 50.
     const longest = `${'W'.repeat(100)} ${'w'.repeat(50)} ${'M'.repeat(100)}`;
-    const m = model(longest);
-    const [page] = await readPdfPlaced(await reportPdf(m, '1 March 2026 10:00 UTC'));
-    const from = page!.findIndex((p) => p.str === m.t.candidate);
-    const to = page!.findIndex((p) => p.str === m.t.instrument);
-    const pieces = page!.slice(from + 1, to).filter((p) => p.str !== '' && p.transform[4]! >= 160 - 0.01);
+    const pieces = await nameLine(longest);
     assert.equal(pieces.map((p) => p.str).join(''), longest);
     assert.ok(pieces.every((p) => p.transform[3] === 5), 'at the smallest size');
     assert.ok(pieces.every((p) => p.transform[0]! < 5), 'narrowed: the horizontal scale is below the size');

@@ -2,6 +2,7 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, RedeliveryQueued } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
+import { rateLimitHeaders } from '../key-limit.js';
 import { REDELIVERIES_PER_HOUR, requestRedelivery } from '../../store/outbox.js';
 
 const WHY: Record<string, string> = {
@@ -33,7 +34,7 @@ export function webhookRedeliver(app: App, deps: Deps): void {
       if (r.outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       if (r.outcome === 'limited') {
         // The headers describe the limit that was hit, not the key's per-minute budget, which is not spent.
-        reply.header('ratelimit-limit', REDELIVERIES_PER_HOUR).header('ratelimit-remaining', 0).header('ratelimit-reset', r.retryAfterSeconds);
+        rateLimitHeaders(reply, REDELIVERIES_PER_HOUR, 0, r.retryAfterSeconds);
         throw new DomainError('TooManyRequests', `At most ${REDELIVERIES_PER_HOUR} redeliveries per assessment per hour`, { retryAfterSeconds: r.retryAfterSeconds });
       }
       if (r.outcome !== 'queued') throw new DomainError('NotRedeliverable', WHY[r.outcome]!, { field: 'AnalysisId', reason: r.outcome });
