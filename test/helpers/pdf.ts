@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** One piece of a page's text with where pdf.js places it (its transform matrix) and its width, in points. */
@@ -24,4 +25,21 @@ export async function readPdfPlaced(bytes: Uint8Array): Promise<PlacedText[][]> 
 export async function readPdf(bytes: Uint8Array): Promise<{ pages: number; text: string[] }> {
   const pages = await readPdfPlaced(bytes);
   return { pages: pages.length, text: pages.map((items) => items.map((item) => item.str).join(' ')) };
+}
+
+/**
+ * The PDF's compressed streams (page contents, embedded fonts, their maps), inflated, in file
+ * order. Two PDFs drawn alike have equal streams; only the metadata, which holds the time, is
+ * stored uncompressed and left out.
+ */
+export function inflatedStreams(bytes: Uint8Array): string[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = buffer.toString('latin1');
+  const streams: string[] = [];
+  for (let at = text.indexOf('/FlateDecode'); at >= 0; at = text.indexOf('/FlateDecode', at + 1)) {
+    const start = text.indexOf('stream\n', at) + 'stream\n'.length;
+    const end = text.indexOf('\nendstream', start);
+    streams.push(inflateSync(buffer.subarray(start, end)).toString('latin1'));
+  }
+  return streams;
 }

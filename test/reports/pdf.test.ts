@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import PDFDocument from 'pdfkit';
 import type { FontName } from '../../src/reports/fonts.js';
 import { parsedFont, wordLayouts } from '../../src/reports/fonts.js';
+import { forgetParagraphs, keptParagraphs } from '../../src/reports/pdf-lines.js';
 import { reportPdf } from '../../src/reports/pdf.js';
-import { readPdfPlaced, type PlacedText } from '../helpers/pdf.js';
+import { inflatedStreams, readPdfPlaced, type PlacedText } from '../helpers/pdf.js';
 import { reportModel as model } from '../helpers/report-model.js';
 
 const FONTS: FontName[] = ['regular', 'bold', 'han', 'hangul', 'arabic', 'hebrew', 'thai'];
@@ -54,6 +56,35 @@ async function nameLine(name: string): Promise<PlacedText[]> {
 
 const forgetLayouts = () => FONTS.forEach((name) => wordLayouts(name).clear());
 
+/** How many texts pdfkit's line wrapper breaks into lines while `fn` runs. */
+async function countWrapped<T>(fn: () => Promise<T>): Promise<{ value: T; wrapped: number }> {
+  const proto = PDFDocument.prototype as unknown as { _text: (...args: unknown[]) => unknown };
+  const original = proto._text;
+  let wrapped = 0;
+  proto._text = function (this: unknown, ...args: unknown[]) {
+    if ((args[3] as { width?: number } | undefined)?.width) wrapped++;
+    return original.apply(this, args);
+  };
+  try {
+    return { value: await fn(), wrapped };
+  } finally {
+    proto._text = original;
+  }
+}
+
+/** A report long enough for paragraphs to run over page breaks: 26 scales, 12 competences. */
+function longModel(name: string) {
+  const m = model(name);
+  m.scales = Array.from({ length: 26 }, (_, k) => ({
+    ...m.scales[k % 5]!,
+    id: k + 1,
+    name: `Scale ${k + 1}`,
+    interpretation: `Scale ${k + 1}: ${'works steadily through routine tasks, and prefers clear agreements about who does what. '.repeat(1 + (k % 4))}`.trim(),
+  }));
+  m.competences = Array.from({ length: 12 }, (_, k) => ({ ...m.competences[k % 3]!, id: k + 1, name: `Competence ${k + 1}` }));
+  return m;
+}
+
 describe('reports/pdf', { timeout: 60_000 }, () => {
   test("a second report shapes again only the candidate's name", async () => {
     forgetLayouts();
@@ -73,6 +104,27 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     const kept = FONTS.flatMap((name) => [...wordLayouts(name).keys()]);
     assert.ok(kept.length > 50, `${kept.length} words kept`);
     assert.deepEqual(kept.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
+    const paragraphs = keptParagraphs();
+    assert.ok(paragraphs.length > 10, `${paragraphs.length} paragraphs kept`);
+    assert.deepEqual(paragraphs.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
+  });
+
+  test('a report drawn from kept line breaks has the same drawing, page breaks included, as one wrapped afresh', async () => {
+    forgetParagraphs();
+    const m = longModel('Ada Lovelace');
+    const first = await countWrapped(() => reportPdf(m, '1 March 2026 10:00 UTC'));
+    const second = await countWrapped(() => reportPdf(m, '1 March 2026 10:00 UTC'));
+    const afresh = await readPdfPlaced(first.value);
+    const kept = await readPdfPlaced(second.value);
+    assert.ok(afresh.length >= 3, `${afresh.length} pages`);
+    assert.deepEqual(kept, afresh);
+    // Byte for byte: every page's drawing operators, and the same glyphs embedded.
+    const streams = inflatedStreams(first.value);
+    assert.ok(streams.length >= afresh.length + 2, `${streams.length} compressed streams`);
+    assert.deepEqual(inflatedStreams(second.value), streams);
+    assert.ok(first.wrapped > 60, `${first.wrapped} texts wrapped in the first report`);
+    // Only paragraphs that reach a page's foot go through the wrapper again.
+    assert.ok(second.wrapped > 0 && second.wrapped < first.wrapped / 10, `${second.wrapped} texts wrapped in the second report`);
   });
 
   test('a report laid out from shared word layouts has the same text at the same places as one laid out afresh', async () => {
