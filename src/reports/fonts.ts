@@ -59,7 +59,10 @@ export interface WordLayout {
 
 /** Distinct words kept per font; the report texts have a few thousand. */
 export const WORD_LAYOUTS_PER_FONT = 20_000;
+/** Distinct drawn lines kept per font: the report texts' lines, labels and cells, a few hundred a language. */
+export const LINE_LAYOUTS_PER_FONT = 5_000;
 const layouts = new Map<FontName, LRUCache<string, WordLayout>>();
+const lineLayouts = new Map<FontName, LRUCache<string, WordLayout>>();
 
 /**
  * Word layouts of a parsed font, shared by every PDF. Shaping a word (fontkit's GSUB and GPOS
@@ -69,8 +72,20 @@ const layouts = new Map<FontName, LRUCache<string, WordLayout>>();
  * A candidate's particulars are never laid out here (reports/pdf.ts `personal`).
  */
 export function wordLayouts(name: FontName): LRUCache<string, WordLayout> {
-  let cache = layouts.get(name);
-  if (!cache) layouts.set(name, (cache = new LRUCache<string, WordLayout>({ max: WORD_LAYOUTS_PER_FONT })));
+  return keptIn(layouts, name, WORD_LAYOUTS_PER_FONT);
+}
+
+/**
+ * Layouts of whole lines as drawn, shared by every PDF like the words: pdfkit joins a line's
+ * words into new arrays of glyphs and positions each time it draws the line, and reads them only.
+ */
+export function drawnLines(name: FontName): LRUCache<string, WordLayout> {
+  return keptIn(lineLayouts, name, LINE_LAYOUTS_PER_FONT);
+}
+
+function keptIn(caches: Map<FontName, LRUCache<string, WordLayout>>, name: FontName, max: number): LRUCache<string, WordLayout> {
+  let cache = caches.get(name);
+  if (!cache) caches.set(name, (cache = new LRUCache<string, WordLayout>({ max })));
   return cache;
 }
 

@@ -1,7 +1,7 @@
 import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
-import { parsedFont, runs, wordLayouts, type FontName, type Run, type WordLayout } from './fonts.js';
+import { drawnLines, parsedFont, runs, wordLayouts, type FontName, type Run, type WordLayout } from './fonts.js';
 import type { ReportModel } from './model.js';
 import { flow } from './pdf-lines.js';
 
@@ -108,10 +108,11 @@ function endQuickly(doc: Doc): void {
   }
 }
 
-/** The two methods of pdfkit's per-document font (EmbeddedFont, pdfkit 0.20) that lay out a word. */
+/** The methods of pdfkit's per-document font (EmbeddedFont, pdfkit 0.20) that lay out a word, and a text of words. */
 interface EmbeddedFont {
   layoutRun(text: string): WordLayout;
   layoutCached(text: string): WordLayout;
+  layout(text: string, features?: unknown, onlyWidth?: boolean): WordLayout;
 }
 
 const registered = new WeakMap<Doc, Set<FontName>>();
@@ -142,8 +143,8 @@ const drawingPersonal = new WeakSet<Doc>();
 function shareWordLayouts(doc: Doc, name: FontName): void {
   doc.font(name);
   const font = (doc as unknown as { _font: Partial<EmbeddedFont> })._font;
-  if (typeof font.layoutRun !== 'function' || typeof font.layoutCached !== 'function') {
-    throw new Error('pdfkit no longer lays out words through EmbeddedFont.layoutRun and layoutCached; see reports/pdf.ts');
+  if (typeof font.layoutRun !== 'function' || typeof font.layoutCached !== 'function' || typeof font.layout !== 'function') {
+    throw new Error('pdfkit no longer lays out words through EmbeddedFont.layoutRun, layoutCached and layout; see reports/pdf.ts');
   }
   const layoutRun = font.layoutRun.bind(font);
   const shared = wordLayouts(name);
@@ -153,6 +154,15 @@ function shareWordLayouts(doc: Doc, name: FontName): void {
     let layout = cache.get(text);
     if (!layout) cache.set(text, (layout = layoutRun(text)));
     return layout;
+  };
+  // A line to draw: measuring (onlyWidth) makes no arrays, and features are never asked for.
+  const layout = font.layout.bind(font);
+  const lines = drawnLines(name);
+  font.layout = (text, features, onlyWidth) => {
+    if (onlyWidth || features || drawingPersonal.has(doc)) return layout(text, features, onlyWidth);
+    let kept = lines.get(text);
+    if (!kept) lines.set(text, (kept = layout(text)));
+    return kept;
   };
 }
 

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import PDFDocument from 'pdfkit';
 import type { FontName } from '../../src/reports/fonts.js';
-import { parsedFont, wordLayouts } from '../../src/reports/fonts.js';
+import { drawnLines, parsedFont, wordLayouts } from '../../src/reports/fonts.js';
 import { forgetParagraphs, keptParagraphs } from '../../src/reports/pdf-lines.js';
 import { reportPdf } from '../../src/reports/pdf.js';
 import { inflatedStreams, readPdfPlaced, type PlacedText } from '../helpers/pdf.js';
@@ -54,7 +54,11 @@ async function nameLine(name: string): Promise<PlacedText[]> {
   return page!.slice(from + 1, to).filter((p) => p.str !== '' && p.transform[4]! >= 160 - 0.01);
 }
 
-const forgetLayouts = () => FONTS.forEach((name) => wordLayouts(name).clear());
+const forgetLayouts = () =>
+  FONTS.forEach((name) => {
+    wordLayouts(name).clear();
+    drawnLines(name).clear();
+  });
 
 /** How many texts pdfkit's line wrapper breaks into lines while `fn` runs. */
 async function countWrapped<T>(fn: () => Promise<T>): Promise<{ value: T; wrapped: number }> {
@@ -98,18 +102,32 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     assert.ok(second.shaped.some((w) => w.trim() === 'Lovelace'), 'the name is laid out for each report');
   });
 
-  test("the candidate's name stays out of the word layouts that other PDFs share", async () => {
+  test("the candidate's name stays out of the word layouts, drawn lines and paragraphs that other PDFs share", async () => {
     forgetLayouts();
+    forgetParagraphs();
     await reportPdf(model('Ada Lovelace 李华 سارة'), '1 March 2026 10:00 UTC');
     const kept = FONTS.flatMap((name) => [...wordLayouts(name).keys()]);
     assert.ok(kept.length > 50, `${kept.length} words kept`);
     assert.deepEqual(kept.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
+    const lines = FONTS.flatMap((name) => [...drawnLines(name).keys()]);
+    assert.ok(lines.length > 20, `${lines.length} lines kept`);
+    assert.deepEqual(lines.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
     const paragraphs = keptParagraphs();
     assert.ok(paragraphs.length > 10, `${paragraphs.length} paragraphs kept`);
     assert.deepEqual(paragraphs.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
   });
 
+  test("drawn lines are kept per font: the title among the bold font's, its subtitle among the regular's", async () => {
+    forgetLayouts();
+    const m = model('Ada Lovelace');
+    await reportPdf(m, '1 March 2026 10:00 UTC');
+    const [bold, regular] = [[...drawnLines('bold').keys()], [...drawnLines('regular').keys()]];
+    assert.ok(bold.includes(m.t.title) && !regular.includes(m.t.title), `bold: ${bold.length} lines, regular: ${regular.length}`);
+    assert.ok(regular.includes(m.t.confidential) && !bold.includes(m.t.confidential));
+  });
+
   test('a report drawn from kept line breaks has the same drawing, page breaks included, as one wrapped afresh', async () => {
+    forgetLayouts();
     forgetParagraphs();
     const m = longModel('Ada Lovelace');
     const first = await countWrapped(() => reportPdf(m, '1 March 2026 10:00 UTC'));
@@ -127,14 +145,16 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     assert.ok(second.wrapped > 0 && second.wrapped < first.wrapped / 10, `${second.wrapped} texts wrapped in the second report`);
   });
 
-  test('a report laid out from shared word layouts has the same text at the same places as one laid out afresh', async () => {
+  test('a report laid out from shared word and line layouts has the same drawing as one laid out afresh', async () => {
     forgetLayouts();
-    const afresh = await readPdfPlaced(await reportPdf(model('Ada Lovelace 李华 سارة'), '1 March 2026 10:00 UTC'));
+    const afreshBytes = await reportPdf(model('Ada Lovelace 李华 سارة'), '1 March 2026 10:00 UTC');
     // Warm the shared layouts with another report first, then render the same one from them.
     await reportPdf(model('Grace Hopper'), '1 March 2026 10:00 UTC');
-    const shared = await readPdfPlaced(await reportPdf(model('Ada Lovelace 李华 سارة'), '1 March 2026 10:00 UTC'));
+    const sharedBytes = await reportPdf(model('Ada Lovelace 李华 سارة'), '1 March 2026 10:00 UTC');
+    const afresh = await readPdfPlaced(afreshBytes);
     assert.ok(afresh.length >= 2, `${afresh.length} pages`);
-    assert.deepEqual(shared, afresh);
+    assert.deepEqual(await readPdfPlaced(sharedBytes), afresh);
+    assert.deepEqual(inflatedStreams(sharedBytes), inflatedStreams(afreshBytes));
     const text = afresh.flat().map((p) => p.str).join(' ');
     assert.match(text, /Ada Lovelace/);
     assert.match(text, /Scale 3 interpretation/);
