@@ -23,7 +23,7 @@ interface LineOptions {
 interface Internals {
   _text(text: string, x: number, y: number, options: { width: number }, onLine: (line: string, options: LineOptions, wrapper: unknown) => void): Doc;
   _line(text: string, options: LineOptions, wrapper?: unknown): void;
-  _font: { name: string } | null;
+  _font: { name: string };
   _fontSize: number;
   _lineGap: number;
 }
@@ -56,7 +56,7 @@ export function flow(doc: Doc, text: string, at: { x?: number; y?: number; width
   const x = at.x ?? doc.x;
   const y = at.y ?? doc.y;
   const width = at.width ?? doc.page.width - x - doc.page.margins.right;
-  const key = `${d._font!.name}\u0000${d._fontSize}\u0000${width}\u0000${text}`;
+  const key = `${d._font.name}\u0000${d._fontSize}\u0000${width}\u0000${text}`;
   const lines = kept.get(key);
   if (lines && fitsOnPage(doc, y, lines.length, d._lineGap)) {
     doc.x = x;
@@ -73,11 +73,9 @@ export function flow(doc: Doc, text: string, at: { x?: number; y?: number; width
   return doc;
 }
 
-/** Whether `count` lines from `y` end clear of the page's foot, by the sums `_line` makes. */
+/** Whether `count` lines from `y` end clear of the page's foot, by more than rounding could move them. */
 function fitsOnPage(doc: Doc, y: number, count: number, lineGap: number): boolean {
-  const step = doc.currentLineHeight(true) + (lineGap || 0);
-  let last = y;
-  for (let i = 1; i < count; i++) last += step;
+  const last = y + (count - 1) * (doc.currentLineHeight(true) + lineGap);
   return last + doc.currentLineHeight(true) <= doc.page.maxY() - FOOT_SLACK;
 }
 

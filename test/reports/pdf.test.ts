@@ -12,25 +12,31 @@ import { reportModel as model } from '../helpers/report-model.js';
 
 const FONTS: FontName[] = ['regular', 'bold', 'han', 'hangul', 'arabic', 'hebrew', 'thai'];
 
-/** The texts fontkit shapes, on every report font, while `fn` runs. */
-async function recordShaping<T>(fn: () => Promise<T>): Promise<{ value: T; shaped: string[] }> {
-  const shaped: string[] = [];
-  const restore = FONTS.map((name) => {
-    const font = parsedFont(name) as unknown as { layout: (...args: unknown[]) => unknown };
-    const original = font.layout;
-    font.layout = function (this: unknown, ...args: unknown[]) {
-      shaped.push(String(args[0]));
+/** Runs `fn` while every call of `method` on each of `targets` is shown to `seen` with its arguments. */
+async function watching<T>(targets: object[], method: string, seen: (args: unknown[]) => void, fn: () => Promise<T>): Promise<T> {
+  const restore = targets.map((target) => {
+    const t = target as Record<string, (...args: unknown[]) => unknown>;
+    const original = t[method]!;
+    t[method] = function (this: unknown, ...args: unknown[]) {
+      seen(args);
       return original.apply(this, args);
     };
     return () => {
-      font.layout = original;
+      t[method] = original;
     };
   });
   try {
-    return { value: await fn(), shaped };
+    return await fn();
   } finally {
     for (const undo of restore) undo();
   }
+}
+
+/** The texts fontkit shapes, on every report font, while `fn` runs. */
+async function recordShaping<T>(fn: () => Promise<T>): Promise<{ value: T; shaped: string[] }> {
+  const shaped: string[] = [];
+  const value = await watching(FONTS.map(parsedFont), 'layout', (args) => shaped.push(String(args[0])), fn);
+  return { value, shaped };
 }
 
 /** The fonts a fresh thread parses to render one report for `name`. */
@@ -62,18 +68,9 @@ const forgetLayouts = () =>
 
 /** How many texts pdfkit's line wrapper breaks into lines while `fn` runs. */
 async function countWrapped<T>(fn: () => Promise<T>): Promise<{ value: T; wrapped: number }> {
-  const proto = PDFDocument.prototype as unknown as { _text: (...args: unknown[]) => unknown };
-  const original = proto._text;
   let wrapped = 0;
-  proto._text = function (this: unknown, ...args: unknown[]) {
-    if ((args[3] as { width?: number } | undefined)?.width) wrapped++;
-    return original.apply(this, args);
-  };
-  try {
-    return { value: await fn(), wrapped };
-  } finally {
-    proto._text = original;
-  }
+  const value = await watching([PDFDocument.prototype], '_text', (args) => (wrapped += (args[3] as { width?: number } | undefined)?.width ? 1 : 0), fn);
+  return { value, wrapped };
 }
 
 /** A report long enough for paragraphs to run over page breaks: 26 scales, 12 competences. */
