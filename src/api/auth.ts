@@ -21,6 +21,17 @@ export const INVALID_CREDENTIALS = 'Invalid username or password';
 // username from elsewhere does not lock it out.
 const KNOWN_CLIENT_TTL_MS = 7 * 24 * 3600 * 1000;
 
+/** A cached entry: what was proved, and from when it is checked again in the background. */
+interface Kept<V> {
+  value: V;
+  refreshAt: number;
+}
+
+// Past this share of the TTL, a request still uses a cached entry but checks it again in the
+// background. When an entry simply expired, every request of that caller then waited for one KDF
+// run (about 100 ms): each client's requests stalled once a TTL (bench/README.md).
+const REFRESH_AFTER = 0.75;
+
 export interface AuthOptions {
   cacheTtlMs: number;
   cacheMax: number;
@@ -37,6 +48,11 @@ export interface AuthOptions {
  * - the verdict "this password matches this stored hash", keyed by the stored hash too, so it
  *   survives those drops (no KDF storm after each one) but never a changed password.
  *
+ * An entry used in the last quarter of its TTL is checked again behind the request that used it
+ * (the caller read again; the verdict put through the KDF again), and kept for another TTL only
+ * if that check succeeds. No entry is used past its TTL. A caller in steady use waits for the KDF
+ * only on its first request.
+ *
  * Failures are throttled so that nobody's failures refuse anybody else's valid credentials:
  * - a request that matches a cached caller or a cached verdict is never throttled;
  * - a request that cannot succeed whatever its password (an unknown key, a user of another
@@ -49,8 +65,11 @@ export interface AuthOptions {
 export class Authenticator {
   readonly #store: Store;
   readonly #kdf: KdfPool;
-  readonly #callers: LRUCache<string, Caller>;
-  readonly #verified: LRUCache<string, true>;
+  readonly #callers: LRUCache<string, Kept<Caller>>;
+  readonly #verified: LRUCache<string, Kept<true>>;
+  readonly #refreshMs: number;
+  // Callers being checked again in the background, so that one check runs per caller at a time.
+  readonly #refreshing = new Set<string>();
   readonly #knownClients: LRUCache<string, true>;
   #version = -1;
   // Concurrent first requests with the same credentials share one KDF run instead of each paying.
@@ -60,8 +79,10 @@ export class Authenticator {
   constructor(store: Store, kdf: KdfPool, options: AuthOptions) {
     this.#store = store;
     this.#kdf = kdf;
-    this.#callers = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
-    this.#verified = new LRUCache({ max: options.cacheMax, ttl: Math.max(options.cacheTtlMs, 1) });
+    const ttl = Math.max(options.cacheTtlMs, 1);
+    this.#callers = new LRUCache({ max: options.cacheMax, ttl });
+    this.#verified = new LRUCache({ max: options.cacheMax, ttl });
+    this.#refreshMs = ttl * REFRESH_AFTER;
     this.#knownClients = new LRUCache({ max: 100_000, ttl: KNOWN_CLIENT_TTL_MS });
     this.#failures = new WindowLimiter(options.failuresPerMinute);
   }
@@ -80,8 +101,19 @@ export class Authenticator {
     }
     const cacheKey = apiKey && authorization ? sha256(`${apiKey}\n${authorization}`) : undefined;
     const cached = cacheKey ? this.#callers.get(cacheKey) : undefined;
-    if (cached) return cached;
-    return this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version);
+    if (!cached) return this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version);
+    if (cached.refreshAt <= performance.now() && !this.#refreshing.has(cacheKey!)) {
+      this.#refreshing.add(cacheKey!);
+      // A failed check keeps nothing: the entry then ends at its TTL and the next request checks anew.
+      this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version)
+        .catch(() => {})
+        .finally(() => this.#refreshing.delete(cacheKey!));
+    }
+    return cached.value;
+  }
+
+  #keep<V>(cache: LRUCache<string, Kept<V>>, key: string, value: V): void {
+    cache.set(key, { value, refreshAt: performance.now() + this.#refreshMs });
   }
 
   async #authenticateAnew(
@@ -104,7 +136,7 @@ export class Authenticator {
     }
     const caller = { tenantId: row.key_tenant_id, apiKeyId: row.key_id, portalDomain: row.portal_domain, userId: row.user_id };
     // A credential change that landed meanwhile may not be in what findCaller read: do not keep that.
-    if (cacheKey && this.#store.credentialsVersion() === version) this.#callers.set(cacheKey, caller);
+    if (cacheKey && this.#store.credentialsVersion() === version) this.#keep(this.#callers, cacheKey, caller);
     return caller;
   }
 
@@ -119,36 +151,44 @@ export class Authenticator {
 
   async #checkPassword(userId: string, storedHash: string, basic: { username: string; password: string }, clientIp: string): Promise<boolean> {
     const verdictKey = sha256(`${userId}\u0000${storedHash}\u0000${basic.password}`);
+    const verdict = this.#verified.get(verdictKey);
+    if (verdict && verdict.refreshAt > performance.now()) return true;
+    const check = () => this.#verify(verdictKey, basic, storedHash, clientIp);
+    if (!verdict) return check();
+    // Due for its check but good until its TTL: the KDF runs behind this request.
+    check().catch(() => {});
+    return true;
+  }
+
+  /** One KDF run per verdict at a time, its slots reserved first; a match is kept. */
+  #verify(verdictKey: string, basic: { username: string; password: string }, storedHash: string, clientIp: string): Promise<boolean> {
+    const running = this.#inFlight.get(verdictKey);
+    if (running) return running;
     const knownKey = `${basic.username}\n${clientIp}`;
-    if (this.#verified.has(verdictKey)) return true;
-    let pending = this.#inFlight.get(verdictKey);
-    if (!pending) {
-      const buckets = [`pair:${clientIp}\n${basic.username}`];
-      if (!this.#knownClients.has(knownKey)) buckets.push(`user:${basic.username}`);
-      const slot = this.#failures.reserve(buckets);
-      if (typeof slot === 'number') throw tooMany(slot);
-      pending = this.#kdf
-        .verify(basic.password, storedHash, clientIp)
-        .then(
-          (ok) => {
-            if (ok) slot.release();
-            return ok;
-          },
-          (error: unknown) => {
-            // The pool refused to run it: no verdict, so no failure either.
+    const buckets = [`pair:${clientIp}\n${basic.username}`];
+    if (!this.#knownClients.has(knownKey)) buckets.push(`user:${basic.username}`);
+    const slot = this.#failures.reserve(buckets);
+    if (typeof slot === 'number') return Promise.reject(tooMany(slot));
+    const pending = this.#kdf
+      .verify(basic.password, storedHash, clientIp)
+      .then(
+        (ok) => {
+          if (ok) {
             slot.release();
-            throw error;
-          },
-        )
-        .finally(() => this.#inFlight.delete(verdictKey));
-      this.#inFlight.set(verdictKey, pending);
-    }
-    const ok = await pending;
-    if (ok) {
-      this.#verified.set(verdictKey, true);
-      this.#knownClients.set(knownKey, true);
-    }
-    return ok;
+            this.#keep(this.#verified, verdictKey, true);
+            this.#knownClients.set(knownKey, true);
+          }
+          return ok;
+        },
+        (error: unknown) => {
+          // The pool refused to run it: no verdict, so no failure either.
+          slot.release();
+          throw error;
+        },
+      )
+      .finally(() => this.#inFlight.delete(verdictKey));
+    this.#inFlight.set(verdictKey, pending);
+    return pending;
   }
 }
 
