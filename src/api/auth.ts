@@ -29,7 +29,7 @@ interface Kept<V> {
 
 // Past this share of the TTL, a request still uses a cached entry but checks it again in the
 // background. When an entry simply expired, every request of that caller then waited for one KDF
-// run (about 100 ms): each client's requests stalled once a TTL (bench/README.md).
+// run (about 150 ms here): each client's requests stalled once a TTL (bench/README.md).
 const REFRESH_AFTER = 0.75;
 
 export interface AuthOptions {
@@ -101,13 +101,13 @@ export class Authenticator {
     }
     const cacheKey = apiKey && authorization ? sha256(`${apiKey}\n${authorization}`) : undefined;
     const cached = cacheKey ? this.#callers.get(cacheKey) : undefined;
-    if (!cached) return this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version);
-    if (cached.refreshAt <= performance.now() && !this.#refreshing.has(cacheKey!)) {
-      this.#refreshing.add(cacheKey!);
+    if (!cached || !cacheKey) return this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version);
+    if (cached.refreshAt <= performance.now() && !this.#refreshing.has(cacheKey)) {
+      this.#refreshing.add(cacheKey);
       // A failed check keeps nothing: the entry then ends at its TTL and the next request checks anew.
       this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version)
         .catch(() => {})
-        .finally(() => this.#refreshing.delete(cacheKey!));
+        .finally(() => this.#refreshing.delete(cacheKey));
     }
     return cached.value;
   }
@@ -153,18 +153,21 @@ export class Authenticator {
     const verdictKey = sha256(`${userId}\u0000${storedHash}\u0000${basic.password}`);
     const verdict = this.#verified.get(verdictKey);
     if (verdict && verdict.refreshAt > performance.now()) return true;
-    const check = () => this.#verify(verdictKey, basic, storedHash, clientIp);
-    if (!verdict) return check();
+    const knownKey = `${basic.username}\n${clientIp}`;
+    const checked = this.#verify(verdictKey, knownKey, basic, storedHash, clientIp).then((ok) => {
+      if (ok) this.#knownClients.set(knownKey, true);
+      return ok;
+    });
+    if (!verdict) return checked;
     // Due for its check but good until its TTL: the KDF runs behind this request.
-    check().catch(() => {});
+    checked.catch(() => {});
     return true;
   }
 
   /** One KDF run per verdict at a time, its slots reserved first; a match is kept. */
-  #verify(verdictKey: string, basic: { username: string; password: string }, storedHash: string, clientIp: string): Promise<boolean> {
+  #verify(verdictKey: string, knownKey: string, basic: { username: string; password: string }, storedHash: string, clientIp: string): Promise<boolean> {
     const running = this.#inFlight.get(verdictKey);
     if (running) return running;
-    const knownKey = `${basic.username}\n${clientIp}`;
     const buckets = [`pair:${clientIp}\n${basic.username}`];
     if (!this.#knownClients.has(knownKey)) buckets.push(`user:${basic.username}`);
     const slot = this.#failures.reserve(buckets);
@@ -176,7 +179,6 @@ export class Authenticator {
           if (ok) {
             slot.release();
             this.#keep(this.#verified, verdictKey, true);
-            this.#knownClients.set(knownKey, true);
           }
           return ok;
         },

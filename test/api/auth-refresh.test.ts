@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KdfPool } from '../../src/security/kdf-pool.js';
 import { testDatabases } from '../helpers/databases.js';
-import { apiClient, candidate } from '../helpers/http.js';
+import { apiClient } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // Short enough for a test, long enough that a sleep on a busy machine still lands in the window.
@@ -11,15 +11,18 @@ const REFRESH_MS = TTL_MS * 0.75;
 
 const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
-/** The server's KDF behind a gate the test holds shut or opens, with every check it was asked for. */
+/** The server's KDF behind a gate the test holds shut or opens, with every check it was asked for and when each ended. */
 function gateKdf(kdf: KdfPool) {
   const real = kdf.verify.bind(kdf);
   let gate: Promise<void> = Promise.resolve();
   let open = () => {};
-  const checks: Array<{ done: boolean; result: Promise<boolean> }> = [];
+  const checks: Array<{ doneAt: number | undefined; result: Promise<boolean> }> = [];
   kdf.verify = (...args) => {
-    const check = { done: false, result: gate.then(() => real(...args)) };
-    void check.result.finally(() => (check.done = true)).catch(() => {});
+    const check: (typeof checks)[number] = { doneAt: undefined, result: gate.then(() => real(...args)) };
+    check.result.then(
+      () => (check.doneAt = Date.now()),
+      () => (check.doneAt = Date.now()),
+    );
     checks.push(check);
     return check.result;
   };
@@ -34,8 +37,26 @@ function gateKdf(kdf: KdfPool) {
 
 /** Whether `promise` is still pending after `ms`. */
 async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  const timer = new Promise((r) => setTimeout(() => r('pending'), ms));
-  return (await Promise.race([promise.then(() => 'settled'), timer])) === 'pending';
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((r) => (timer = setTimeout(() => r('pending'), ms)));
+  const outcome = await Promise.race([promise.then(() => 'settled'), late]);
+  clearTimeout(timer);
+  return outcome === 'pending';
+}
+
+/** `promise`'s value, or a failure after `ms`: a request that waits for a held KDF must not hang the run. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  assert.equal(await pendingAfter(promise, ms), false, `${what} within ${ms} ms`);
+  return promise;
+}
+
+/** Polls `done` until it holds or `ms` pass. */
+async function until(done: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    assert.ok(Date.now() < deadline, `${what} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 for (const db of testDatabases()) {
@@ -48,44 +69,49 @@ for (const db of testDatabases()) {
     });
     after(() => server.stop());
 
+    // Authenticates and reads nothing stored: a 404 for a candidate nobody made (401 if refused).
+    const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
+
     test('a caller in steady use waits for the KDF only on its first request: later checks run behind a request', async () => {
       const api = apiClient(server.url, await server.tenant());
       const first = kdf.checks.length;
-      const sentAt = Date.now();
-      assert.equal((await api.createCandidate(candidate())).status, 201);
-      assert.equal(kdf.checks.length, first + 1, 'the first request checks the password');
+      assert.equal((await ask(api)).status, 404);
       const keptBy = Date.now();
+      assert.equal(kdf.checks.length, first + 1, 'the first request checks the password');
+      // The caller and the verdict were kept between the check's end and the answer.
+      const keptFrom = kdf.checks[first]!.doneAt!;
 
       kdf.hold();
       await sleepUntil(keptBy + REFRESH_MS + 100);
-      assert.ok(Date.now() < sentAt + TTL_MS - 300, 'the request below must land in the last quarter of the TTL');
-      assert.equal((await api.createCandidate(candidate())).status, 201, 'answered while the KDF is held');
-      assert.equal(kdf.checks.length, first + 2, 'that request started a check of the password');
-      assert.equal(kdf.checks.at(-1)!.done, false, 'and was answered before the check finished');
+      assert.ok(Date.now() < keptFrom + TTL_MS - 300, 'the request below must land in the last quarter of the TTL');
+      const answer = await within(ask(api), 2_000, 'answered while the KDF is held');
+      assert.equal(answer.status, 404);
+      await until(() => kdf.checks.length === first + 2, 2_000, 'that request starts a check of the password');
+      assert.equal(kdf.checks.at(-1)!.doneAt, undefined, 'which is still held');
 
       kdf.open();
-      assert.equal(await kdf.checks.at(-1)!.result, true);
-      await sleepUntil(sentAt + TTL_MS + 300);
-      assert.equal((await api.createCandidate(candidate())).status, 201);
+      assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the check ends once let through'), true);
+      await sleepUntil(keptBy + TTL_MS + 300);
+      assert.equal((await within(ask(api), 2_000, 'answered')).status, 404);
       assert.equal(kdf.checks.length, first + 2, 'past the first TTL, the checked entry serves without a KDF');
     });
 
     test('an entry is never used past its TTL: a request after it waits for a fresh check', async () => {
       const api = apiClient(server.url, await server.tenant());
-      assert.equal((await api.createCandidate(candidate())).status, 201);
+      assert.equal((await ask(api)).status, 404);
       const keptBy = Date.now();
       const before = kdf.checks.length;
 
       kdf.hold();
       await sleepUntil(keptBy + TTL_MS + 200);
-      const late = api.createCandidate(candidate());
+      const late = ask(api);
       try {
         assert.ok(await pendingAfter(late, 500), 'the request waits for the held KDF');
         assert.equal(kdf.checks.length, before + 1, 'it asked for one check');
       } finally {
         kdf.open();
       }
-      assert.equal((await late).status, 201);
+      assert.equal((await within(late, 2_000, 'answered once the check is let through')).status, 404);
     });
   });
 }
