@@ -30,7 +30,7 @@ interface Kept<V> {
 // Past this share of the TTL, a request still uses a cached entry but checks it again in the
 // background. When an entry simply expired, every request of that caller then waited for one KDF
 // run (about 150 ms here): each client's requests stalled once a TTL (bench/README.md).
-const REFRESH_AFTER = 0.75;
+export const REFRESH_AFTER = 0.75;
 
 export interface AuthOptions {
   cacheTtlMs: number;
