@@ -136,9 +136,9 @@ function useFont(doc: Doc, name: FontName): void {
 const drawingPersonal = new WeakSet<Doc>();
 
 /**
- * Makes the document's `name` font look words up in the layouts every PDF shares (fonts.ts)
- * instead of its own cache, except while it draws personal text. Selecting a font embeds
- * nothing: pdfkit embeds only the fonts a page draws with.
+ * Makes the document's `name` font look words and drawn lines up in the layouts every PDF shares
+ * (fonts.ts) instead of laying them out again, except while it draws personal text. Selecting a
+ * font embeds nothing: pdfkit embeds only the fonts a page draws with.
  */
 function shareWordLayouts(doc: Doc, name: FontName): void {
   doc.font(name);
@@ -149,21 +149,19 @@ function shareWordLayouts(doc: Doc, name: FontName): void {
   const layoutRun = font.layoutRun.bind(font);
   const shared = wordLayouts(name);
   const own = new Map<string, WordLayout>();
-  font.layoutCached = (text) => {
-    const cache = drawingPersonal.has(doc) ? own : shared;
-    let layout = cache.get(text);
-    if (!layout) cache.set(text, (layout = layoutRun(text)));
-    return layout;
-  };
+  font.layoutCached = (text) => keptOr(drawingPersonal.has(doc) ? own : shared, text, layoutRun);
   // A line to draw: measuring (onlyWidth) makes no arrays, and features are never asked for.
   const layout = font.layout.bind(font);
   const lines = drawnLines(name);
-  font.layout = (text, features, onlyWidth) => {
-    if (onlyWidth || features || drawingPersonal.has(doc)) return layout(text, features, onlyWidth);
-    let kept = lines.get(text);
-    if (!kept) lines.set(text, (kept = layout(text)));
-    return kept;
-  };
+  font.layout = (text, features, onlyWidth) =>
+    onlyWidth || features || drawingPersonal.has(doc) ? layout(text, features, onlyWidth) : keptOr(lines, text, layout);
+}
+
+/** The layout `cache` holds for `text`, or a new one from `make`, kept there. */
+function keptOr(cache: { get(text: string): WordLayout | undefined; set(text: string, layout: WordLayout): unknown }, text: string, make: (text: string) => WordLayout): WordLayout {
+  let layout = cache.get(text);
+  if (!layout) cache.set(text, (layout = make(text)));
+  return layout;
 }
 
 /**

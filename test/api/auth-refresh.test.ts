@@ -4,6 +4,7 @@ import { REFRESH_AFTER } from '../../src/api/auth.js';
 import type { KdfPool } from '../../src/security/kdf-pool.js';
 import { testDatabases } from '../helpers/databases.js';
 import { apiClient } from '../helpers/http.js';
+import { eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 // Short enough for a test, long enough that a sleep on a busy machine still lands in the window.
@@ -51,15 +52,6 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
   return promise;
 }
 
-/** Polls `done` until it holds or `ms` pass. */
-async function until(done: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    assert.ok(Date.now() < deadline, `${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 for (const db of testDatabases()) {
   describe(`authentication cache refresh [${db}]`, () => {
     let server: TestServer;
@@ -88,7 +80,7 @@ for (const db of testDatabases()) {
         assert.ok(Date.now() < keptFrom + TTL_MS - 300, 'the request below must land in the last quarter of the TTL');
         const answer = await within(ask(api), 2_000, 'answered while the KDF is held');
         assert.equal(answer.status, 404);
-        await until(() => kdf.checks.length === first + 2, 2_000, 'that request starts a check of the password');
+        await eventually(async () => (kdf.checks.length === first + 2 ? true : undefined), 2_000, 'that request to start a check of the password');
         assert.equal(kdf.checks.at(-1)!.doneAt, undefined, 'which is still held');
       } finally {
         kdf.open();
