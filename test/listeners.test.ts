@@ -7,7 +7,6 @@ import { Server as NetServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { Client } from 'undici';
 import { canSharePort, close, copyDescriptor, LISTENERS } from '../src/listeners.js';
-import { freePort } from './helpers/cli.js';
 import { startServer, tempDir, type TestServer } from './helpers/server.js';
 
 /** Inodes of the sockets in LISTEN state on `port`, from the kernel's own table. */
@@ -76,8 +75,8 @@ describe('listening sockets', () => {
   });
 
   test(`the server listens with ${LISTENERS} descriptors (sockets sharing the port where it can), every one of them serves, and all close at stop`, { timeout: 60_000 }, async () => {
-    const port = await freePort();
-    const server = await startServer('sqlite', { PORT: String(port) });
+    const server = await startServer('sqlite');
+    const port = Number(new URL(server.url).port);
     try {
       assert.equal(listeningSockets(port).length, canSharePort() ? LISTENERS : 1);
       assert.equal(listeningDescriptors(port), LISTENERS);
@@ -158,8 +157,8 @@ describe('listening sockets', () => {
   });
 
   test('a copying process that stops short is given up at its deadline, and what it sent is closed with the server', { timeout: 60_000 }, async () => {
-    const port = await freePort();
-    const server = await startServer('sqlite', { PORT: String(port) });
+    const server = await startServer('sqlite');
+    const port = Number(new URL(server.url).port);
     const dir = tempDir('assay-listeners-');
     const script = join(dir, 'short.cjs');
     // Three copies at once, then, deaf to SIGTERM, three more after the deadline; gone within 4 s.

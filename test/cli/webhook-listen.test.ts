@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { freePort } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
@@ -24,7 +23,7 @@ describe('bin/assay webhook listen receives a real completion\'s webhook', () =>
   });
 
   async function listen(...args: string[]): Promise<{ listener: CliProcess; url: string }> {
-    const listener = spawnCli(['webhook', 'listen', '--port', String(await freePort()), '--json', ...args]);
+    const listener = spawnCli(['webhook', 'listen', '--port', '0', '--json', ...args]);
     listeners.push(listener);
     const url = await listener.line((l) => (JSON.parse(l) as { listening?: string }).listening);
     return { listener, url };
@@ -58,11 +57,10 @@ describe('bin/assay webhook listen receives a real completion\'s webhook', () =>
   });
 
   test('without --json it prints a readable delivery and never the password', async () => {
-    const port = await freePort();
-    const listener = spawnCli(['webhook', 'listen', '--port', String(port), '--username', 'ats', '--password', 'pw-hidden-42']);
+    const listener = spawnCli(['webhook', 'listen', '--port', '0', '--username', 'ats', '--password', 'pw-hidden-42']);
     listeners.push(listener);
-    await listener.line((l) => (l.startsWith('Listening on') ? true : undefined));
-    const a = await newAssessment(server.url, creds, { WebhookUrl: `http://127.0.0.1:${port}/hook`, WebhookUsername: 'ats', WebhookPassword: 'pw-hidden-42' });
+    const url = await listener.line((l) => /^Listening on (http:\/\/\S+)/.exec(l)?.[1]);
+    const a = await newAssessment(server.url, creds, { WebhookUrl: `${url}hook`, WebhookUsername: 'ats', WebhookPassword: 'pw-hidden-42' });
     await completeViaForms(new FormClient(server.url), a.id);
     await listener.line((l) => (l.includes('Basic credentials matched (ats)') ? true : undefined));
     const body = await listener.line((l) => (l.trim().startsWith('body:') ? l : undefined));

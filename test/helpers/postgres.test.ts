@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, mock, test } from 'node:test';
+import pg from 'pg';
+import { testDatabases } from './databases.js';
+import { startEmbeddedPostgres } from './postgres.js';
+
+/** A listener on a port of the helper's range that nobody else holds, found by trying (bounded). */
+async function holdPortInRange(): Promise<{ server: Server; port: number }> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    const server = createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (ok) return { server, port };
+  }
+  throw new Error('no free port in 20000-32767 after 50 tries');
+}
+
+// The test run's own PostgreSQL is started by this helper; an explicit ASSAY_TEST_DATABASES=sqlite leaves it out.
+for (const db of testDatabases().filter((d) => d === 'postgres')) {
+  describe(`embedded PostgreSQL for the tests [${db}]`, () => {
+    test('starts on another port when the one it picked is taken, and answers there', { timeout: 120_000 }, async () => {
+      const held = await holdPortInRange();
+      const dir = mkdtempSync(join(tmpdir(), 'assay-pg-port-'));
+      // The first pick is the held port; later picks are random again.
+      const random = Math.random.bind(Math);
+      let picks = 0;
+      mock.method(Math, 'random', () => (picks++ === 0 ? (held.port - 20_000 + 0.5) / 12_768 : random()));
+      let started: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+      try {
+        started = await startEmbeddedPostgres({ dir, persistent: false });
+        mock.restoreAll();
+        assert.ok(picks >= 2, `picked ${picks} port(s)`);
+        assert.notEqual(started.port, held.port);
+        const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${started.port}/postgres`, connectionTimeoutMillis: 10_000 });
+        await client.connect();
+        try {
+          assert.equal((await client.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one, 1);
+        } finally {
+          await client.end();
+        }
+      } finally {
+        mock.restoreAll();
+        await started?.server.stop();
+        held.server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
