@@ -21,10 +21,11 @@ export const INVALID_CREDENTIALS = 'Invalid username or password';
 // username from elsewhere does not lock it out.
 const KNOWN_CLIENT_TTL_MS = 7 * 24 * 3600 * 1000;
 
-/** A cached entry: what was proved, and from when it is checked again in the background. */
+/** A cached entry: what was proved, from when it is checked again in the background, and until when it holds (performance.now()). */
 interface Kept<V> {
   value: V;
   refreshAt: number;
+  expiresAt: number;
 }
 
 // Past this share of the TTL, a request still uses a cached entry but checks it again in the
@@ -49,9 +50,10 @@ export interface AuthOptions {
  *   survives those drops (no KDF storm after each one) but never a changed password.
  *
  * An entry used in the last quarter of its TTL is checked again behind the request that used it
- * (the caller read again; the verdict put through the KDF again), and kept for another TTL only
- * if that check succeeds. No entry is used past its TTL. A caller in steady use waits for the KDF
- * only on its first request.
+ * (the caller read again and its password verdict awaited; the verdict put through the KDF
+ * again), and kept for another TTL only if that check succeeds; a failed check is tried again a
+ * little later. No entry is used past its TTL, and a caller is never kept past the verdict that
+ * admitted it. A caller in steady use waits for the KDF only on its first request.
  *
  * Failures are throttled so that nobody's failures refuse anybody else's valid credentials:
  * - a request that matches a cached caller or a cached verdict is never throttled;
@@ -67,7 +69,8 @@ export class Authenticator {
   readonly #kdf: KdfPool;
   readonly #callers: LRUCache<string, Kept<Caller>>;
   readonly #verified: LRUCache<string, Kept<true>>;
-  readonly #refreshMs: number;
+  readonly #ttlMs: number;
+  readonly #retryMs: number;
   // Callers being checked again in the background, so that one check runs per caller at a time.
   readonly #refreshing = new Set<string>();
   readonly #knownClients: LRUCache<string, true>;
@@ -82,7 +85,9 @@ export class Authenticator {
     const ttl = Math.max(options.cacheTtlMs, 1);
     this.#callers = new LRUCache({ max: options.cacheMax, ttl });
     this.#verified = new LRUCache({ max: options.cacheMax, ttl });
-    this.#refreshMs = ttl * REFRESH_AFTER;
+    this.#ttlMs = ttl;
+    // At most two tries in the last quarter: under overload a failing check is not repeated on every request.
+    this.#retryMs = (ttl * (1 - REFRESH_AFTER)) / 2;
     this.#knownClients = new LRUCache({ max: 100_000, ttl: KNOWN_CLIENT_TTL_MS });
     this.#failures = new WindowLimiter(options.failuresPerMinute);
   }
@@ -101,19 +106,23 @@ export class Authenticator {
     }
     const cacheKey = apiKey && authorization ? sha256(`${apiKey}\n${authorization}`) : undefined;
     const cached = cacheKey ? this.#callers.get(cacheKey) : undefined;
-    if (!cached || !cacheKey) return this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version);
+    if (!cached || !cacheKey) return this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version, false);
     if (cached.refreshAt <= performance.now() && !this.#refreshing.has(cacheKey)) {
       this.#refreshing.add(cacheKey);
-      // A failed check keeps nothing: the entry then ends at its TTL and the next request checks anew.
-      this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version)
-        .catch(() => {})
+      // A failed check keeps nothing: the entry ends at its TTL unless a later try succeeds.
+      this.#authenticateAnew(apiKey, authorization, clientIp, cacheKey, version, true)
+        .catch(() => (cached.refreshAt = performance.now() + this.#retryMs))
         .finally(() => this.#refreshing.delete(cacheKey));
     }
     return cached.value;
   }
 
-  #keep<V>(cache: LRUCache<string, Kept<V>>, key: string, value: V): void {
-    cache.set(key, { value, refreshAt: performance.now() + this.#refreshMs });
+  /** Keeps `value` for a TTL, or until `holdsUntil` if that is sooner. */
+  #keep<V>(cache: LRUCache<string, Kept<V>>, key: string, value: V, holdsUntil = Infinity): void {
+    const now = performance.now();
+    const expiresAt = Math.min(now + this.#ttlMs, holdsUntil);
+    if (expiresAt - now < 1) return;
+    cache.set(key, { value, refreshAt: now + (expiresAt - now) * REFRESH_AFTER, expiresAt }, { ttl: expiresAt - now });
   }
 
   async #authenticateAnew(
@@ -122,6 +131,8 @@ export class Authenticator {
     clientIp: string,
     cacheKey: string | undefined,
     version: number,
+    // A check behind a request that was already answered: it waits for the password's verdict too.
+    background: boolean,
   ): Promise<Caller> {
     const basic = parseBasic(authorization);
     const row = apiKey ? await findCaller(this.#store, sha256(apiKey), basic?.username ?? '') : undefined;
@@ -131,12 +142,11 @@ export class Authenticator {
     if (!basic || !row.user_id || !row.password_hash || row.user_tenant_id !== row.key_tenant_id || row.disabled !== 0) {
       return this.#refuse(clientIp, 'InvalidCredentials', INVALID_CREDENTIALS);
     }
-    if (!(await this.#checkPassword(row.user_id, row.password_hash, basic, clientIp))) {
-      throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
-    }
+    const proved = await this.#checkPassword(row.user_id, row.password_hash, basic, clientIp, background);
+    if (proved === undefined) throw new DomainError('InvalidCredentials', INVALID_CREDENTIALS);
     const caller = { tenantId: row.key_tenant_id, apiKeyId: row.key_id, portalDomain: row.portal_domain, userId: row.user_id };
     // A credential change that landed meanwhile may not be in what findCaller read: do not keep that.
-    if (cacheKey && this.#store.credentialsVersion() === version) this.#keep(this.#callers, cacheKey, caller);
+    if (cacheKey && this.#store.credentialsVersion() === version) this.#keep(this.#callers, cacheKey, caller, proved);
     return caller;
   }
 
@@ -149,19 +159,34 @@ export class Authenticator {
     throw new DomainError(code, message);
   }
 
-  async #checkPassword(userId: string, storedHash: string, basic: { username: string; password: string }, clientIp: string): Promise<boolean> {
+  /**
+   * Until when (performance.now()) the password is proved for this stored hash; undefined if it
+   * does not match. A verdict due for its check but still within its TTL answers at once, the KDF
+   * running behind the request, unless `wait`: then the answer is the check's.
+   */
+  async #checkPassword(
+    userId: string,
+    storedHash: string,
+    basic: { username: string; password: string },
+    clientIp: string,
+    wait: boolean,
+  ): Promise<number | undefined> {
     const verdictKey = sha256(`${userId}\u0000${storedHash}\u0000${basic.password}`);
     const verdict = this.#verified.get(verdictKey);
-    if (verdict && verdict.refreshAt > performance.now()) return true;
+    if (verdict && verdict.refreshAt > performance.now()) return verdict.expiresAt;
     const knownKey = `${basic.username}\n${clientIp}`;
     const checked = this.#verify(verdictKey, knownKey, basic, storedHash, clientIp).then((ok) => {
       if (ok) this.#knownClients.set(knownKey, true);
       return ok;
     });
-    if (!verdict) return checked;
-    // Due for its check but good until its TTL: the KDF runs behind this request.
-    checked.catch(() => {});
-    return true;
+    if (verdict && !wait) {
+      // Due for its check but good until its TTL: the KDF runs behind this request.
+      checked.catch(() => {});
+      return verdict.expiresAt;
+    }
+    if (!(await checked)) return undefined;
+    // Kept by the check; a proof just made holds a TTL even if the cache has already let it go.
+    return this.#verified.get(verdictKey)?.expiresAt ?? performance.now() + this.#ttlMs;
   }
 
   /** One KDF run per verdict at a time, its slots reserved first; a match is kept. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { REFRESH_AFTER } from '../../src/api/auth.js';
+import { provisionKey } from '../../src/provision.js';
 import type { KdfPool } from '../../src/security/kdf-pool.js';
+import { revokeKey } from '../../src/store/credentials.js';
 import { testDatabases } from '../helpers/databases.js';
 import { apiClient } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
@@ -13,11 +15,15 @@ const REFRESH_MS = TTL_MS * REFRESH_AFTER;
 
 const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
-/** The server's KDF behind a gate the test holds shut or opens, with every check it was asked for and when each ended. */
+/**
+ * The server's KDF behind a gate the test holds shut, opens, or refuses (the checks held then
+ * fail, as when the pool refuses work), with every check it was asked for and when each ended.
+ */
 function gateKdf(kdf: KdfPool) {
   const real = kdf.verify.bind(kdf);
   let gate: Promise<void> = Promise.resolve();
   let open = () => {};
+  let refuse = () => {};
   const checks: Array<{ doneAt: number | undefined; result: Promise<boolean> }> = [];
   kdf.verify = (...args) => {
     const check: (typeof checks)[number] = { doneAt: undefined, result: gate.then(() => real(...args)) };
@@ -31,9 +37,18 @@ function gateKdf(kdf: KdfPool) {
   return {
     checks,
     hold() {
-      gate = new Promise((r) => (open = r));
+      gate = new Promise((resolve, reject) => {
+        open = resolve;
+        refuse = () => reject(new Error('refused by the test'));
+      });
+      // A gate refused with no check behind it is not an unhandled rejection.
+      gate.catch(() => {});
     },
     open: () => open(),
+    refuse() {
+      refuse();
+      gate = Promise.resolve();
+    },
   };
 }
 
@@ -107,6 +122,60 @@ for (const db of testDatabases()) {
         kdf.open();
       }
       assert.equal((await within(late, 2_000, 'answered once the check is let through')).status, 404);
+    });
+
+    test('a check that fails renews nothing and is not tried again at once: after the TTL a request waits for a fresh check', async () => {
+      const api = apiClient(server.url, await server.tenant());
+      assert.equal((await ask(api)).status, 404);
+      const keptBy = Date.now();
+      const first = kdf.checks.length;
+
+      kdf.hold();
+      try {
+        await sleepUntil(keptBy + REFRESH_MS + 100);
+        assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
+        await eventually(async () => (kdf.checks.length === first + 1 ? true : undefined), 2_000, 'that request to start a check of the password');
+      } finally {
+        kdf.refuse();
+      }
+      await assert.rejects(within(kdf.checks.at(-1)!.result, 2_000, 'the refused check ends'));
+      // The KDF would now answer, but the next requests are served from the entry without asking it.
+      for (let i = 0; i < 3; i++) assert.equal((await within(ask(api), 2_000, 'answered')).status, 404);
+      assert.equal(kdf.checks.length, first + 1, 'a failed check is not tried again on the next requests');
+
+      kdf.hold();
+      await sleepUntil(keptBy + TTL_MS + 200);
+      const late = ask(api);
+      try {
+        assert.ok(await pendingAfter(late, 500), 'the request waits for the held KDF');
+        assert.equal(kdf.checks.length, first + 2, 'it asked for a check of its own');
+      } finally {
+        kdf.open();
+      }
+      assert.equal((await within(late, 2_000, 'answered once the check is let through')).status, 404);
+    });
+
+    test('a key revoked while its check is held is refused at once, and the check that ends after keeps nothing', async () => {
+      const tenant = await server.tenant();
+      const key = await provisionKey(server.running.deps.store, tenant.tenantId, 'https://revoked.example.test');
+      const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
+      assert.equal((await ask(api)).status, 404);
+      const keptBy = Date.now();
+      const first = kdf.checks.length;
+
+      kdf.hold();
+      try {
+        await sleepUntil(keptBy + REFRESH_MS + 100);
+        assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
+        // The check reads the key before it asks the KDF: this one read it before the revocation.
+        await eventually(async () => (kdf.checks.length === first + 1 ? true : undefined), 2_000, 'that request to start a check of the password');
+        assert.equal(await revokeKey(server.running.deps.store, key.apiKeyId), 'revoked');
+        assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 401);
+      } finally {
+        kdf.open();
+      }
+      assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
+      assert.equal((await within(ask(api), 2_000, 'answered')).status, 401);
     });
   });
 }
