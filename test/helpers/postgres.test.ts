@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import { describe, mock, test } from 'node:test';
 import pg from 'pg';
 import { testDatabases } from './databases.js';
-import { startEmbeddedPostgres } from './postgres.js';
+import { PORT_RANGE, startEmbeddedPostgres } from './postgres.js';
+
+const [LOW, HIGH] = PORT_RANGE;
 
 /** A listener on a port of the helper's range that nobody else holds, found by trying (bounded). */
 async function holdPortInRange(): Promise<{ server: Server; port: number }> {
   for (let i = 0; i < 50; i++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    const port = LOW + Math.floor(Math.random() * (HIGH - LOW));
     const server = createServer();
     const ok = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
@@ -19,7 +21,7 @@ async function holdPortInRange(): Promise<{ server: Server; port: number }> {
     });
     if (ok) return { server, port };
   }
-  throw new Error('no free port in 20000-32767 after 50 tries');
+  throw new Error(`no free port in ${LOW}-${HIGH - 1} after 50 tries`);
 }
 
 // The test run's own PostgreSQL is started by this helper; an explicit ASSAY_TEST_DATABASES=sqlite leaves it out.
@@ -31,7 +33,7 @@ for (const db of testDatabases().filter((d) => d === 'postgres')) {
       // The first pick is the held port; later picks are random again.
       const random = Math.random.bind(Math);
       let picks = 0;
-      mock.method(Math, 'random', () => (picks++ === 0 ? (held.port - 20_000 + 0.5) / 12_768 : random()));
+      mock.method(Math, 'random', () => (picks++ === 0 ? (held.port - LOW + 0.5) / (HIGH - LOW) : random()));
       let started: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
       try {
         started = await startEmbeddedPostgres({ dir, persistent: false });

@@ -25,7 +25,7 @@ export function letPostgresReachItsBinaries(): void {
 
 // Below Linux's ephemeral range (32768 and up by default), where the run's own client
 // connections take their local ports: a port picked here is then taken only by a listener.
-const PORT_RANGE = [20_000, 32_768] as const;
+export const PORT_RANGE = [20_000, 32_768] as const;
 const PORT_TRIES = 8;
 
 /**
