@@ -76,7 +76,7 @@ export class Authenticator {
   readonly #knownClients: LRUCache<string, true>;
   #version = -1;
   // Concurrent first requests with the same credentials share one KDF run instead of each paying.
-  readonly #inFlight = new Map<string, Promise<boolean>>();
+  readonly #inFlight = new Map<string, Promise<number | undefined>>();
   readonly #failures: WindowLimiter;
 
   constructor(store: Store, kdf: KdfPool, options: AuthOptions) {
@@ -117,12 +117,12 @@ export class Authenticator {
     return cached.value;
   }
 
-  /** Keeps `value` for a TTL, or until `holdsUntil` if that is sooner. */
-  #keep<V>(cache: LRUCache<string, Kept<V>>, key: string, value: V, holdsUntil = Infinity): void {
+  /** Keeps `value` for a TTL, or until `holdsUntil` if that is sooner; says until when. */
+  #keep<V>(cache: LRUCache<string, Kept<V>>, key: string, value: V, holdsUntil = Infinity): number {
     const now = performance.now();
     const expiresAt = Math.min(now + this.#ttlMs, holdsUntil);
-    if (expiresAt - now < 1) return;
-    cache.set(key, { value, refreshAt: now + (expiresAt - now) * REFRESH_AFTER, expiresAt }, { ttl: expiresAt - now });
+    if (expiresAt - now >= 1) cache.set(key, { value, refreshAt: now + (expiresAt - now) * REFRESH_AFTER, expiresAt }, { ttl: expiresAt - now });
+    return expiresAt;
   }
 
   async #authenticateAnew(
@@ -175,22 +175,26 @@ export class Authenticator {
     const verdict = this.#verified.get(verdictKey);
     if (verdict && verdict.refreshAt > performance.now()) return verdict.expiresAt;
     const knownKey = `${basic.username}\n${clientIp}`;
-    const checked = this.#verify(verdictKey, knownKey, basic, storedHash, clientIp).then((ok) => {
-      if (ok) this.#knownClients.set(knownKey, true);
-      return ok;
+    const checked = this.#verify(verdictKey, knownKey, basic, storedHash, clientIp).then((until) => {
+      if (until !== undefined) this.#knownClients.set(knownKey, true);
+      return until;
     });
     if (verdict && !wait) {
       // Due for its check but good until its TTL: the KDF runs behind this request.
       checked.catch(() => {});
       return verdict.expiresAt;
     }
-    if (!(await checked)) return undefined;
-    // Kept by the check; a proof just made holds a TTL even if the cache has already let it go.
-    return this.#verified.get(verdictKey)?.expiresAt ?? performance.now() + this.#ttlMs;
+    return checked;
   }
 
-  /** One KDF run per verdict at a time, its slots reserved first; a match is kept. */
-  #verify(verdictKey: string, knownKey: string, basic: { username: string; password: string }, storedHash: string, clientIp: string): Promise<boolean> {
+  /** One KDF run per verdict at a time, its slots reserved first; a match is kept, and the answer is until when (undefined: no match). */
+  #verify(
+    verdictKey: string,
+    knownKey: string,
+    basic: { username: string; password: string },
+    storedHash: string,
+    clientIp: string,
+  ): Promise<number | undefined> {
     const running = this.#inFlight.get(verdictKey);
     if (running) return running;
     const buckets = [`pair:${clientIp}\n${basic.username}`];
@@ -201,11 +205,9 @@ export class Authenticator {
       .verify(basic.password, storedHash, clientIp)
       .then(
         (ok) => {
-          if (ok) {
-            slot.release();
-            this.#keep(this.#verified, verdictKey, true);
-          }
-          return ok;
+          if (!ok) return undefined;
+          slot.release();
+          return this.#keep(this.#verified, verdictKey, true);
         },
         (error: unknown) => {
           // The pool refused to run it: no verdict, so no failure either.
