@@ -4,6 +4,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
 import { spawnCli, type CliProcess } from '../helpers/process.js';
+import { eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 type Delivery = { credentials: string; username: string | null; signature: string; body: string; method: string };
@@ -38,8 +39,13 @@ describe('bin/assay webhook listen receives a real completion\'s webhook', () =>
     assert.equal(got.credentials, 'matched');
     assert.equal(got.username, 'ats');
     assert.deepEqual(JSON.parse(got.body), { Analysis_Id: a.id, External_Id: a.externalId });
-    const log = await a.api.get(`/api/anonymous/assessment/${a.id}/webhooks`);
-    assert.deepEqual(log.body.Data.map((x: { Status: string; ResponseStatus: number }) => [x.Status, x.ResponseStatus]), [['Delivered', 200]]);
+    // The listener prints a delivery as it answers it: the server records the answer a moment later.
+    const attempts = await eventually(async () => {
+      const log = await a.api.get(`/api/anonymous/assessment/${a.id}/webhooks`);
+      const rows = log.body.Data.map((x: { Status: string; ResponseStatus: number }) => [x.Status, x.ResponseStatus]);
+      return rows.some(([status]: [string]) => status === 'Sending') ? undefined : rows;
+    }, 10_000, 'the delivery to be recorded');
+    assert.deepEqual(attempts, [['Delivered', 200]]);
 
     const wrong = await newAssessment(server.url, creds, { WebhookUrl: url, WebhookUsername: 'ats', WebhookPassword: 'not-it' });
     await completeViaForms(new FormClient(server.url), wrong.id);
