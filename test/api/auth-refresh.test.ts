@@ -148,6 +148,41 @@ for (const db of testDatabases()) {
       await waitsAfterTtl(api, keptBy);
     });
 
+    // SQLite only: on PostgreSQL the caller cache is also emptied every CREDENTIALS_BOUND_MS (a floor
+    // for a lost NOTIFY), and the request after that reads the caller again whatever the check does.
+    if (db === 'sqlite') test('while a check behind a request is held, later requests until the TTL read the caller no more', async () => {
+      const api = apiClient(server.url, await server.tenant());
+      const db = server.running.deps.store.db;
+      const execute = db.executeQuery.bind(db);
+      let callerReads = 0;
+      db.executeQuery = ((query) => {
+        if (('sql' in query ? query.sql : query.compile().sql).includes('from "api_keys" as "k"')) callerReads++;
+        return execute(query);
+      }) as typeof db.executeQuery;
+      try {
+        const { first } = await askInRefreshWindow(api);
+        const keptFrom = kdf.checks[first]!.doneAt!;
+        const readsBefore = callerReads;
+        // Until just before the TTL: a check that stopped waiting for the held verdict would keep
+        // the caller only until that verdict's end, and the requests in its last quarter read again.
+        let asked = 0;
+        try {
+          while (Date.now() < keptFrom + TTL_MS - 100) {
+            assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
+            asked++;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        } finally {
+          kdf.open();
+        }
+        assert.ok(asked >= 10, `requests in the window: ${asked}`);
+        assert.equal(callerReads - readsBefore, 0, 'the caller was read again while its check was held');
+        assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
+      } finally {
+        db.executeQuery = execute;
+      }
+    });
+
     test('a key revoked while its check is held is refused at once, and the check that ends after keeps nothing', async () => {
       const tenant = await server.tenant();
       const key = await provisionKey(server.running.deps.store, tenant.tenantId, 'https://revoked.example.test');
