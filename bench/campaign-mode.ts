@@ -254,7 +254,7 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
     const cpu = (server: keyof typeof runs) => runs[server].map((r) => r.cpuUs);
     const share = (server: 'floor' | 'assay') => mean(runs[server].map((r, i) => r.rps / runs.bare[i]!.rps));
     const requests = runs.assay.reduce((a, r) => a + r.requests, 0);
-    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu('bare').map((x) => x.toFixed(0)).join(', ')}; floor ${cpu('floor').map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu('assay').map((x) => x.toFixed(0)).join(', ')}\n`);
+    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu('bare').map((x) => x.toFixed(0)).join(', ')}; floor ${cpu('floor').map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu('assay').map((x) => x.toFixed(0)).join(', ')}; Assay's share of bare by round ${runs.assay.map((r, i) => (r.rps / runs.bare[i]!.rps).toFixed(2)).join(', ')} (the first round renders every assessment)\n`);
     return {
       cpuUs: { bare: Math.round(mean(cpu('bare'))), assay: Math.round(mean(cpu('assay'))), ...(floor ? { floor: Math.round(mean(cpu('floor'))) } : {}) },
       rps: Math.round(mean(runs.assay.map((r) => r.rps))),
