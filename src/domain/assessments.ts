@@ -16,6 +16,16 @@ export function assessmentCode(type: number): AssessmentCode {
   return ASSESSMENT_TYPES[type];
 }
 
+// DNS labels (letters, digits, - and _, after the parser's punycode step) or an address literal.
+// URL parsing lets , ; ' * and more through in a host name, and a ReturnUrl's origin goes into
+// the portal's Content-Security-Policy header.
+const PLAIN_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
+
+/** Whether the URL's host is a plain DNS name or an IP address, safe to repeat in a header. */
+export function hasPlainHost(url: URL): boolean {
+  return PLAIN_HOST.test(url.hostname);
+}
+
 function httpUrl(value: string, field: string): URL {
   let url: URL;
   try {
@@ -25,6 +35,9 @@ function httpUrl(value: string, field: string): URL {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
     throw new DomainError('ValidationError', `${field} must be an absolute http or https URL`, { field, rule: 'absoluteHttpUrl' });
+  }
+  if (!hasPlainHost(url)) {
+    throw new DomainError('ValidationError', `${field}'s host must be a DNS name (letters, digits, hyphens, dots) or an IP address`, { field, rule: 'hostName' });
   }
   return url;
 }

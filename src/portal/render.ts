@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES, type Language } from '../domain/instruments/types.js';
 import type { Html } from '../html.js';
+import { hasPlainHost } from '../domain/assessments.js';
 import { negotiateLanguage } from '../domain/language.js';
 import type { PageContext } from './views/layout.js';
 
@@ -14,7 +15,11 @@ const LANG_COOKIE = 'assay_lang';
  */
 export function portalCsp(formTarget?: string | null): string {
   const formAction = ["'self'"];
-  if (formTarget) formAction.push(new URL(formTarget).origin);
+  // A ReturnUrl stored before host names were checked may carry characters a header must not.
+  if (formTarget) {
+    const target = new URL(formTarget);
+    if (hasPlainHost(target)) formAction.push(target.origin);
+  }
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -40,7 +45,17 @@ export function pageContext(request: FastifyRequest, reply: FastifyReply): PageC
     const cookie = request.cookies?.[LANG_COOKIE];
     lang = cookie === 'nl' || cookie === 'en' ? cookie : negotiateLanguage(request.headers['accept-language']);
   }
-  return { lang, path: request.url.split('?')[0]! };
+  return { lang, path: ownPath(request.url) };
+}
+
+/**
+ * The request's path, for the language link to repeat: always one leading slash. A request line
+ * may name another host (`GET http://host/...`) or start `//host/...` (or `/\host`, which browsers
+ * read the same), and the link would then take the candidate to that site.
+ */
+function ownPath(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.startsWith('/') ? path.replace(/^[/\\]+/, '/') : '/';
 }
 
 export function sendPage(reply: FastifyReply, page: Html, opts: { status?: number; formTarget?: string | null } = {}): FastifyReply {

@@ -51,6 +51,15 @@ for (const db of testDatabases()) {
       }
     });
 
+    test('a ReturnUrl or WebhookUrl whose host is not a DNS name or an address is a 400 naming the field and the rule', async () => {
+      for (const url of ['https://ats.example.com,sandbox;sandbox;x/', "https://a'b.example/r"]) {
+        for (const field of ['ReturnUrl', 'WebhookUrl']) {
+          const res = await rejects({ ExternalId: externalId, AssessmentType: 0, [field]: url }, 'ValidationError', field);
+          assert.equal(res.body.error.innererror.rule, 'hostName', url);
+        }
+      }
+    });
+
     test('a WebhookUrl naming a non-public address literally is refused', async () => {
       const hosts = [
         '127.0.0.1', '127.1.2.3', '0x7f.1', '2130706433', '10.0.0.8', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1',

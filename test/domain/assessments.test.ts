@@ -45,4 +45,15 @@ describe('assessment rules', () => {
     }
     assert.equal(checkAssessmentRequest({ ...base, returnUrl: 'https://ats.example/r?a=1' }, false).returnUrl, 'https://ats.example/r?a=1');
   });
+
+  test('a ReturnUrl or WebhookUrl host is a DNS name or an address: URL parsing lets , ; \' * through, and the origin goes into a header', () => {
+    for (const host of ['ats.example.com,sandbox;x', 'ats.example.com;sandbox', "a'b.example", 'a*.example', 'a!b.example', 'a$b.example', 'a(b).example']) {
+      assert.ok(new URL(`https://${host}/r`).hostname, `the URL parser takes ${host}`);
+      assert.equal(code(() => checkAssessmentRequest({ ...base, returnUrl: `https://${host}/r` }, false)), 'ValidationError', host);
+      assert.equal(code(() => checkAssessmentRequest({ ...base, webhookUrl: `https://${host}/r` }, true)), 'ValidationError', host);
+    }
+    for (const host of ['ats.example.com', 'ATS.Example.com.', 'xn--bcher-kva.example', 'bücher.example', 'my_host.example', '203.0.113.7', '[2001:db8::1]', 'localhost:8080']) {
+      assert.equal(code(() => checkAssessmentRequest({ ...base, returnUrl: `https://${host}/r`, webhookUrl: `https://${host}/w` }, true)), 'no error', host);
+    }
+  });
 });

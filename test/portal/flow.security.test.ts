@@ -38,6 +38,19 @@ for (const db of testDatabases()) {
       assert.match(pages[2]!.headers.get('content-security-policy') ?? '', /form-action 'self' https:\/\/ats\.example\.com/);
     });
 
+    test('a ReturnUrl stored with a host no header may carry leaves form-action at self', async () => {
+      const a = await newAssessment(server.url, creds, { ReturnUrl: 'https://ats.example.com/r' });
+      // As a row written before host names were checked could hold it.
+      await server.running.deps.store.db.updateTable('assessments').set({ return_url: 'https://ats.example.com,sandbox;sandbox;x/' }).where('analysis_id', '=', a.id).execute();
+      const client = new FormClient(server.url);
+      await client.get(startPath(a.id));
+      await client.submit(startPath(a.id), {});
+      const page = await client.get(`/anonymous/analyse/${a.id}/questions/1`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-security-policy') ?? '', /form-action 'self'; frame-ancestors 'none'/);
+      assert.doesNotMatch(page.headers.get('content-security-policy') ?? '', /sandbox|,/);
+    });
+
     test('an unknown token gets the friendly 404 page', async () => {
       const client = new FormClient(server.url);
       for (const path of [startPath('AAAAAAAAAAAAAAAAAAAAAAAA'), startPath('x'), '/anonymous/analyse/AAAAAAAAAAAAAAAAAAAAAAAA/questions/1', '/anonymous/analyse/nothing/here']) {

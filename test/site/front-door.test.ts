@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { request } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -54,5 +55,24 @@ describe('the front door and paths no route has', () => {
     assert.equal(api.body.error.code, 'NotFound');
     const refused = await request(`${server.url}/careers/apply`, { headers: { accept: 'text/html;q=0, application/json' } });
     assert.equal(refused.body.error.code, 'NotFound', 'q=0 means not HTML');
+  });
+
+  test("the 404 page's language link stays on this site whatever the request line's path", async () => {
+    // Sent as written: fetch would resolve an absolute-form target, and browsers read `\` as `/`.
+    const languageLink = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(server.url);
+        const req = httpRequest({ hostname, port, path, headers: { accept: BROWSER }, timeout: 10_000 }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (c: string) => (body += c));
+          res.on('end', () => (res.statusCode === 404 ? resolve(/class="lang-switch" href="([^"]*)"/.exec(body)?.[1] ?? 'no link') : reject(new Error(`${path}: ${res.statusCode}`))));
+        });
+        req.on('timeout', () => req.destroy(new Error(`${path}: no answer`))).on('error', reject).end();
+      });
+    assert.equal(await languageLink('//evil.example/login'), '/evil.example/login?lang=nl');
+    assert.equal(await languageLink('/\\evil.example/login'), '/evil.example/login?lang=nl');
+    assert.equal(await languageLink('/\\/evil.example'), '/evil.example?lang=nl');
+    assert.equal(await languageLink('http://evil.example/login'), '/?lang=nl');
+    assert.equal(await languageLink('/careers/apply'), '/careers/apply?lang=nl');
   });
 });
