@@ -15,7 +15,7 @@ import { loadServerKey, SecretBox } from './security/secret-box.js';
 import { buildServer } from './server.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
-import type { Resolver } from './webhooks/client.js';
+import type { Resolver } from './webhooks/dns.js';
 import { Metrics } from './ops/metrics.js';
 import { startMetricsServer } from './ops/metrics-server.js';
 import { RetentionSweeper } from './ops/retention.js';

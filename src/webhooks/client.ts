@@ -1,13 +1,8 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import { isPublicAddress, literalAddress } from '../domain/network-policy.js';
-
-/** Resolves a host name to every address it has. Injectable so tests can play DNS. */
-export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
-
-export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+import { dnsResolver, type Resolver } from './dns.js';
 
 export class AddressRefused extends Error {
   override name = 'AddressRefused';
@@ -41,7 +36,7 @@ export class WebhookClient {
 
   constructor(options: WebhookClientOptions) {
     this.#options = options;
-    const resolver = options.resolver ?? systemResolver;
+    const resolver = options.resolver ?? dnsResolver();
     const guard = !options.allowPrivateNetworks;
 
     const lookup = (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback): void => {
@@ -128,7 +123,7 @@ function describe(error: unknown, timeoutMs: number): string {
       return `timed out after ${timeoutMs} ms`;
     }
     if (e.code === 'ECONNREFUSED') return 'connection refused';
-    if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `host not found (${e.code})`;
+    if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `host not found (${e.code})`;
     if (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET') return 'connection reset by the receiver';
     if (!e.cause) return e.code ? `${e.code}: ${e.message}` : e.message;
     e = e.cause as typeof e;

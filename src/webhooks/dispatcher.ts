@@ -7,7 +7,8 @@ import type { Store } from '../store/database.js';
 import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
 import { messageId, secretContext, signatureHeaders } from './signing.js';
 import { basicAuthorization } from '../security/basic-auth.js';
-import { WebhookClient, type Attempt, type Resolver } from './client.js';
+import { WebhookClient, type Attempt } from './client.js';
+import type { Resolver } from './dns.js';
 
 export const MAX_IN_FLIGHT = 32;
 // A claim older than the timeout plus this margin belongs to a process that is gone.

@@ -5,7 +5,7 @@ import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openSqliteFile } from '../../src/store/database.js';
 import { provisionTenant, type IssuedCredentials } from '../../src/provision.js';
-import type { Resolver } from '../../src/webhooks/client.js';
+import type { Resolver } from '../../src/webhooks/dns.js';
 import { freshDatabaseUrl, type DatabaseKind } from './databases.js';
 
 export interface TestServer {
