@@ -38,8 +38,6 @@ export class Dispatcher {
   readonly #inFlight = new Set<Promise<void>>();
   // Attempts in flight per tenant.
   readonly #load = new Map<string, number>();
-  // Pending attempts may be waiting for a place: the last claim filled the dispatcher, or found it full.
-  #waiting = false;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #again = false;
@@ -91,7 +89,6 @@ export class Dispatcher {
    */
   completeWith<T extends { outcome: string; attemptId?: string }>(tenantId: string, complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
     if (!this.#started || this.#stopped || this.#inFlight.size >= MAX_IN_FLIGHT || (this.#load.get(tenantId) ?? 0) >= TENANT_SHARE) {
-      if (this.#inFlight.size >= MAX_IN_FLIGHT) this.#waiting = true;
       return complete(undefined).then((r) => {
         if (r.attemptId) this.wake();
         return r;
@@ -108,19 +105,15 @@ export class Dispatcher {
     return done;
   }
 
-  /**
-   * Counts `sending` in flight, for its tenant too, until it ends. Then it looks for more to claim
-   * only if something may be waiting for the place: with a busy tenant's backlog pending, a claim
-   * after every other tenant's attempt would read that backlog each time and find nothing.
-   */
+  /** Counts `sending` in flight, for its tenant too, until it ends; then looks for more to claim. */
   #track(tenantId: string, sending: Promise<void>): void {
     this.#load.set(tenantId, (this.#load.get(tenantId) ?? 0) + 1);
     const attempt = sending.finally(() => {
-      const load = this.#load.get(tenantId)!;
-      if (load > 1) this.#load.set(tenantId, load - 1);
+      const left = this.#load.get(tenantId)! - 1;
+      if (left > 0) this.#load.set(tenantId, left);
       else this.#load.delete(tenantId);
       this.#inFlight.delete(attempt);
-      if (!this.#stopped && (this.#waiting || load >= TENANT_SHARE)) this.wake();
+      if (!this.#stopped) this.wake();
     });
     this.#inFlight.add(attempt);
   }
@@ -154,9 +147,7 @@ export class Dispatcher {
       do {
         this.#again = false;
         const busy = [...this.#load].filter(([, n]) => n >= TENANT_SHARE).map(([tenant]) => tenant);
-        const room = MAX_IN_FLIGHT - this.#inFlight.size;
-        const rows = await claimAttempts(this.#store, this.#id, room, { perTenant: TENANT_SHARE, busy });
-        this.#waiting = rows.length >= room;
+        const rows = await claimAttempts(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size, { perTenant: TENANT_SHARE, busy });
         for (const row of rows) this.#track(row.tenant_id, this.#deliver(row));
         if (rows.length > 0 && this.#inFlight.size < MAX_IN_FLIGHT) this.#again = true;
       } while (this.#again && !this.#stopped);

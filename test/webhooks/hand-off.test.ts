@@ -67,11 +67,9 @@ for (const db of testDatabases()) {
 
     test(`with ${MAX_IN_FLIGHT} attempts in flight, the next completion waits as pending and goes out when one ends`, async () => {
       receiver.behaviour = (res, req) => (req.url === '/hold' ? held.push(res) : res.writeHead(204).end());
-      // Tenants under their share (TENANT_SHARE), enough of them to fill the dispatcher: the place
-      // an attempt frees goes to the next in line whoever its tenant.
-      const each = TENANT_SHARE / 2;
+      // A tenant has at most TENANT_SHARE in flight here: enough tenants to fill the dispatcher.
       const busy: string[] = [];
-      for (let t = 0; t < MAX_IN_FLIGHT / each; t++) busy.push(...(await completeMany(each, '/hold', await server.tenant())));
+      for (let t = 0; t < MAX_IN_FLIGHT / TENANT_SHARE; t++) busy.push(...(await completeMany(TENANT_SHARE, '/hold', await server.tenant())));
       await receiver.waitForPath('/hold', MAX_IN_FLIGHT, 60_000);
 
       const next = await complete('/next');
