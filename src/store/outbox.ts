@@ -9,7 +9,6 @@ export interface ClaimedAttempt {
   /** When it was queued: the delivery-latency metric counts from here. */
   created_at: string;
   analysis_id: string;
-  tenant_id: string;
   external_id: string;
   api_key_id: string;
   webhook_url: string;
@@ -65,34 +64,18 @@ export async function queueAttempt(
   return id;
 }
 
-/** Who may be claimed for: at most `perTenant` of one tenant's attempts, none of the tenants in `busy`. */
-export interface ClaimShare {
-  perTenant: number;
-  busy: readonly string[];
-}
-
 /**
  * Moves up to `limit` pending attempts to 'sending' for `claimer` and commits before any is
  * sent: an attempt is claimed once, so it is made at most once, whatever crashes later.
- * Oldest first within each tenant, at most `share.perTenant` of each: one tenant's backlog of
- * slow receivers does not take every place in the dispatcher.
  * On PostgreSQL, SKIP LOCKED lets several instances claim side by side without waiting.
  */
-export async function claimAttempts(store: Store, claimer: string, limit: number, share: ClaimShare): Promise<ClaimedAttempt[]> {
+export async function claimAttempts(store: Store, claimer: string, limit: number): Promise<ClaimedAttempt[]> {
   if (limit <= 0) return [];
   // The poll runs every second: a read first, so an idle outbox costs no commit and no fsync.
   const any = await store.db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').limit(1).executeTakeFirst();
   if (!any) return [];
   return store.write(async (trx) => {
-    let ranked = trx
-      .selectFrom('webhook_attempts as w')
-      .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
-      .select(['w.id', sql<number>`row_number() over (partition by a.tenant_id order by w.created_at, w.id)`.as('place')])
-      .where('w.status', '=', 'pending');
-    if (share.busy.length > 0) ranked = ranked.where('a.tenant_id', 'not in', share.busy);
-    const fair = trx.selectFrom(ranked.as('r')).select('r.id').where('r.place', '<=', share.perTenant);
-    // The window sits one query down: PostgreSQL locks no rows of a query with a window function.
-    let pending = trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').where('id', 'in', fair).orderBy('created_at').limit(limit);
+    let pending = trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').orderBy('created_at').limit(limit);
     if (store.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
     const claimed = await trx
       .updateTable('webhook_attempts')
@@ -112,7 +95,7 @@ export function claimedRows(db: Kysely<DB>, claimer: string, ids: string[]): Pro
     .selectFrom('webhook_attempts as w')
     .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
     .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-    .select(['w.id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.tenant_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
+    .select(['w.id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
     .select(['p.webhook_signing', 'p.webhook_secret_enc', 'p.webhook_secret_previous_enc', 'p.webhook_secret_previous_until'])
     .where('w.id', 'in', ids)
     .where('w.status', '=', 'sending')

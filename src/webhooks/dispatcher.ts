@@ -11,12 +11,6 @@ import { WebhookClient, type Attempt } from './client.js';
 import type { Resolver } from './dns.js';
 
 export const MAX_IN_FLIGHT = 32;
-/**
- * A tenant with this many attempts in flight gets no more claimed, and one claim takes at most
- * this many of a tenant's: at most twice this less one in flight per tenant, so receivers that
- * never answer hold up their own tenant's webhooks, not everyone's.
- */
-export const TENANT_SHARE = 4;
 // A claim older than the timeout plus this margin belongs to a process that is gone.
 const ABANDON_MARGIN_MS = 60_000;
 
@@ -36,8 +30,6 @@ export class Dispatcher {
   readonly #client: WebhookClient;
   readonly #metrics: Metrics | undefined;
   readonly #inFlight = new Set<Promise<void>>();
-  // Attempts in flight per tenant.
-  readonly #load = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #again = false;
@@ -87,35 +79,25 @@ export class Dispatcher {
    * exactly as a crash between a claim and its POST does. Without room (or before start, or
    * after stop) the attempt is queued pending and a wake claims it.
    */
-  completeWith<T extends { outcome: string; attemptId?: string }>(tenantId: string, complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
-    if (!this.#started || this.#stopped || this.#inFlight.size >= MAX_IN_FLIGHT || (this.#load.get(tenantId) ?? 0) >= TENANT_SHARE) {
+  completeWith<T extends { outcome: string; attemptId?: string }>(complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
+    if (!this.#started || this.#stopped || this.#inFlight.size >= MAX_IN_FLIGHT) {
       return complete(undefined).then((r) => {
         if (r.attemptId) this.wake();
         return r;
       });
     }
     const done = complete(this.#id);
-    this.#track(
-      tenantId,
-      done.then(
+    const attempt = done
+      .then(
         (r) => (r.attemptId ? this.#sendClaimed(r.attemptId) : undefined),
         () => undefined, // the completion failed and queued nothing; its caller hears of it
-      ),
-    );
-    return done;
-  }
-
-  /** Counts `sending` in flight, for its tenant too, until it ends; then looks for more to claim. */
-  #track(tenantId: string, sending: Promise<void>): void {
-    this.#load.set(tenantId, (this.#load.get(tenantId) ?? 0) + 1);
-    const attempt = sending.finally(() => {
-      const left = this.#load.get(tenantId)! - 1;
-      if (left > 0) this.#load.set(tenantId, left);
-      else this.#load.delete(tenantId);
-      this.#inFlight.delete(attempt);
-      if (!this.#stopped) this.wake();
-    });
+      )
+      .finally(() => {
+        this.#inFlight.delete(attempt);
+        if (!this.#stopped) this.wake();
+      });
     this.#inFlight.add(attempt);
+    return done;
   }
 
   /** Stops claiming, then waits for attempts in flight: each ends within the webhook timeout. */
@@ -146,9 +128,14 @@ export class Dispatcher {
     try {
       do {
         this.#again = false;
-        const busy = [...this.#load].filter(([, n]) => n >= TENANT_SHARE).map(([tenant]) => tenant);
-        const rows = await claimAttempts(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size, { perTenant: TENANT_SHARE, busy });
-        for (const row of rows) this.#track(row.tenant_id, this.#deliver(row));
+        const rows = await claimAttempts(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size);
+        for (const row of rows) {
+          const attempt = this.#deliver(row).finally(() => {
+            this.#inFlight.delete(attempt);
+            if (!this.#stopped) this.wake();
+          });
+          this.#inFlight.add(attempt);
+        }
         if (rows.length > 0 && this.#inFlight.size < MAX_IN_FLIGHT) this.#again = true;
       } while (this.#again && !this.#stopped);
     } catch (err) {
