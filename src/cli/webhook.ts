@@ -112,7 +112,7 @@ export function webhookCommands(program: Command): void {
         }
       })();
       const ok = isDelivered(out);
-      print(!!opts.json, out, ok ? `Delivered: HTTP ${out.status} in ${out.durationMs} ms` : `Not delivered: ${out.error} (${out.durationMs} ms)`);
+      print(!!opts.json, out, ok ? `Delivered: HTTP ${out.status} in ${out.durationMs} ms` : `Not delivered: ${out.detail ?? out.error} (${out.durationMs} ms)`);
       if (!ok) process.exitCode = 1;
     });
 }

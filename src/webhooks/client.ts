@@ -6,13 +6,29 @@ import { dnsResolver, type Resolver } from './dns.js';
 
 export class AddressRefused extends Error {
   override name = 'AddressRefused';
+  constructor(
+    message: string,
+    /** Refused for what a host name resolved to, rather than for a literal address or the peer. */
+    readonly byName = false,
+  ) {
+    super(message);
+  }
 }
 
 export interface Attempt {
   status: number | null;
+  /** The reason it failed, as the tenant sees it in the delivery log. */
   error: string | null;
+  /** For the operator (log, CLI): where the tenant's reason would tell them about this network. */
+  detail?: string;
   durationMs: number;
 }
+
+/**
+ * A name that does not resolve and one that resolves to a non-public address read the same to
+ * the tenant: otherwise the delivery log would tell a tenant which names exist inside this network.
+ */
+export const HOST_NOT_USABLE = 'host not found or not a public address';
 
 export interface WebhookClientOptions {
   allowPrivateNetworks: boolean;
@@ -44,7 +60,7 @@ export class WebhookClient {
         .then((addresses) => {
           if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
           const refused = guard ? addresses.find((a) => !isPublicAddress(a.address)) : undefined;
-          if (refused) throw new AddressRefused(`${hostname} resolves to a non-public address`);
+          if (refused) throw new AddressRefused(`${hostname} resolves to a non-public address`, true);
           const pinned = addresses[0]!;
           if (lookupOptions.all) callback(null, [pinned]);
           else callback(null, pinned.address, pinned.family);
@@ -94,7 +110,9 @@ export class WebhookClient {
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       return { status: res.statusCode, error: ok ? null : `HTTP ${res.statusCode}`, durationMs: duration() };
     } catch (error) {
-      return { status: null, error: describe(error, this.#options.timeoutMs), durationMs: duration() };
+      const detail = describe(error, this.#options.timeoutMs);
+      if (!namedHostFailed(error)) return { status: null, error: detail, durationMs: duration() };
+      return { status: null, error: HOST_NOT_USABLE, detail, durationMs: duration() };
     }
   }
 
@@ -113,6 +131,16 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
       return;
     }
   }
+}
+
+/** Whether the host name did not resolve, or resolved only to addresses that are refused. */
+function namedHostFailed(error: unknown): boolean {
+  let e = error as (Error & { code?: string; cause?: unknown }) | undefined;
+  for (let depth = 0; e && depth < 4; depth++, e = e.cause as typeof e) {
+    if (e instanceof AddressRefused) return e.byName;
+    if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return true;
+  }
+  return false;
 }
 
 function describe(error: unknown, timeoutMs: number): string {

@@ -168,7 +168,7 @@ export class Dispatcher {
       attempt = { status: null, error: 'a webhook secret could not be decrypted with this server key', durationMs: 0 };
     }
     this.#log.info(
-      { analysis: row.analysis_id.slice(0, 6), status: attempt.status, error: attempt.error, ms: attempt.durationMs },
+      { analysis: row.analysis_id.slice(0, 6), status: attempt.status, error: attempt.error, detail: attempt.detail, ms: attempt.durationMs },
       'webhook attempt',
     );
     try {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { WebhookClient } from '../../src/webhooks/client.js';
+import { HOST_NOT_USABLE, WebhookClient } from '../../src/webhooks/client.js';
 import { dnsResolver, HostNotFound } from '../../src/webhooks/dns.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 import { Receiver } from '../helpers/receiver.js';
@@ -49,7 +49,8 @@ describe('webhook host names, resolved by DNS queries of their own', () => {
       assert.deepEqual(receiver.received.map((r) => r.url), ['/hook']);
       const silent = await client.post(`http://x.silent.test:${receiver.port}/hook`, '{}', undefined);
       assert.equal(silent.status, null);
-      assert.equal(silent.error, 'host not found (ETIMEOUT)');
+      assert.equal(silent.error, HOST_NOT_USABLE);
+      assert.equal(silent.detail, 'host not found (ETIMEOUT)');
     } finally {
       await client.close();
       await receiver.close();
