@@ -152,13 +152,13 @@ for (const db of testDatabases()) {
     // for a lost NOTIFY), and the request after that reads the caller again whatever the check does.
     if (db === 'sqlite') test('while a check behind a request is held, later requests until the TTL read the caller no more', async () => {
       const api = apiClient(server.url, await server.tenant());
-      const db = server.running.deps.store.db;
-      const execute = db.executeQuery.bind(db);
+      const kysely = server.running.deps.store.db;
+      const execute = kysely.executeQuery.bind(kysely);
       let callerReads = 0;
-      db.executeQuery = ((query) => {
+      kysely.executeQuery = ((query) => {
         if (('sql' in query ? query.sql : query.compile().sql).includes('from "api_keys" as "k"')) callerReads++;
         return execute(query);
-      }) as typeof db.executeQuery;
+      }) as typeof kysely.executeQuery;
       try {
         const { first } = await askInRefreshWindow(api);
         const keptFrom = kdf.checks[first]!.doneAt!;
@@ -179,7 +179,7 @@ for (const db of testDatabases()) {
         assert.equal(callerReads - readsBefore, 0, 'the caller was read again while its check was held');
         assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
       } finally {
-        db.executeQuery = execute;
+        kysely.executeQuery = execute;
       }
     });
 

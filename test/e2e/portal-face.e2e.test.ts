@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { darken } from '../../src/domain/colour.js';
 import { runCli } from '../helpers/cli.js';
-import { testDatabases } from '../helpers/databases.js';
+import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { authHeaders, request, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -16,7 +16,7 @@ import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const COLOUR = '#0b5394';
 
-for (const db of testDatabases()) describe(`the portal's own face, in a real browser (chromium) [${db}]`, () => {
+for (const db of browserDatabases()) describe(`the portal's own face, in a real browser (chromium) [${db}]`, () => {
   let server: TestServer;
   let browser: Browser;
   let creds: Credentials & { apiKeyId: string };

@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { testDatabases } from '../helpers/databases.js';
+import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import type { Credentials } from '../helpers/http.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
 
-for (const db of testDatabases()) describe(`the portal in a real browser (chromium, 360 px) [${db}]`, () => {
+for (const db of browserDatabases()) describe(`the portal in a real browser (chromium, 360 px) [${db}]`, () => {
   let server: TestServer;
   let receiver: Receiver;
   let browser: Browser;

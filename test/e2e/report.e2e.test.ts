@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { updatePortalSettings } from '../../src/store/portal-settings.js';
-import { testDatabases } from '../helpers/databases.js';
+import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
@@ -12,7 +12,7 @@ import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
 
-for (const db of testDatabases()) describe(`the report and the candidate's release, in a real browser (chromium) [${db}]`, () => {
+for (const db of browserDatabases()) describe(`the report and the candidate's release, in a real browser (chromium) [${db}]`, () => {
   let server: TestServer;
   let receiver: Receiver;
   let browser: Browser;

@@ -20,6 +20,15 @@ export function testDatabases(): DatabaseKind[] {
   return wanted as DatabaseKind[];
 }
 
+/**
+ * The database the browser suites run on: the first of `testDatabases()`, SQLite in a full run.
+ * What a browser sees does not depend on the database, and the portal's routes run on both over
+ * HTTP in their own suites; each browser suite took about two minutes a database.
+ */
+export function browserDatabases(): DatabaseKind[] {
+  return testDatabases().slice(0, 1);
+}
+
 /** A DATABASE_URL for a database nobody else uses: a file in `dataDir`, or a new PostgreSQL database. */
 export async function freshDatabaseUrl(kind: DatabaseKind, dataDir: string): Promise<string> {
   if (kind === 'sqlite') return `sqlite:${join(dataDir, 'assay.db')}`;
