@@ -110,9 +110,9 @@ export class WebhookClient {
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       return { status: res.statusCode, error: ok ? null : `HTTP ${res.statusCode}`, durationMs: duration() };
     } catch (error) {
-      const detail = describe(error, this.#options.timeoutMs);
-      if (!namedHostFailed(error)) return { status: null, error: detail, durationMs: duration() };
-      return { status: null, error: HOST_NOT_USABLE, detail, durationMs: duration() };
+      const { reason, byName } = describe(error, this.#options.timeoutMs);
+      if (!byName) return { status: null, error: reason, durationMs: duration() };
+      return { status: null, error: HOST_NOT_USABLE, detail: reason, durationMs: duration() };
     }
   }
 
@@ -133,28 +133,23 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
   }
 }
 
-/** Whether the host name did not resolve, or resolved only to addresses that are refused. */
-function namedHostFailed(error: unknown): boolean {
-  let e = error as (Error & { code?: string; cause?: unknown }) | undefined;
-  for (let depth = 0; e && depth < 4; depth++, e = e.cause as typeof e) {
-    if (e instanceof AddressRefused) return e.byName;
-    if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return true;
-  }
-  return false;
-}
-
-function describe(error: unknown, timeoutMs: number): string {
+/**
+ * Why an attempt failed, for the operator, and whether it failed on the host name: it did not
+ * resolve, or resolved only to refused addresses (the tenant then sees HOST_NOT_USABLE).
+ */
+function describe(error: unknown, timeoutMs: number): { reason: string; byName: boolean } {
+  const other = (reason: string) => ({ reason, byName: false });
   let e = error as (Error & { code?: string; cause?: unknown }) | undefined;
   for (let depth = 0; e && depth < 4; depth++) {
-    if (e.name === 'AddressRefused') return `refused: ${e.message}`;
+    if (e instanceof AddressRefused) return { reason: `refused: ${e.message}`, byName: e.byName };
     if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return `timed out after ${timeoutMs} ms`;
+      return other(`timed out after ${timeoutMs} ms`);
     }
-    if (e.code === 'ECONNREFUSED') return 'connection refused';
-    if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `host not found (${e.code})`;
-    if (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET') return 'connection reset by the receiver';
-    if (!e.cause) return e.code ? `${e.code}: ${e.message}` : e.message;
+    if (e.code === 'ECONNREFUSED') return other('connection refused');
+    if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return { reason: `host not found (${e.code})`, byName: true };
+    if (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET') return other('connection reset by the receiver');
+    if (!e.cause) return other(e.code ? `${e.code}: ${e.message}` : e.message);
     e = e.cause as typeof e;
   }
-  return 'request failed';
+  return other('request failed');
 }
