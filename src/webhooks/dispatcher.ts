@@ -130,7 +130,7 @@ export class Dispatcher {
         this.#again = false;
         const rows = await claimAttempts(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size);
         for (const row of rows) {
-          const attempt = this.#deliver(row).finally(() => {
+          const attempt = this.#deliverSafely(row).finally(() => {
             this.#inFlight.delete(attempt);
             if (!this.#stopped) this.wake();
           });
@@ -153,7 +153,17 @@ export class Dispatcher {
       this.#log.error({ err }, 'webhook attempt claimed but not read; the sweep will mark it unknown');
       return;
     }
-    if (row) await this.#deliver(row);
+    if (row) await this.#deliverSafely(row);
+  }
+
+  /**
+   * An attempt's promise never rejects: nothing awaits it but the in-flight set, so a rejection
+   * (a metric or log that throws) would be unhandled and end the process for every tenant.
+   */
+  #deliverSafely(row: ClaimedAttempt): Promise<void> {
+    return this.#deliver(row).catch((err: unknown) => {
+      this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook attempt ended in an unexpected error');
+    });
   }
 
   async #deliver(row: ClaimedAttempt): Promise<void> {

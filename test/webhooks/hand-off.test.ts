@@ -80,3 +80,44 @@ for (const db of testDatabases()) {
     });
   });
 }
+
+// The dispatcher's bookkeeping is the same on either database; one is enough.
+describe('an attempt that ends in an unexpected error', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  before(async () => {
+    server = await startServer('sqlite', { METRICS_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' });
+    receiver = await Receiver.start();
+  });
+  after(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  test('is logged, and the server goes on sending other completions\' webhooks', async () => {
+    const metrics = server.running.deps.metrics!;
+    const original = metrics.webhookAttempt.bind(metrics);
+    let thrown = 0;
+    metrics.webhookAttempt = () => {
+      thrown += 1;
+      throw new Error('a metric that throws');
+    };
+    const creds = await server.tenant();
+    const first = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/throws') });
+    await completeViaForms(new FormClient(server.url), first.id);
+    await receiver.waitForPath('/throws', 1);
+    await eventually(async () => (thrown === 1 ? true : undefined), 5_000, 'the throwing metric to be called');
+    // An unhandled rejection would have ended the test process by now; give it a turn to.
+    await new Promise((r) => setTimeout(r, 100));
+    metrics.webhookAttempt = original;
+
+    const next = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/after') });
+    await completeViaForms(new FormClient(server.url), next.id);
+    await receiver.waitForPath('/after', 1);
+    const row = await eventually(async () => {
+      const r = (await latestAttempt(server.running.deps.store, first.id))!.latest;
+      return r.status === 'delivered' ? r : undefined;
+    });
+    assert.equal(row.status, 'delivered', 'the attempt was recorded before the metric threw');
+  });
+});
