@@ -64,6 +64,11 @@ export async function queueAttempt(
   return id;
 }
 
+/** The oldest pending attempts: read in order from the (status, created_at) index, not sorted. */
+export function oldestPending(db: Kysely<DB>, limit: number) {
+  return db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').orderBy('created_at').limit(limit);
+}
+
 /**
  * Moves up to `limit` pending attempts to 'sending' for `claimer` and commits before any is
  * sent: an attempt is claimed once, so it is made at most once, whatever crashes later.
@@ -75,7 +80,7 @@ export async function claimAttempts(store: Store, claimer: string, limit: number
   const any = await store.db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').limit(1).executeTakeFirst();
   if (!any) return [];
   return store.write(async (trx) => {
-    let pending = trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').orderBy('created_at').limit(limit);
+    let pending = oldestPending(trx, limit);
     if (store.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
     const claimed = await trx
       .updateTable('webhook_attempts')
