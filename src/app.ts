@@ -80,7 +80,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     // The dispatcher is made once the server exists (it logs through it); until then, no claims.
     webhooks: {
       wake: () => dispatcher?.wake(),
-      completeWith: (complete) => (dispatcher ? dispatcher.completeWith(complete) : complete(undefined)),
+      completeWith: (tenantId, complete) => (dispatcher ? dispatcher.completeWith(tenantId, complete) : complete(undefined)),
     },
     readiness,
     tokenGuesses: new WindowLimiter(config.rateLimit.portalUnknownTokenPerMinute),

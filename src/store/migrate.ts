@@ -8,7 +8,7 @@ import * as lifecycle from './migrations/0005-lifecycle.js';
 import * as webhookLog from './migrations/0006-webhook-log.js';
 import * as answersOneBtree from './migrations/0007-answers-one-btree.js';
 import * as headsVersion from './migrations/0008-heads-version.js';
-import * as pendingAttemptsInOrder from './migrations/0009-pending-attempts-in-order.js';
+import * as webhookAttemptsByTenant from './migrations/0009-webhook-attempts-by-tenant.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -20,7 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-webhook-log': webhookLog,
   '0007-answers-one-btree': answersOneBtree,
   '0008-heads-version': headsVersion,
-  '0009-pending-attempts-in-order': pendingAttemptsInOrder,
+  '0009-webhook-attempts-by-tenant': webhookAttemptsByTenant,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

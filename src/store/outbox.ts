@@ -5,6 +5,7 @@ import type { DB, WebhookAttemptTable } from './schema.js';
 
 export interface ClaimedAttempt {
   id: string;
+  tenant_id: string;
   kind: AttemptRow['kind'];
   /** When it was queued: the delivery-latency metric counts from here. */
   created_at: string;
@@ -37,6 +38,7 @@ export async function queueAttempt(
   trx: Kysely<DB>,
   dialect: Store['dialect'],
   analysisId: string,
+  tenantId: string,
   kind: AttemptRow['kind'],
   requestedBy: string | null,
   claimer?: string,
@@ -48,6 +50,7 @@ export async function queueAttempt(
     .values({
       id,
       analysis_id: analysisId,
+      tenant_id: tenantId,
       kind,
       requested_by: requestedBy,
       status: claimer ? 'sending' : 'pending',
@@ -64,28 +67,64 @@ export async function queueAttempt(
   return id;
 }
 
-/** The oldest pending attempts: read in order from the (status, created_at) index, not sorted. */
-export function oldestPending(db: Kysely<DB>, limit: number) {
-  return db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').orderBy('created_at').limit(limit);
+/** A tenant with attempts pending, and when its oldest was queued. */
+export interface WaitingTenant {
+  tenantId: string;
+  oldest: string;
+}
+
+/** At most this many tenants are looked at per claim; the rest wait for the next. */
+export const TENANTS_PER_CLAIM = 256;
+
+/**
+ * The tenants with attempts pending, the one whose oldest has waited longest first. A walk of
+ * the (status, tenant_id, created_at) index: one seek per tenant for the next tenant and one for
+ * its oldest attempt, however long any tenant's backlog is.
+ */
+export async function pendingTenants(db: Kysely<DB>, max = TENANTS_PER_CLAIM): Promise<WaitingTenant[]> {
+  const { rows } = await sql.raw<{ tenant_id: string; oldest: string | null }>(pendingTenantsSql(max)).execute(db);
+  // A tenant's attempts may all have been claimed between the two seeks: no oldest, nothing to take.
+  return rows.flatMap((r) => (r.oldest === null ? [] : [{ tenantId: r.tenant_id, oldest: r.oldest }])).sort((a, b) => (a.oldest < b.oldest ? -1 : a.oldest > b.oldest ? 1 : 0));
+}
+
+/** `pendingTenants`' statement, the same on both databases; `max` is this code's own integer. */
+export function pendingTenantsSql(max: number): string {
+  return `with recursive t(tenant_id, n) as (
+      select (select min(tenant_id) from webhook_attempts where status = 'pending'), 1
+      union all
+      select (select min(w.tenant_id) from webhook_attempts w where w.status = 'pending' and w.tenant_id > t.tenant_id), t.n + 1
+      from t where t.tenant_id is not null and t.n < ${Math.trunc(max)}
+    )
+    select t.tenant_id, (select min(w.created_at) from webhook_attempts w where w.status = 'pending' and w.tenant_id = t.tenant_id) as oldest
+    from t where t.tenant_id is not null`;
+}
+
+/** A tenant's oldest pending attempts, read in the index's order. */
+export function oldestPending(db: Kysely<DB>, tenantId: string, limit: number) {
+  return db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').where('tenant_id', '=', tenantId).orderBy('created_at').limit(limit);
 }
 
 /**
- * Moves up to `limit` pending attempts to 'sending' for `claimer` and commits before any is
- * sent: an attempt is claimed once, so it is made at most once, whatever crashes later.
- * On PostgreSQL, SKIP LOCKED lets several instances claim side by side without waiting.
+ * Moves pending attempts to 'sending' for `claimer`, up to each tenant's `limit`, and commits
+ * before any is sent: an attempt is claimed once, so it is made at most once, whatever crashes
+ * later. On PostgreSQL, SKIP LOCKED lets several instances claim side by side without waiting:
+ * each takes the tenant's oldest rows that no other is claiming.
  */
-export async function claimAttempts(store: Store, claimer: string, limit: number): Promise<ClaimedAttempt[]> {
-  if (limit <= 0) return [];
-  // The poll runs every second: a read first, so an idle outbox costs no commit and no fsync.
-  const any = await store.db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').limit(1).executeTakeFirst();
-  if (!any) return [];
+export async function claimAttempts(store: Store, claimer: string, wants: ReadonlyArray<{ tenantId: string; limit: number }>): Promise<ClaimedAttempt[]> {
+  const asked = wants.filter((w) => w.limit > 0);
+  if (asked.length === 0) return [];
   return store.write(async (trx) => {
-    let pending = oldestPending(trx, limit);
-    if (store.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
+    const ids: string[] = [];
+    for (const { tenantId, limit } of asked) {
+      let pending = oldestPending(trx, tenantId, limit);
+      if (store.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
+      ids.push(...(await pending.execute()).map((r) => r.id));
+    }
+    if (ids.length === 0) return [];
     const claimed = await trx
       .updateTable('webhook_attempts')
       .set({ status: 'sending', claimed_at: now(), claimed_by: claimer })
-      .where('id', 'in', pending)
+      .where('id', 'in', ids)
       .where('status', '=', 'pending')
       .returning('id')
       .execute();
@@ -100,7 +139,7 @@ export function claimedRows(db: Kysely<DB>, claimer: string, ids: string[]): Pro
     .selectFrom('webhook_attempts as w')
     .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
     .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-    .select(['w.id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
+    .select(['w.id', 'w.tenant_id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
     .select(['p.webhook_signing', 'p.webhook_secret_enc', 'p.webhook_secret_previous_enc', 'p.webhook_secret_previous_until'])
     .where('w.id', 'in', ids)
     .where('w.status', '=', 'sending')
@@ -209,7 +248,7 @@ export type Redelivery =
  */
 export async function requestRedelivery(store: Store, analysisId: string, requestedBy: string, tenantId?: string): Promise<Redelivery> {
   return store.write(async (trx): Promise<Redelivery> => {
-    let q = trx.selectFrom('assessments').select(['status', 'webhook_url']).where('analysis_id', '=', analysisId);
+    let q = trx.selectFrom('assessments').select(['status', 'webhook_url', 'tenant_id']).where('analysis_id', '=', analysisId);
     if (tenantId) q = q.where('tenant_id', '=', tenantId);
     const row = await q.executeTakeFirst();
     if (!row) return { outcome: 'not-found' };
@@ -222,6 +261,6 @@ export async function requestRedelivery(store: Store, analysisId: string, reques
     if (recent.length >= REDELIVERIES_PER_HOUR) {
       return { outcome: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((Math.min(...recent) + 3_600_000 - Date.now()) / 1000)) };
     }
-    return { outcome: 'queued', attemptId: await queueAttempt(trx, store.dialect, analysisId, 'manual', requestedBy) };
+    return { outcome: 'queued', attemptId: await queueAttempt(trx, store.dialect, analysisId, row.tenant_id, 'manual', requestedBy) };
   });
 }

@@ -173,7 +173,7 @@ async function recordPageTime(trx: Kysely<DB>, analysisId: string, page: number,
 async function progressOf(trx: Kysely<DB>, analysisId: string) {
   return trx
     .selectFrom('assessments')
-    .select(['status', 'expires_at', 'last_activity_at', 'api_key_id', 'assessment_type'])
+    .select(['status', 'expires_at', 'last_activity_at', 'api_key_id', 'assessment_type', 'tenant_id'])
     .where('analysis_id', '=', analysisId)
     .executeTakeFirst();
 }
@@ -347,7 +347,7 @@ export async function completeAssessment(
     if (!updated) return { outcome: 'already-completed' };
     const candidatePage = settings.candidate_feedback === 1 || settings.candidate_release === 1;
     if (!updated.webhook_url) return { outcome: 'completed', candidatePage };
-    return { outcome: 'completed', candidatePage, attemptId: await queueAttempt(trx, store.dialect, analysisId, 'automatic', null, claimer) };
+    return { outcome: 'completed', candidatePage, attemptId: await queueAttempt(trx, store.dialect, analysisId, progress.tenant_id, 'automatic', null, claimer) };
   });
 }
 

@@ -161,6 +161,8 @@ export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'u
 export interface WebhookAttemptTable {
   id: string;
   analysis_id: string;
+  /** The assessment's tenant, copied so the dispatcher can share its places out by tenant (migration 0009). */
+  tenant_id: string;
   /** automatic: at completion; manual: an operator asked (redelivery). */
   kind: 'automatic' | 'manual';
   /** For manual attempts: api:<key id> or cli. */

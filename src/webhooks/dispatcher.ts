@@ -4,22 +4,32 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
-import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
+import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
 import { messageId, secretContext, signatureHeaders } from './signing.js';
 import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient, type Attempt } from './client.js';
 import type { Resolver } from './dns.js';
 
-export const MAX_IN_FLIGHT = 32;
+/** Attempts this process makes at once. */
+export const MAX_IN_FLIGHT = 64;
+/**
+ * Attempts of one tenant at once: half the places. A tenant whose receivers never answer holds
+ * at most these for the webhook timeout each; the other half stays for every other tenant.
+ */
+export const TENANT_SHARE = MAX_IN_FLIGHT / 2;
 // A claim older than the timeout plus this margin belongs to a process that is gone.
 const ABANDON_MARGIN_MS = 60_000;
 
 /**
  * Sends each completion's webhook once. A completion in this process hands its attempt over
  * already claimed (`completeWith`); anything queued pending (redeliveries, completions while
- * this dispatcher is full) is claimed when a wake comes: in this process directly, across
- * PostgreSQL instances by LISTEN/NOTIFY, and from a poll as a fallback. The poll also marks
- * deliveries abandoned by crashed processes as unknown.
+ * this dispatcher or the tenant's share is full) is claimed when a wake comes: in this process
+ * directly, across PostgreSQL instances by LISTEN/NOTIFY, and from a poll as a fallback. The poll
+ * also marks deliveries abandoned by crashed processes as unknown.
+ *
+ * Places are taken before the work that may fill them (a hand-off's completion, a claim) and
+ * given back for what it did not fill, so racing hand-offs and claims never hold more than
+ * MAX_IN_FLIGHT, nor a tenant more than TENANT_SHARE.
  */
 export class Dispatcher {
   readonly #id = randomUUID();
@@ -30,6 +40,9 @@ export class Dispatcher {
   readonly #client: WebhookClient;
   readonly #metrics: Metrics | undefined;
   readonly #inFlight = new Set<Promise<void>>();
+  // Places taken, in all and by tenant: attempts in flight and places held for ones being claimed.
+  #taken = 0;
+  readonly #takenBy = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #again = false;
@@ -72,20 +85,21 @@ export class Dispatcher {
   }
 
   /**
-   * Runs a completion's transaction with this dispatcher as `claimer` when it has room for one
-   * more attempt, and sends the attempt the completion queued once it has committed. That saves
-   * the separate claim's commit, the larger part of completion-to-webhook latency under load.
-   * A crash between the commit and the POST leaves the attempt 'sending', later marked unknown,
-   * exactly as a crash between a claim and its POST does. Without room (or before start, or
-   * after stop) the attempt is queued pending and a wake claims it.
+   * Runs a completion's transaction with this dispatcher as `claimer` when it has a place for one
+   * more of `tenantId`'s attempts, and sends the attempt the completion queued once it has
+   * committed. That saves the separate claim's commit, the larger part of completion-to-webhook
+   * latency under load. A crash between the commit and the POST leaves the attempt 'sending',
+   * later marked unknown, exactly as a crash between a claim and its POST does. Without a place
+   * (or before start, or after stop) the attempt is queued pending and a wake claims it.
    */
-  completeWith<T extends { outcome: string; attemptId?: string }>(complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
-    if (!this.#started || this.#stopped || this.#inFlight.size >= MAX_IN_FLIGHT) {
+  completeWith<T extends { outcome: string; attemptId?: string }>(tenantId: string, complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
+    if (!this.#started || this.#stopped || this.#room(tenantId) === 0) {
       return complete(undefined).then((r) => {
         if (r.attemptId) this.wake();
         return r;
       });
     }
+    this.#take(tenantId, 1);
     const done = complete(this.#id);
     const attempt = done
       .then(
@@ -94,10 +108,34 @@ export class Dispatcher {
       )
       .finally(() => {
         this.#inFlight.delete(attempt);
-        if (!this.#stopped) this.wake();
+        this.#give(tenantId, 1);
       });
     this.#inFlight.add(attempt);
     return done;
+  }
+
+  /** How many more of the tenant's attempts this dispatcher may take now. */
+  #room(tenantId: string): number {
+    return Math.max(0, Math.min(MAX_IN_FLIGHT - this.#taken, TENANT_SHARE - (this.#takenBy.get(tenantId) ?? 0)));
+  }
+
+  #take(tenantId: string, n: number): void {
+    this.#taken += n;
+    this.#takenBy.set(tenantId, (this.#takenBy.get(tenantId) ?? 0) + n);
+  }
+
+  /**
+   * Gives places back. A place an attempt held may be what a pending attempt waits for: a wake.
+   * Not for places a claim held and did not fill: on PostgreSQL those attempts may be another
+   * instance's claim, still uncommitted, and claiming again at once would spin until it commits.
+   */
+  #give(tenantId: string, n: number, wake = true): void {
+    if (n <= 0) return;
+    this.#taken -= n;
+    const left = (this.#takenBy.get(tenantId) ?? 0) - n;
+    if (left > 0) this.#takenBy.set(tenantId, left);
+    else this.#takenBy.delete(tenantId);
+    if (wake && !this.#stopped) this.wake();
   }
 
   /** Stops claiming, then waits for attempts in flight: each ends within the webhook timeout. */
@@ -128,15 +166,32 @@ export class Dispatcher {
     try {
       do {
         this.#again = false;
-        const rows = await claimAttempts(this.#store, this.#id, MAX_IN_FLIGHT - this.#inFlight.size);
+        if (this.#taken >= MAX_IN_FLIGHT) break;
+        // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
+        const wants: Array<{ tenantId: string; limit: number }> = [];
+        for (const { tenantId } of await pendingTenants(this.#store.db)) {
+          const limit = this.#room(tenantId);
+          if (limit === 0) continue;
+          this.#take(tenantId, limit);
+          wants.push({ tenantId, limit });
+          if (this.#taken >= MAX_IN_FLIGHT) break;
+        }
+        if (wants.length === 0) break;
+        let rows: ClaimedAttempt[] = [];
+        try {
+          rows = await claimAttempts(this.#store, this.#id, wants);
+        } finally {
+          // Places held for attempts the claim did not get (another instance did, or none were left).
+          for (const want of wants) this.#give(want.tenantId, want.limit - rows.filter((r) => r.tenant_id === want.tenantId).length, false);
+        }
         for (const row of rows) {
           const attempt = this.#deliverSafely(row).finally(() => {
             this.#inFlight.delete(attempt);
-            if (!this.#stopped) this.wake();
+            this.#give(row.tenant_id, 1);
           });
           this.#inFlight.add(attempt);
         }
-        if (rows.length > 0 && this.#inFlight.size < MAX_IN_FLIGHT) this.#again = true;
+        if (rows.length > 0) this.#again = true;
       } while (this.#again && !this.#stopped);
     } catch (err) {
       this.#log.warn({ err }, 'webhook dispatch paused; the poll will retry claiming');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { latestAttempt } from '../../src/store/outbox.js';
-import { MAX_IN_FLIGHT } from '../../src/webhooks/dispatcher.js';
+import { MAX_IN_FLIGHT, TENANT_SHARE } from '../../src/webhooks/dispatcher.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
@@ -15,7 +15,6 @@ for (const db of testDatabases()) {
     let server: TestServer;
     let receiver: Receiver;
     let creds: Credentials;
-    const held: ServerResponse[] = [];
     before(async () => {
       // No poll within the tests, and no timeout while the receiver holds its answers.
       server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '60000' });
@@ -23,7 +22,6 @@ for (const db of testDatabases()) {
       creds = await server.tenant();
     });
     after(async () => {
-      for (const res of held.splice(0)) res.writeHead(204).end();
       await server.stop();
       await receiver.close();
     });
@@ -52,31 +50,78 @@ for (const db of testDatabases()) {
       assert.deepEqual(got.sort(), [...ids].sort());
     });
 
-    test(`with ${MAX_IN_FLIGHT} attempts in flight, the next completion waits as pending and goes out when one ends`, async () => {
-      receiver.behaviour = (res, req) => (req.url === '/hold' ? held.push(res) : res.writeHead(204).end());
-      const busy: string[] = [];
-      const workers = Array.from({ length: 8 }, async () => {
-        while (busy.length < MAX_IN_FLIGHT) {
-          const i = busy.push('') - 1;
-          busy[i] = await complete('/hold');
-        }
-      });
-      await Promise.all(workers);
-      await receiver.waitForPath('/hold', MAX_IN_FLIGHT, 60_000);
+    /** Completes `n` of the tenant's assessments whose receivers hold their answers; resolves when all are held. */
+    async function fill(tenant: Credentials, path: string, n: number): Promise<string[]> {
+      const ids: string[] = [];
+      let started = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (started < n) {
+            started += 1;
+            ids.push(await completeAs(tenant, path));
+          }
+        }),
+      );
+      await receiver.waitForPath(path, n, 60_000);
+      return ids;
+    }
+    const completeAs = async (tenant: Credentials, path: string) => {
+      const a = await newAssessment(server.url, tenant, { WebhookUrl: receiver.url(path) });
+      await completeViaForms(new FormClient(server.url), a.id);
+      return a.id;
+    };
+    const sentTo = (path: string) => receiver.received.filter((r) => r.url === path).length;
+    const delivered = (id: string) => eventually(async () => ((await attempt(id)).status === 'delivered' ? true : undefined), 15_000, `delivery of ${id}`);
 
-      const next = await complete('/next');
-      const waiting = await attempt(next);
-      assert.equal(waiting.status, 'pending');
-      assert.equal(waiting.claimed_by, null);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(receiver.received.filter((r) => r.url === '/next').length, 0, 'not sent while the dispatcher is full');
+    test(`a tenant holds at most ${TENANT_SHARE} places while another's webhooks go out; with all ${MAX_IN_FLIGHT} taken the next completion waits for a place`, async () => {
+      const holding = new Map<string, ServerResponse[]>();
+      receiver.behaviour = (res, req) => {
+        if (req.url?.startsWith('/hold-')) (holding.get(req.url) ?? holding.set(req.url, []).get(req.url)!).push(res);
+        else res.writeHead(204).end();
+      };
+      const release = (path: string, n = Infinity) => {
+        const held = holding.get(path) ?? [];
+        for (const res of held.splice(0, n)) res.writeHead(204).end();
+      };
+      try {
+        // One tenant whose receivers never answer takes its share of places, and no more.
+        const first = await server.tenant();
+        const firstHeld = await fill(first, '/hold-first', TENANT_SHARE);
+        const firstWaits = await completeAs(first, '/first-next');
+        assert.equal((await attempt(firstWaits)).status, 'pending', 'over its share: queued, not handed over');
 
-      held.shift()!.writeHead(204).end();
-      await receiver.waitForPath('/next', 1);
-      for (const res of held.splice(0)) res.writeHead(204).end();
-      for (const id of [...busy, next]) await eventually(async () => ((await attempt(id)).status === 'delivered' ? true : undefined), 15_000, `delivery of ${id}`);
-      const sent = receiver.received.filter((r) => r.url === '/hold' || r.url === '/next').map((r) => JSON.parse(r.body).Analysis_Id as string);
-      assert.deepEqual(sent.sort(), [...busy, next].sort(), 'each completion posted exactly once');
+        // Another tenant's webhook is handed over and sent at once.
+        const second = await server.tenant();
+        const secondNow = await completeAs(second, '/second-now');
+        await receiver.waitForPath('/second-now', 1);
+        await delivered(secondNow);
+
+        // The second tenant fills the other half; a third tenant then waits for a place.
+        const secondHeld = await fill(second, '/hold-second', MAX_IN_FLIGHT - TENANT_SHARE);
+        const third = await server.tenant();
+        const thirdWaits = await completeAs(third, '/third');
+        assert.equal((await attempt(thirdWaits)).status, 'pending');
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(sentTo('/third') + sentTo('/first-next'), 0, 'nothing sent while every place is taken');
+
+        // A place the second tenant gives back goes to the third, not to the first, which still holds its share.
+        release('/hold-second', 1);
+        await receiver.waitForPath('/third', 1);
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(sentTo('/first-next'), 0, 'the first tenant still holds its share');
+
+        // Once the first tenant's receivers answer, its waiting attempt goes out.
+        release('/hold-first', 1);
+        await receiver.waitForPath('/first-next', 1);
+        release('/hold-first');
+        release('/hold-second');
+        const all = [...firstHeld, firstWaits, secondNow, ...secondHeld, thirdWaits];
+        for (const id of all) await delivered(id);
+        const sent = receiver.received.filter((r) => /^\/(hold-|first-next|second-now|third)/.test(r.url)).map((r) => JSON.parse(r.body).Analysis_Id as string);
+        assert.deepEqual(sent.sort(), [...all].sort(), 'each completion posted exactly once');
+      } finally {
+        for (const path of holding.keys()) release(path);
+      }
     });
   });
 }

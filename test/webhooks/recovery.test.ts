@@ -28,9 +28,10 @@ for (const db of testDatabases()) {
       const claimedAt = new Date(Date.now() - 5 * 60_000).toISOString();
       await first.running.deps.store.write(async (trx) => {
         await trx.updateTable('assessments').set({ status: 'Completed', completed_at: claimedAt }).where('analysis_id', '=', a.id).execute();
+        const { tenant_id } = await trx.selectFrom('assessments').select('tenant_id').where('analysis_id', '=', a.id).executeTakeFirstOrThrow();
         await trx
           .insertInto('webhook_attempts')
-          .values({ id: `crashed-${a.id}`, analysis_id: a.id, kind: 'automatic', requested_by: null, status: 'sending', created_at: claimedAt, claimed_at: claimedAt, claimed_by: 'crashed-process', attempted_at: null, duration_ms: null, response_status: null, error: null })
+          .values({ id: `crashed-${a.id}`, analysis_id: a.id, tenant_id, kind: 'automatic', requested_by: null, status: 'sending', created_at: claimedAt, claimed_at: claimedAt, claimed_by: 'crashed-process', attempted_at: null, duration_ms: null, response_status: null, error: null })
           .execute();
       });
       await first.stop(true);
