@@ -67,35 +67,50 @@ export async function queueAttempt(
   return id;
 }
 
-/** A tenant with attempts pending, and when its oldest was queued. */
+/** A tenant with webhook attempts pending: when its oldest was queued, and how many wait (counted up to a cap). */
 export interface WaitingTenant {
   tenantId: string;
   oldest: string;
+  waiting: number;
 }
 
-/** At most this many tenants are looked at per claim; the rest wait for the next. */
-export const TENANTS_PER_CLAIM = 256;
+/** At most this many tenants are looked at per walk; the next walk goes on from the last one. */
+export const TENANTS_PER_WALK = 256;
+
+export interface WalkOptions {
+  /** Start after this tenant id; from the first when undefined. */
+  after?: string | undefined;
+  max?: number;
+  /** Count each tenant's waiting attempts up to this many. */
+  cap: number;
+}
 
 /**
- * The tenants with attempts pending, the one whose oldest has waited longest first. A walk of
- * the (status, tenant_id, created_at) index: one seek per tenant for the next tenant and one for
- * its oldest attempt, however long any tenant's backlog is.
+ * Tenants with attempts pending, in tenant id order: a walk of the (status, tenant_id,
+ * created_at) index with a few seeks a tenant (the next tenant, its oldest attempt, and up to
+ * `cap` entries to count), however long any tenant's backlog is.
  */
-export async function pendingTenants(db: Kysely<DB>, max = TENANTS_PER_CLAIM): Promise<WaitingTenant[]> {
-  const { rows } = await sql.raw<{ tenant_id: string; oldest: string | null }>(pendingTenantsSql(max)).execute(db);
-  // A tenant's attempts may all have been claimed between the two seeks: no oldest, nothing to take.
-  return rows.flatMap((r) => (r.oldest === null ? [] : [{ tenantId: r.tenant_id, oldest: r.oldest }])).sort((a, b) => (a.oldest < b.oldest ? -1 : a.oldest > b.oldest ? 1 : 0));
+export async function pendingTenants(db: Kysely<DB>, options: WalkOptions): Promise<WaitingTenant[]> {
+  const { rows } = await db.executeQuery(pendingTenantsQuery(options).compile(db));
+  // A tenant's attempts may all have been claimed between the seeks: nothing waits.
+  return rows.flatMap((r) => (r.oldest === null || Number(r.waiting) === 0 ? [] : [{ tenantId: r.tenant_id, oldest: r.oldest, waiting: Number(r.waiting) }]));
 }
 
-/** `pendingTenants`' statement, the same on both databases; `max` is this code's own integer. */
-export function pendingTenantsSql(max: number): string {
-  return `with recursive t(tenant_id, n) as (
-      select (select min(tenant_id) from webhook_attempts where status = 'pending'), 1
+export function pendingTenantsQuery({ after, max = TENANTS_PER_WALK, cap }: WalkOptions) {
+  const first = after === undefined ? sql`` : sql`and tenant_id > ${after}`;
+  return sql<{ tenant_id: string; oldest: string | null; waiting: number | string }>`
+    with recursive t(tenant_id, n) as (
+      select (select min(tenant_id) from webhook_attempts where status = 'pending' ${first}), 1
       union all
       select (select min(w.tenant_id) from webhook_attempts w where w.status = 'pending' and w.tenant_id > t.tenant_id), t.n + 1
-      from t where t.tenant_id is not null and t.n < ${Math.trunc(max)}
+      from t where t.tenant_id is not null and t.n < ${max}
     )
-    select t.tenant_id, (select min(w.created_at) from webhook_attempts w where w.status = 'pending' and w.tenant_id = t.tenant_id) as oldest
+    select t.tenant_id,
+      (select min(w.created_at) from webhook_attempts w where w.status = 'pending' and w.tenant_id = t.tenant_id) as oldest,
+      (select count(*) from (
+        -- In the index's order, so PostgreSQL reads at most cap entries of it rather than the table.
+        select 1 from webhook_attempts w where w.status = 'pending' and w.tenant_id = t.tenant_id order by w.created_at limit ${cap}
+      ) as c) as waiting
     from t where t.tenant_id is not null`;
 }
 

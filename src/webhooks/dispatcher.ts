@@ -4,7 +4,8 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../store/database.js';
-import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, type ClaimedAttempt } from '../store/outbox.js';
+import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, TENANTS_PER_WALK, type ClaimedAttempt } from '../store/outbox.js';
+import { shareOut, TenantWalk } from './share.js';
 import { messageId, secretContext, signatureHeaders } from './signing.js';
 import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient, type Attempt } from './client.js';
@@ -43,6 +44,7 @@ export class Dispatcher {
   // Places taken, in all and by tenant: attempts in flight and places held for ones being claimed.
   #taken = 0;
   readonly #takenBy = new Map<string, number>();
+  readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: TENANT_SHARE }), TENANTS_PER_WALK);
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #again = false;
@@ -168,15 +170,11 @@ export class Dispatcher {
         this.#again = false;
         if (this.#taken >= MAX_IN_FLIGHT) break;
         // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
-        const wants: Array<{ tenantId: string; limit: number }> = [];
-        for (const { tenantId } of await pendingTenants(this.#store.db)) {
-          const limit = this.#room(tenantId);
-          if (limit === 0) continue;
-          this.#take(tenantId, limit);
-          wants.push({ tenantId, limit });
-          if (this.#taken >= MAX_IN_FLIGHT) break;
-        }
-        if (wants.length === 0) break;
+        const waiting = await this.#walk.next();
+        const wants = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, MAX_IN_FLIGHT - this.#taken, TENANT_SHARE);
+        // Nothing to claim now; a wake that came during the read still runs the loop again.
+        if (wants.length === 0) continue;
+        for (const want of wants) this.#take(want.tenantId, want.limit);
         let rows: ClaimedAttempt[] = [];
         try {
           rows = await claimAttempts(this.#store, this.#id, wants);

@@ -73,7 +73,7 @@ for (const db of testDatabases()) {
     const sentTo = (path: string) => receiver.received.filter((r) => r.url === path).length;
     const delivered = (id: string) => eventually(async () => ((await attempt(id)).status === 'delivered' ? true : undefined), 15_000, `delivery of ${id}`);
 
-    test(`a tenant holds at most ${TENANT_SHARE} places while another's webhooks go out; with all ${MAX_IN_FLIGHT} taken the next completion waits for a place`, async () => {
+    test(`a tenant holds at most ${TENANT_SHARE} places while another's webhooks go out; with all ${MAX_IN_FLIGHT} taken the next completion waits for a place, and a freed place goes first to a tenant holding none`, async () => {
       const holding = new Map<string, ServerResponse[]>();
       receiver.behaviour = (res, req) => {
         if (req.url?.startsWith('/hold-')) (holding.get(req.url) ?? holding.set(req.url, []).get(req.url)!).push(res);
@@ -99,25 +99,29 @@ for (const db of testDatabases()) {
         // The second tenant fills the other half; a third tenant then waits for a place.
         const secondHeld = await fill(second, '/hold-second', MAX_IN_FLIGHT - TENANT_SHARE);
         const third = await server.tenant();
-        const thirdWaits = await completeAs(third, '/third');
+        const thirdWaits = await completeAs(third, '/hold-third');
         assert.equal((await attempt(thirdWaits)).status, 'pending');
         await new Promise((r) => setTimeout(r, 300));
-        assert.equal(sentTo('/third') + sentTo('/first-next'), 0, 'nothing sent while every place is taken');
+        assert.equal(sentTo('/hold-third') + sentTo('/first-next'), 0, 'nothing sent while every place is taken');
 
-        // A place the second tenant gives back goes to the third, not to the first, which still holds its share.
+        // A place the second tenant gives back goes to the third (whose receiver holds it too): the first still holds its share.
         release('/hold-second', 1);
-        await receiver.waitForPath('/third', 1);
+        await receiver.waitForPath('/hold-third', 1);
         await new Promise((r) => setTimeout(r, 300));
         assert.equal(sentTo('/first-next'), 0, 'the first tenant still holds its share');
 
-        // Once the first tenant's receivers answer, its waiting attempt goes out.
+        // A place the first tenant gives back goes to a tenant holding none before the first's older waiting attempt.
+        const fourth = await server.tenant();
+        const fourthWaits = await completeAs(fourth, '/fourth');
+        assert.equal((await attempt(fourthWaits)).status, 'pending');
         release('/hold-first', 1);
         await receiver.waitForPath('/first-next', 1);
-        release('/hold-first');
-        release('/hold-second');
-        const all = [...firstHeld, firstWaits, secondNow, ...secondHeld, thirdWaits];
+        const order = receiver.received.map((r) => r.url).filter((u) => u === '/fourth' || u === '/first-next');
+        assert.deepEqual(order, ['/fourth', '/first-next'], 'the fourth tenant, holding no place, went first');
+        for (const path of holding.keys()) release(path);
+        const all = [...firstHeld, firstWaits, secondNow, ...secondHeld, thirdWaits, fourthWaits];
         for (const id of all) await delivered(id);
-        const sent = receiver.received.filter((r) => /^\/(hold-|first-next|second-now|third)/.test(r.url)).map((r) => JSON.parse(r.body).Analysis_Id as string);
+        const sent = receiver.received.filter((r) => /^\/(hold-|first-next|second-now|fourth)/.test(r.url)).map((r) => JSON.parse(r.body).Analysis_Id as string);
         assert.deepEqual(sent.sort(), [...all].sort(), 'each completion posted exactly once');
       } finally {
         for (const path of holding.keys()) release(path);
@@ -164,5 +168,57 @@ describe('an attempt that ends in an unexpected error', () => {
       return r.status === 'delivered' ? r : undefined;
     });
     assert.equal(row.status, 'delivered', 'the attempt was recorded before the metric threw');
+  });
+});
+
+// The dispatcher's loop is the same on either database; SQLite reads synchronously, so the held read is exactly one snapshot.
+describe('a wake that comes while the dispatcher reads which tenants wait', () => {
+  let server: TestServer;
+  let receiver: Receiver;
+  before(async () => {
+    // The poll would claim the attempt within a minute anyway; the test needs the wake alone.
+    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' });
+    receiver = await Receiver.start();
+  });
+  after(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  test('is not lost: an attempt queued during that read is sent at once, not at the next poll', async () => {
+    const creds = await server.tenant();
+    const a = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/wake') });
+    await completeViaForms(new FormClient(server.url), a.id);
+    await receiver.waitForPath('/wake', 1);
+    await eventually(async () => ((await latestAttempt(server.running.deps.store, a.id))!.latest.status === 'delivered' ? true : undefined));
+
+    // The next read of waiting tenants runs (nothing waits), then its answer is held back.
+    const kysely = server.running.deps.store.db;
+    const execute = kysely.executeQuery.bind(kysely);
+    let readDone!: () => void;
+    const readHeld = new Promise<void>((r) => (readDone = r));
+    let letGo!: () => void;
+    const gate = new Promise<void>((r) => (letGo = r));
+    kysely.executeQuery = ((query) => {
+      const text = 'sql' in query ? query.sql : query.compile().sql;
+      if (!text.includes('with recursive t(tenant_id')) return execute(query);
+      kysely.executeQuery = execute;
+      return execute(query).then(async (result) => {
+        readDone();
+        await gate;
+        return result;
+      });
+    }) as typeof kysely.executeQuery;
+    try {
+      server.running.deps.webhooks.wake();
+      await readHeld;
+      // A redelivery commits a pending attempt and wakes the dispatcher, which is still in that read.
+      const res = await a.api.post(`/api/anonymous/assessment/${a.id}/webhook/redeliver`, {});
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+    } finally {
+      letGo();
+      kysely.executeQuery = execute;
+    }
+    await receiver.waitForPath('/wake', 2, 5_000);
   });
 });

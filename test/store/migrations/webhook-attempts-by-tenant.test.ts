@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import type { Store } from '../../../src/store/database.js';
 import { migrator } from '../../../src/store/migrate.js';
-import { oldestPending, pendingTenants, pendingTenantsSql } from '../../../src/store/outbox.js';
+import { oldestPending, pendingTenants, pendingTenantsQuery } from '../../../src/store/outbox.js';
 import { testDatabases } from '../../helpers/databases.js';
 import { newAssessment } from '../../helpers/fixtures.js';
 import { startServer, type TestServer } from '../../helpers/server.js';
@@ -74,16 +74,22 @@ for (const db of testDatabases()) {
       assert.equal(Number((await store.db.selectFrom('webhook_attempts').where('tenant_id', '=', tenants[0]!.tenantId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n), PENDING);
     });
 
-    test(`the waiting tenants come oldest first, and a tenant's oldest of ${PENDING} pending come from the index, unsorted`, async () => {
+    test(`the walk finds each waiting tenant, its oldest attempt and up to a cap of its count; a tenant's oldest of ${PENDING} come from the index, unsorted`, async () => {
       if (db === 'postgres') await sql`analyze webhook_attempts`.execute(store.db);
-      const waiting = await pendingTenants(store.db);
-      assert.deepEqual(waiting.map((w) => w.tenantId), [tenants[0]!.tenantId, tenants[1]!.tenantId], 'the third tenant has nothing pending');
-      assert.equal(waiting[0]!.oldest, new Date(START + 1000).toISOString());
+      const [big, small] = [tenants[0]!, tenants[1]!];
+      const expected = [
+        { tenantId: big.tenantId, oldest: new Date(START + 1000).toISOString(), waiting: 32 },
+        { tenantId: small.tenantId, oldest: new Date(START + (PENDING + 10) * 1000).toISOString(), waiting: 1 },
+      ].sort((a, b) => (a.tenantId < b.tenantId ? -1 : 1));
+      assert.deepEqual(await pendingTenants(store.db, { cap: 32 }), expected, 'the third tenant has nothing pending');
+      assert.deepEqual(await pendingTenants(store.db, { after: expected[0]!.tenantId, cap: 32 }), [expected[1]], 'a walk goes on after a tenant');
+      assert.deepEqual(await pendingTenants(store.db, { max: 1, cap: 5 }), [{ ...expected[0]!, waiting: Math.min(5, expected[0]!.waiting) }], 'at most max tenants');
+
       assert.deepEqual((await claimRead(store.db).execute()).slice(0, 3).map((r) => r.id), ['backlog-01999', 'backlog-01998', 'backlog-01997']);
       const read = await plan(claimRead(store.db));
       assert.ok(usesIndex(read) && !sorts(read), read);
       // The walk's own statement: every step a seek in the same index, never a scan of the table.
-      const walk = await plan({ compile: () => ({ sql: pendingTenantsSql(256), parameters: [] }) });
+      const walk = await plan({ compile: () => pendingTenantsQuery({ after: 'a', cap: 32 }).compile(store.db) });
       assert.ok(usesIndex(walk), walk);
       assert.ok(!/SCAN webhook_attempts\b(?! USING)|Seq Scan on webhook_attempts/.test(walk), walk);
     });

@@ -1,0 +1,57 @@
+import type { WaitingTenant } from '../store/outbox.js';
+
+export interface Want {
+  tenantId: string;
+  limit: number;
+}
+
+/**
+ * How many of each waiting tenant's attempts to claim with `free` places, none of a tenant past
+ * `share` places. Tenants holding fewer places go first, and among equals the one waiting longest:
+ * when a slow tenant's attempt ends, the place goes to a tenant that holds none before it goes
+ * back to that tenant's backlog. A tenant is given no more places than it has attempts waiting.
+ */
+export function shareOut(waiting: readonly WaitingTenant[], held: (tenantId: string) => number, free: number, share: number): Want[] {
+  const order = [...waiting].sort((a, b) => held(a.tenantId) - held(b.tenantId) || (a.oldest < b.oldest ? -1 : a.oldest > b.oldest ? 1 : 0));
+  const wants: Want[] = [];
+  let left = free;
+  for (const w of order) {
+    if (left <= 0) break;
+    const limit = Math.min(w.waiting, share - held(w.tenantId), left);
+    if (limit <= 0) continue;
+    wants.push({ tenantId: w.tenantId, limit });
+    left -= limit;
+  }
+  return wants;
+}
+
+/** One walk of the tenants with attempts waiting, in tenant id order: after `after` when given, at most `max`. */
+export type WalkRead = (options: { after?: string; max: number }) => Promise<WaitingTenant[]>;
+
+/**
+ * Walks of at most `max` waiting tenants. Past that many, the next walk goes on after the last
+ * tenant seen and wraps round to the first, so every waiting tenant is looked at in turn rather
+ * than the same `max` lowest ids each time.
+ */
+export class TenantWalk {
+  #cursor: string | undefined;
+
+  constructor(
+    private readonly read: WalkRead,
+    private readonly max: number,
+  ) {}
+
+  async next(): Promise<WaitingTenant[]> {
+    const from = this.#cursor;
+    const first = await this.read(from === undefined ? { max: this.max } : { after: from, max: this.max });
+    if (first.length === this.max) {
+      this.#cursor = first.at(-1)!.tenantId;
+      return first;
+    }
+    this.#cursor = undefined;
+    if (from === undefined) return first;
+    const seen = new Set(first.map((w) => w.tenantId));
+    const rest = await this.read({ max: this.max - first.length });
+    return first.concat(rest.filter((w) => !seen.has(w.tenantId)));
+  }
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import type { WaitingTenant } from '../../src/store/outbox.js';
+import { shareOut, TenantWalk, type WalkRead } from '../../src/webhooks/share.js';
+
+const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+
+describe('sharing webhook places out among tenants', () => {
+  test('a freed place goes to a tenant holding none before a slow tenant\'s older backlog', () => {
+    const held = new Map([['slow-a', 31], ['slow-b', 32]]);
+    const waiting: WaitingTenant[] = [
+      { tenantId: 'slow-a', oldest: at(1), waiting: 32 },
+      { tenantId: 'slow-b', oldest: at(2), waiting: 32 },
+      { tenantId: 'other', oldest: at(50), waiting: 1 },
+    ];
+    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 1, 32), [{ tenantId: 'other', limit: 1 }]);
+    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 3, 32), [{ tenantId: 'other', limit: 1 }, { tenantId: 'slow-a', limit: 1 }], 'slow-b holds its share');
+  });
+
+  test('among tenants holding as many places, the one waiting longest goes first; none is given more than it has waiting', () => {
+    const waiting: WaitingTenant[] = [
+      { tenantId: 'b', oldest: at(5), waiting: 3 },
+      { tenantId: 'a', oldest: at(9), waiting: 40 },
+    ];
+    assert.deepEqual(shareOut(waiting, () => 0, 10, 32), [{ tenantId: 'b', limit: 3 }, { tenantId: 'a', limit: 7 }]);
+  });
+
+  test('for any tenants and places: within the free places and each share, and no tenant served while one holding fewer is left short', () => {
+    const tenant = fc.record({ held: fc.integer({ min: 0, max: 32 }), oldest: fc.integer({ min: 0, max: 1000 }), waiting: fc.integer({ min: 1, max: 32 }) });
+    fc.assert(
+      fc.property(fc.array(tenant, { maxLength: 40 }), fc.integer({ min: 0, max: 64 }), (ts, free) => {
+        const waiting = ts.map((t, i) => ({ tenantId: `t${i}`, oldest: at(t.oldest), waiting: t.waiting }));
+        const held = (id: string) => ts[Number(id.slice(1))]!.held;
+        const wants = shareOut(waiting, held, free, 32);
+        const got = new Map(wants.map((w) => [w.tenantId, w.limit]));
+        assert.equal(got.size, wants.length, 'each tenant once');
+        assert.ok([...got.values()].reduce((a, b) => a + b, 0) <= free);
+        const full = (w: WaitingTenant) => Math.min(w.waiting, 32 - held(w.tenantId));
+        for (const w of waiting) {
+          const n = got.get(w.tenantId) ?? 0;
+          assert.ok(n >= 0 && n <= full(w), `${w.tenantId}: ${n} of at most ${full(w)}`);
+          if (got.has(w.tenantId)) assert.ok(n > 0);
+        }
+        for (const a of waiting) {
+          for (const b of waiting) {
+            if (held(a.tenantId) < held(b.tenantId) && (got.get(b.tenantId) ?? 0) > 0) assert.equal(got.get(a.tenantId) ?? 0, full(a), `${a.tenantId} holds fewer than ${b.tenantId}`);
+          }
+        }
+        // Places are left over only when every tenant got all it could.
+        if ([...got.values()].reduce((a, b) => a + b, 0) < free) for (const w of waiting) assert.equal(got.get(w.tenantId) ?? 0, full(w));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('walking the waiting tenants', () => {
+  /** The store's walk over a fixed set of waiting tenants, in id order. */
+  const reader = (ids: string[]): WalkRead => async ({ after, max }) =>
+    ids.filter((id) => after === undefined || id > after).slice(0, max).map((tenantId) => ({ tenantId, oldest: at(0), waiting: 1 }));
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(4, '0')}`);
+
+  test('past its bound a walk goes on after the last tenant seen and wraps round, so every tenant comes up in turn', async () => {
+    const all = ids(300);
+    const walk = new TenantWalk(reader(all), 256);
+    const first = (await walk.next()).map((w) => w.tenantId);
+    assert.deepEqual(first, all.slice(0, 256));
+    const second = (await walk.next()).map((w) => w.tenantId);
+    assert.deepEqual(second, [...all.slice(256), ...all.slice(0, 212)], 'the last 44, then from the first again');
+    assert.equal(new Set([...first, ...second]).size, 300, 'two walks see every tenant');
+    const third = (await walk.next()).map((w) => w.tenantId);
+    assert.deepEqual(third, all.slice(0, 256), 'after a walk that wrapped, the next starts from the first');
+  });
+
+  test('under its bound every walk sees every tenant once', async () => {
+    const all = ids(40);
+    const walk = new TenantWalk(reader(all), 256);
+    for (let i = 0; i < 3; i++) assert.deepEqual((await walk.next()).map((w) => w.tenantId), all);
+  });
+});
