@@ -44,6 +44,8 @@ export class Dispatcher {
   // Places taken, in all and by tenant: attempts in flight and places held for ones being claimed.
   #taken = 0;
   readonly #takenBy = new Map<string, number>();
+  // Whether the last look at the waiting tenants left one under its share short of places.
+  #short = false;
   readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: TENANT_SHARE }), TENANTS_PER_WALK);
   #timer: NodeJS.Timeout | undefined;
   #running = false;
@@ -95,7 +97,10 @@ export class Dispatcher {
    * (or before start, or after stop) the attempt is queued pending and a wake claims it.
    */
   completeWith<T extends { outcome: string; attemptId?: string }>(tenantId: string, complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
-    if (!this.#started || this.#stopped || this.#room(tenantId) === 0) {
+    // While a tenant waits short of places, a hand-off would take the place it waits for: the claim decides instead.
+    if (!this.#started || this.#stopped || this.#short || this.#room(tenantId) === 0) {
+      // Queued with every place taken, this attempt waits for one another tenant holds.
+      if (this.#taken >= MAX_IN_FLIGHT) this.#short = true;
       return complete(undefined).then((r) => {
         if (r.attemptId) this.wake();
         return r;
@@ -168,10 +173,11 @@ export class Dispatcher {
     try {
       do {
         this.#again = false;
-        if (this.#taken >= MAX_IN_FLIGHT) break;
         // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
+        // Also when every place is taken: it says whether a tenant waits short, which stops hand-offs.
         const waiting = await this.#walk.next();
-        const wants = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, MAX_IN_FLIGHT - this.#taken, TENANT_SHARE);
+        const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, MAX_IN_FLIGHT - this.#taken, TENANT_SHARE);
+        this.#short = short;
         // Nothing to claim now; a wake that came during the read still runs the loop again.
         if (wants.length === 0) continue;
         for (const want of wants) this.#take(want.tenantId, want.limit);

@@ -5,24 +5,32 @@ export interface Want {
   limit: number;
 }
 
+export interface Shares {
+  wants: Want[];
+  /** Whether a waiting tenant under its share is left with fewer places than it could use. */
+  short: boolean;
+}
+
 /**
  * How many of each waiting tenant's attempts to claim with `free` places, none of a tenant past
  * `share` places. Tenants holding fewer places go first, and among equals the one waiting longest:
  * when a slow tenant's attempt ends, the place goes to a tenant that holds none before it goes
  * back to that tenant's backlog. A tenant is given no more places than it has attempts waiting.
  */
-export function shareOut(waiting: readonly WaitingTenant[], held: (tenantId: string) => number, free: number, share: number): Want[] {
+export function shareOut(waiting: readonly WaitingTenant[], held: (tenantId: string) => number, free: number, share: number): Shares {
   const order = [...waiting].sort((a, b) => held(a.tenantId) - held(b.tenantId) || (a.oldest < b.oldest ? -1 : a.oldest > b.oldest ? 1 : 0));
   const wants: Want[] = [];
   let left = free;
+  let short = false;
   for (const w of order) {
-    if (left <= 0) break;
-    const limit = Math.min(w.waiting, share - held(w.tenantId), left);
+    const could = Math.min(w.waiting, share - held(w.tenantId));
+    const limit = Math.min(could, Math.max(0, left));
+    if (limit < could) short = true;
     if (limit <= 0) continue;
     wants.push({ tenantId: w.tenantId, limit });
     left -= limit;
   }
-  return wants;
+  return { wants, short };
 }
 
 /** One walk of the tenants with attempts waiting, in tenant id order: after `after` when given, at most `max`. */
@@ -52,6 +60,9 @@ export class TenantWalk {
     if (from === undefined) return first;
     const seen = new Set(first.map((w) => w.tenantId));
     const rest = await this.read({ max: this.max - first.length });
-    return first.concat(rest.filter((w) => !seen.has(w.tenantId)));
+    const all = first.concat(rest.filter((w) => !seen.has(w.tenantId)));
+    // Wrapped round and still full: the next walk goes on from here, not from the first again.
+    this.#cursor = all.length === this.max ? all.at(-1)!.tenantId : undefined;
+    return all;
   }
 }

@@ -10,6 +10,36 @@ import type { Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
+/**
+ * Holds back the answer of the dispatcher's next read of which tenants wait, once it has run:
+ * the window in which a wake or a completion comes while the dispatcher decides.
+ */
+function holdNextWalk(server: TestServer): { held: Promise<void>; letGo: () => void } {
+  const kysely = server.running.deps.store.db;
+  const execute = kysely.executeQuery.bind(kysely);
+  let ran!: () => void;
+  const held = new Promise<void>((r) => (ran = r));
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  kysely.executeQuery = ((query) => {
+    const text = 'sql' in query ? query.sql : query.compile().sql;
+    if (!text.includes('with recursive t(tenant_id')) return execute(query);
+    kysely.executeQuery = execute;
+    return execute(query).then(async (result) => {
+      ran();
+      await gate;
+      return result;
+    });
+  }) as typeof kysely.executeQuery;
+  return {
+    held,
+    letGo: () => {
+      kysely.executeQuery = execute;
+      open();
+    },
+  };
+}
+
 for (const db of testDatabases()) {
   describe(`a completion hands its webhook attempt to the dispatcher [${db}]`, () => {
     let server: TestServer;
@@ -110,18 +140,30 @@ for (const db of testDatabases()) {
         await new Promise((r) => setTimeout(r, 300));
         assert.equal(sentTo('/first-next'), 0, 'the first tenant still holds its share');
 
-        // A place the first tenant gives back goes to a tenant holding none before the first's older waiting attempt.
+        // A place the first tenant gives back goes to a tenant holding none before the first's older
+        // waiting attempt, and before a completion of the first tenant's that comes while the
+        // dispatcher reads who waits: that one is not handed the place, but queued.
         const fourth = await server.tenant();
         const fourthWaits = await completeAs(fourth, '/fourth');
         assert.equal((await attempt(fourthWaits)).status, 'pending');
-        release('/hold-first', 1);
+        const walk = holdNextWalk(server);
+        let firstRace: string;
+        try {
+          release('/hold-first', 1);
+          await walk.held;
+          firstRace = await completeAs(first, '/first-race');
+          assert.equal((await attempt(firstRace)).status, 'pending', 'not handed the place the fourth tenant waits for');
+        } finally {
+          walk.letGo();
+        }
         await receiver.waitForPath('/first-next', 1);
-        const order = receiver.received.map((r) => r.url).filter((u) => u === '/fourth' || u === '/first-next');
-        assert.deepEqual(order, ['/fourth', '/first-next'], 'the fourth tenant, holding no place, went first');
+        await receiver.waitForPath('/first-race', 1);
+        const order = receiver.received.map((r) => r.url).filter((u) => ['/fourth', '/first-next', '/first-race'].includes(u));
+        assert.deepEqual(order, ['/fourth', '/first-next', '/first-race'], 'the fourth tenant, holding no place, went first');
         for (const path of holding.keys()) release(path);
-        const all = [...firstHeld, firstWaits, secondNow, ...secondHeld, thirdWaits, fourthWaits];
+        const all = [...firstHeld, firstWaits, secondNow, ...secondHeld, thirdWaits, fourthWaits, firstRace];
         for (const id of all) await delivered(id);
-        const sent = receiver.received.filter((r) => /^\/(hold-|first-next|second-now|fourth)/.test(r.url)).map((r) => JSON.parse(r.body).Analysis_Id as string);
+        const sent = receiver.received.filter((r) => /^\/(hold-|first-next|first-race|second-now|fourth)/.test(r.url)).map((r) => JSON.parse(r.body).Analysis_Id as string);
         assert.deepEqual(sent.sort(), [...all].sort(), 'each completion posted exactly once');
       } finally {
         for (const path of holding.keys()) release(path);
@@ -193,31 +235,15 @@ describe('a wake that comes while the dispatcher reads which tenants wait', () =
     await eventually(async () => ((await latestAttempt(server.running.deps.store, a.id))!.latest.status === 'delivered' ? true : undefined));
 
     // The next read of waiting tenants runs (nothing waits), then its answer is held back.
-    const kysely = server.running.deps.store.db;
-    const execute = kysely.executeQuery.bind(kysely);
-    let readDone!: () => void;
-    const readHeld = new Promise<void>((r) => (readDone = r));
-    let letGo!: () => void;
-    const gate = new Promise<void>((r) => (letGo = r));
-    kysely.executeQuery = ((query) => {
-      const text = 'sql' in query ? query.sql : query.compile().sql;
-      if (!text.includes('with recursive t(tenant_id')) return execute(query);
-      kysely.executeQuery = execute;
-      return execute(query).then(async (result) => {
-        readDone();
-        await gate;
-        return result;
-      });
-    }) as typeof kysely.executeQuery;
+    const walk = holdNextWalk(server);
     try {
       server.running.deps.webhooks.wake();
-      await readHeld;
+      await walk.held;
       // A redelivery commits a pending attempt and wakes the dispatcher, which is still in that read.
       const res = await a.api.post(`/api/anonymous/assessment/${a.id}/webhook/redeliver`, {});
       assert.equal(res.status, 202, JSON.stringify(res.body));
     } finally {
-      letGo();
-      kysely.executeQuery = execute;
+      walk.letGo();
     }
     await receiver.waitForPath('/wake', 2, 5_000);
   });

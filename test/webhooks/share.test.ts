@@ -14,8 +14,9 @@ describe('sharing webhook places out among tenants', () => {
       { tenantId: 'slow-b', oldest: at(2), waiting: 32 },
       { tenantId: 'other', oldest: at(50), waiting: 1 },
     ];
-    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 1, 32), [{ tenantId: 'other', limit: 1 }]);
-    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 3, 32), [{ tenantId: 'other', limit: 1 }, { tenantId: 'slow-a', limit: 1 }], 'slow-b holds its share');
+    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 1, 32), { wants: [{ tenantId: 'other', limit: 1 }], short: true }, 'slow-a could use one more');
+    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 3, 32), { wants: [{ tenantId: 'other', limit: 1 }, { tenantId: 'slow-a', limit: 1 }], short: false }, 'slow-b holds its share');
+    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 0, 32), { wants: [], short: true }, 'with no place free, tenants under their share wait short');
   });
 
   test('among tenants holding as many places, the one waiting longest goes first; none is given more than it has waiting', () => {
@@ -23,7 +24,8 @@ describe('sharing webhook places out among tenants', () => {
       { tenantId: 'b', oldest: at(5), waiting: 3 },
       { tenantId: 'a', oldest: at(9), waiting: 40 },
     ];
-    assert.deepEqual(shareOut(waiting, () => 0, 10, 32), [{ tenantId: 'b', limit: 3 }, { tenantId: 'a', limit: 7 }]);
+    assert.deepEqual(shareOut(waiting, () => 0, 10, 32), { wants: [{ tenantId: 'b', limit: 3 }, { tenantId: 'a', limit: 7 }], short: true });
+    assert.deepEqual(shareOut(waiting, () => 0, 43, 32), { wants: [{ tenantId: 'b', limit: 3 }, { tenantId: 'a', limit: 32 }], short: false }, 'a\'s share, though 40 wait');
   });
 
   test('for any tenants and places: within the free places and each share, and no tenant served while one holding fewer is left short', () => {
@@ -32,7 +34,7 @@ describe('sharing webhook places out among tenants', () => {
       fc.property(fc.array(tenant, { maxLength: 40 }), fc.integer({ min: 0, max: 64 }), (ts, free) => {
         const waiting = ts.map((t, i) => ({ tenantId: `t${i}`, oldest: at(t.oldest), waiting: t.waiting }));
         const held = (id: string) => ts[Number(id.slice(1))]!.held;
-        const wants = shareOut(waiting, held, free, 32);
+        const { wants, short } = shareOut(waiting, held, free, 32);
         const got = new Map(wants.map((w) => [w.tenantId, w.limit]));
         assert.equal(got.size, wants.length, 'each tenant once');
         assert.ok([...got.values()].reduce((a, b) => a + b, 0) <= free);
@@ -47,8 +49,9 @@ describe('sharing webhook places out among tenants', () => {
             if (held(a.tenantId) < held(b.tenantId) && (got.get(b.tenantId) ?? 0) > 0) assert.equal(got.get(a.tenantId) ?? 0, full(a), `${a.tenantId} holds fewer than ${b.tenantId}`);
           }
         }
-        // Places are left over only when every tenant got all it could.
+        // Places are left over only when every tenant got all it could; short says whether one did not.
         if ([...got.values()].reduce((a, b) => a + b, 0) < free) for (const w of waiting) assert.equal(got.get(w.tenantId) ?? 0, full(w));
+        assert.equal(short, waiting.some((w) => (got.get(w.tenantId) ?? 0) < full(w)));
       }),
       { numRuns: 500 },
     );
@@ -70,7 +73,16 @@ describe('walking the waiting tenants', () => {
     assert.deepEqual(second, [...all.slice(256), ...all.slice(0, 212)], 'the last 44, then from the first again');
     assert.equal(new Set([...first, ...second]).size, 300, 'two walks see every tenant');
     const third = (await walk.next()).map((w) => w.tenantId);
-    assert.deepEqual(third, all.slice(0, 256), 'after a walk that wrapped, the next starts from the first');
+    assert.deepEqual(third, [...all.slice(212), ...all.slice(0, 168)], 'a walk that wrapped is followed by one from where it stopped');
+  });
+
+  test('over many walks past its bound, every tenant is looked at as often as any other, give or take one', async () => {
+    const all = ids(300);
+    const walk = new TenantWalk(reader(all), 256);
+    const seen = new Map<string, number>();
+    for (let i = 0; i < 30; i++) for (const w of await walk.next()) seen.set(w.tenantId, (seen.get(w.tenantId) ?? 0) + 1);
+    const counts = all.map((id) => seen.get(id) ?? 0);
+    assert.ok(Math.max(...counts) - Math.min(...counts) <= 1, `${Math.min(...counts)} to ${Math.max(...counts)} walks a tenant`);
   });
 
   test('under its bound every walk sees every tenant once', async () => {
