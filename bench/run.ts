@@ -110,7 +110,10 @@ async function main(): Promise<void> {
   if (flag('campaign')) {
     const candidates = option('candidates', smoke ? 5 : 500);
     const profileDir = flag('cpu-prof') ? mkdtempSync(join(tmpdir(), 'assay-prof-')) : undefined;
-    const assay = await startAssay(env, profileDir);
+    // The reads send one key's requests at up to 36,000 a second on this VM's faster days, past the
+    // default per-key limit of 10,000: raised, so the limiter still counts every request (its cost
+    // is measured) without refusing the benchmark's own reads.
+    const assay = await startAssay({ ...env, RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000' }, profileDir);
     const bare = await startBare();
     const summary = await campaignMode(assay, bare, { username: creds.username!, password: creds.password!, apiKey: creds.apiKey! }, {
       candidates,
@@ -256,7 +259,8 @@ function readCell(r: ReadsSummary['results']): string {
   const f = (x: number) => `${x.toFixed(2)}x`;
   const floor = r.floor ? `; Fastify with Assay's request log alone ${r.floor.rps}, ${f(r.floor.ratio)}` : '';
   const cpu = `server CPU µs per request: bare ${r.cpuUs.bare}${r.cpuUs.floor !== undefined ? `, that Fastify ${r.cpuUs.floor}` : ''}, Assay ${r.cpuUs.assay}`;
-  return `${r.rps} (${f(r.ratio)}; ${(100 * r.firstReads).toFixed(1)}% first reads${floor}; ${cpu})`;
+  const bad = r.bad > 0 ? `; ${r.bad} not 200, so not a measure of reads` : '';
+  return `${r.rps} (${f(r.ratio)}; ${(100 * r.firstReads).toFixed(1)}% first reads${floor}; ${cpu}${bad})`;
 }
 
 function campaignRow(s: CampaignSummary): Array<string | number> {
