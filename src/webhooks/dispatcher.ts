@@ -49,6 +49,8 @@ export class Dispatcher {
   readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: TENANT_SHARE }), TENANTS_PER_WALK);
   #timer: NodeJS.Timeout | undefined;
   #running = false;
+  // The drain under way, if any: stop waits for it, so no claim commits after the store closes.
+  #draining: Promise<void> = Promise.resolve();
   #again = false;
   #started = false;
   #stopped = false;
@@ -85,7 +87,7 @@ export class Dispatcher {
       return;
     }
     this.#running = true;
-    void this.#drain();
+    this.#draining = this.#drain();
   }
 
   /**
@@ -149,6 +151,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    await this.#draining;
     await Promise.allSettled([...this.#inFlight]);
     await this.#client.close();
   }
@@ -179,7 +182,8 @@ export class Dispatcher {
         const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, MAX_IN_FLIGHT - this.#taken, TENANT_SHARE);
         this.#short = short;
         // Nothing to claim now; a wake that came during the read still runs the loop again.
-        if (wants.length === 0) continue;
+        // Stopped during the read: what waits stays pending for the next start.
+        if (wants.length === 0 || this.#stopped) continue;
         for (const want of wants) this.#take(want.tenantId, want.limit);
         let rows: ClaimedAttempt[] = [];
         try {

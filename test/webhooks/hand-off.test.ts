@@ -248,3 +248,56 @@ describe('a wake that comes while the dispatcher reads which tenants wait', () =
     await receiver.waitForPath('/wake', 2, 5_000);
   });
 });
+
+// SQLite only, as above: the held read is exactly one snapshot.
+describe('a stop that comes while the dispatcher reads which tenants wait', () => {
+  let receiver: Receiver;
+  const servers: TestServer[] = [];
+  before(async () => {
+    receiver = await Receiver.start();
+  });
+  after(async () => {
+    for (const s of servers) await s.stop().catch(() => undefined);
+    await receiver.close();
+  });
+
+  test('waits for that read to end, and claims nothing it found; after a restart the attempt waiting is sent once and recorded', async () => {
+    const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
+    const first = await startServer('sqlite', env);
+    servers.push(first);
+    const creds = await first.tenant();
+    const a = await newAssessment(first.url, creds, { WebhookUrl: receiver.url('/stop') });
+    await completeViaForms(new FormClient(first.url), a.id);
+    await receiver.waitForPath('/stop', 1);
+    await eventually(async () => ((await latestAttempt(first.running.deps.store, a.id))!.latest.status === 'delivered' ? true : undefined));
+
+    const walk = holdNextWalk(first);
+    let stopped = false;
+    let stopping: Promise<void> | undefined;
+    try {
+      // The redelivery's own wake reads the tenants, its attempt among them; the answer is held.
+      const res = await a.api.post(`/api/anonymous/assessment/${a.id}/webhook/redeliver`, {});
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+      await walk.held;
+      stopping = first.stop(true).then(() => {
+        stopped = true;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(stopped, false, 'the stop waits for the read under way');
+    } finally {
+      walk.letGo();
+    }
+    await stopping;
+    servers.splice(servers.indexOf(first), 1);
+    assert.equal(receiver.received.filter((r) => r.url === '/stop').length, 1, 'nothing claimed or sent after the stop began');
+
+    const again = await startServer('sqlite', env, { reuse: first });
+    servers.push(again);
+    await receiver.waitForPath('/stop', 2);
+    const log = await eventually(async () => {
+      const l = await latestAttempt(again.running.deps.store, a.id);
+      return l?.latest.status === 'delivered' ? l : undefined;
+    });
+    assert.equal(log.count, 2, 'the automatic attempt and the redelivery, each once');
+  });
+});
