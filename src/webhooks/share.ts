@@ -42,27 +42,29 @@ export type WalkRead = (options: { after?: string; max: number }) => Promise<Wai
  * than the same `max` lowest ids each time.
  */
 export class TenantWalk {
+  readonly #read: WalkRead;
+  readonly #max: number;
   #cursor: string | undefined;
 
-  constructor(
-    private readonly read: WalkRead,
-    private readonly max: number,
-  ) {}
+  constructor(read: WalkRead, max: number) {
+    this.#read = read;
+    this.#max = max;
+  }
 
   async next(): Promise<WaitingTenant[]> {
     const from = this.#cursor;
-    const first = await this.read(from === undefined ? { max: this.max } : { after: from, max: this.max });
-    if (first.length === this.max) {
+    const first = await this.#read(from === undefined ? { max: this.#max } : { after: from, max: this.#max });
+    if (first.length === this.#max) {
       this.#cursor = first.at(-1)!.tenantId;
       return first;
     }
     this.#cursor = undefined;
     if (from === undefined) return first;
     const seen = new Set(first.map((w) => w.tenantId));
-    const rest = await this.read({ max: this.max - first.length });
+    const rest = await this.#read({ max: this.#max - first.length });
     const all = first.concat(rest.filter((w) => !seen.has(w.tenantId)));
     // Wrapped round and still full: the next walk goes on from here, not from the first again.
-    this.#cursor = all.length === this.max ? all.at(-1)!.tenantId : undefined;
+    this.#cursor = all.length === this.#max ? all.at(-1)!.tenantId : undefined;
     return all;
   }
 }

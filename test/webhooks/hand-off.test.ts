@@ -172,20 +172,32 @@ for (const db of testDatabases()) {
   });
 }
 
-// The dispatcher's bookkeeping is the same on either database; one is enough.
-describe('an attempt that ends in an unexpected error', () => {
+/** Completes an assessment whose webhook goes to `path` and waits until that attempt is recorded delivered. */
+async function completedAndDelivered(server: TestServer, receiver: Receiver, path: string) {
+  const a = await newAssessment(server.url, await server.tenant(), { WebhookUrl: receiver.url(path) });
+  await completeViaForms(new FormClient(server.url), a.id);
+  await receiver.waitForPath(path, 1);
+  await eventually(async () => ((await latestAttempt(server.running.deps.store, a.id))!.latest.status === 'delivered' ? true : undefined));
+  return a;
+}
+
+// The dispatcher's loop is the same on either database; SQLite reads synchronously, so a held read is exactly one snapshot.
+describe('the dispatcher\'s loop [sqlite]', () => {
+  const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
   let server: TestServer;
   let receiver: Receiver;
+  const servers: TestServer[] = [];
   before(async () => {
-    server = await startServer('sqlite', { METRICS_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' });
+    // The poll would claim waiting attempts within a minute anyway; the tests need the wakes alone.
+    server = await startServer('sqlite', { ...env, METRICS_PORT: '0' });
     receiver = await Receiver.start();
   });
   after(async () => {
-    await server.stop();
+    for (const s of [server, ...servers]) await s.stop().catch(() => undefined);
     await receiver.close();
   });
 
-  test('is logged, and the server goes on sending other completions\' webhooks', async () => {
+  test('an attempt that ends in an unexpected error is logged, and the server goes on sending other completions\' webhooks', async () => {
     const metrics = server.running.deps.metrics!;
     const original = metrics.webhookAttempt.bind(metrics);
     let thrown = 0;
@@ -211,28 +223,9 @@ describe('an attempt that ends in an unexpected error', () => {
     });
     assert.equal(row.status, 'delivered', 'the attempt was recorded before the metric threw');
   });
-});
 
-// The dispatcher's loop is the same on either database; SQLite reads synchronously, so the held read is exactly one snapshot.
-describe('a wake that comes while the dispatcher reads which tenants wait', () => {
-  let server: TestServer;
-  let receiver: Receiver;
-  before(async () => {
-    // The poll would claim the attempt within a minute anyway; the test needs the wake alone.
-    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' });
-    receiver = await Receiver.start();
-  });
-  after(async () => {
-    await server.stop();
-    await receiver.close();
-  });
-
-  test('is not lost: an attempt queued during that read is sent at once, not at the next poll', async () => {
-    const creds = await server.tenant();
-    const a = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/wake') });
-    await completeViaForms(new FormClient(server.url), a.id);
-    await receiver.waitForPath('/wake', 1);
-    await eventually(async () => ((await latestAttempt(server.running.deps.store, a.id))!.latest.status === 'delivered' ? true : undefined));
+  test('a wake that comes while the dispatcher reads which tenants wait is not lost: an attempt queued during that read is sent at once, not at the next poll', async () => {
+    const a = await completedAndDelivered(server, receiver, '/wake');
 
     // The next read of waiting tenants runs (nothing waits), then its answer is held back.
     const walk = holdNextWalk(server);
@@ -247,29 +240,12 @@ describe('a wake that comes while the dispatcher reads which tenants wait', () =
     }
     await receiver.waitForPath('/wake', 2, 5_000);
   });
-});
 
-// SQLite only, as above: the held read is exactly one snapshot.
-describe('a stop that comes while the dispatcher reads which tenants wait', () => {
-  let receiver: Receiver;
-  const servers: TestServer[] = [];
-  before(async () => {
-    receiver = await Receiver.start();
-  });
-  after(async () => {
-    for (const s of servers) await s.stop().catch(() => undefined);
-    await receiver.close();
-  });
-
-  test('waits for that read to end, and claims nothing it found; after a restart the attempt waiting is sent once and recorded', async () => {
-    const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
+  test('a stop that comes while the dispatcher reads which tenants wait waits for that read to end, and claims nothing it found; after a restart the attempt waiting is sent once and recorded', async () => {
+    // A server of its own: this one is stopped and started again.
     const first = await startServer('sqlite', env);
     servers.push(first);
-    const creds = await first.tenant();
-    const a = await newAssessment(first.url, creds, { WebhookUrl: receiver.url('/stop') });
-    await completeViaForms(new FormClient(first.url), a.id);
-    await receiver.waitForPath('/stop', 1);
-    await eventually(async () => ((await latestAttempt(first.running.deps.store, a.id))!.latest.status === 'delivered' ? true : undefined));
+    const a = await completedAndDelivered(first, receiver, '/stop');
 
     const walk = holdNextWalk(first);
     let stopped = false;
