@@ -239,8 +239,12 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
   // The server's CPU (all its threads) per request of one load, in µs, beside the load's numbers.
   const timed = async (server: Child, paths: string[], hdrs: Record<string, string>) => {
     const before = cpuMs(server.child.pid!);
+    const threadsBefore = threadCpuMs(server.child.pid!);
     const r = await load(server.url, paths, hdrs, 50, seconds);
-    return { ...r, cpuUs: ((cpuMs(server.child.pid!) - before) * 1000) / Math.max(1, r.requests) };
+    const perRequest = (ms: number) => (ms * 1000) / Math.max(1, r.requests);
+    // Which threads the CPU went to: the event loop's share against the workers' (checkpoints, PDFs).
+    const threads = [...threadCpuMs(server.child.pid!)].map(([name, ms]) => `${name} ${perRequest(ms - (threadsBefore.get(name) ?? 0)).toFixed(1)}`).join(', ');
+    return { ...r, cpuUs: perRequest(cpuMs(server.child.pid!) - before), threads };
   };
   const pair = async (paths: string[], bytes: number, type: string, floor?: Child): Promise<ReadPair> => {
     const runs: Record<'bare' | 'floor' | 'assay', Array<Awaited<ReturnType<typeof timed>>>> = { bare: [], floor: [], assay: [] };
@@ -254,7 +258,7 @@ async function reads(assay: Child, bare: Child, creds: Credentials, ids: string[
     const cpu = (server: keyof typeof runs) => runs[server].map((r) => r.cpuUs);
     const share = (server: 'floor' | 'assay') => mean(runs[server].map((r, i) => r.rps / runs.bare[i]!.rps));
     const requests = runs.assay.reduce((a, r) => a + r.requests, 0);
-    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu('bare').map((x) => x.toFixed(0)).join(', ')}; floor ${cpu('floor').map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu('assay').map((x) => x.toFixed(0)).join(', ')}; Assay's share of bare by round ${runs.assay.map((r, i) => (r.rps / runs.bare[i]!.rps).toFixed(2)).join(', ')} (the first round renders every assessment)\n`);
+    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu('bare').map((x) => x.toFixed(0)).join(', ')}; floor ${cpu('floor').map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu('assay').map((x) => x.toFixed(0)).join(', ')}; Assay's share of bare by round ${runs.assay.map((r, i) => (r.rps / runs.bare[i]!.rps).toFixed(2)).join(', ')} (the first round renders every assessment); Assay's CPU µs per request by thread, by round: ${runs.assay.map((r) => r.threads).join(' | ')}\n`);
     return {
       cpuUs: { bare: Math.round(mean(cpu('bare'))), assay: Math.round(mean(cpu('assay'))), ...(floor ? { floor: Math.round(mean(cpu('floor'))) } : {}) },
       rps: Math.round(mean(runs.assay.map((r) => r.rps))),
