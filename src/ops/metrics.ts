@@ -92,7 +92,7 @@ export class Metrics {
     });
     new Gauge({
       name: 'assay_pdf_threads',
-      help: 'PDF threads running (they start with the first PDF and end after 10 idle minutes)',
+      help: "PDF threads running (they start with the first PDF, or a report page's PDF made ahead, and end after 10 idle minutes)",
       registers,
       collect() {
         this.set(sources.pdf.threads);

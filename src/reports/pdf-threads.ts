@@ -19,6 +19,7 @@ const IDLE_MS = 10 * 60_000;
  */
 export class PdfThreads {
   readonly #threads: Threads<PdfTask, Uint8Array>;
+  #ahead = false;
 
   constructor(limits: ThreadLimits) {
     const busy = { message: 'Too many reports are being rendered; retry shortly', retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
@@ -36,6 +37,20 @@ export class PdfThreads {
   /** Threads running now, rendering or idle. */
   get threads(): number {
     return this.#threads.threads;
+  }
+
+  /**
+   * Runs `make`, which renders a PDF, while no thread is running and no other PDF is being made
+   * this way; otherwise does nothing. Its failures are left to the request that asks for that PDF.
+   */
+  ahead(make: () => Promise<unknown>): void {
+    if (this.#ahead || this.threads > 0) return;
+    this.#ahead = true;
+    make()
+      .catch(() => {})
+      .finally(() => {
+        this.#ahead = false;
+      });
   }
 
   async render(model: ReportModel, generatedAt: string): Promise<Buffer> {

@@ -141,6 +141,17 @@ export function reportPdfOf(deps: Deps, head: AssessmentHead, lang: Language): P
   return cachedReport(deps, head, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang)));
 }
 
+/**
+ * The PDF of a report whose page was just opened, made ahead and kept, when no PDF thread is
+ * running: the page links to it, and a thread's first PDF takes about a second (the thread starts,
+ * parses its fonts and shapes the texts). A click then gets the kept PDF or joins its making.
+ * While threads run, and for every other page opened meanwhile, nothing is made ahead, so at
+ * most one PDF nobody asks for is made each time the threads have ended after 10 idle minutes.
+ */
+export function pdfAhead(deps: Deps, head: AssessmentHead, lang: Language): void {
+  deps.pdfs.ahead(() => reportPdfOf(deps, head, lang));
+}
+
 function reportHtml(model: ReportModel, pdfHref?: string): Html {
   return reportPage(model, { generatedAt: stamp(model.lang), ...(pdfHref ? { pdfHref } : {}) });
 }

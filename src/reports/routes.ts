@@ -10,7 +10,7 @@ import { ROOT } from '../paths.js';
 import type { AssessmentHead } from '../store/assessments.js';
 import { findCandidate } from '../store/candidates.js';
 import { linkNotFoundPage, withheldPage } from './html.js';
-import { currentHead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
+import { currentHead, pdfAhead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
 
 interface LinkQuery {
   expires?: string;
@@ -72,7 +72,9 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     const { row, lang } = found;
     const { expires, sig } = request.query as LinkQuery;
     const html = await reportHtmlOf(deps, row, lang, `/reports/${row.analysis_id}/pdf?expires=${expires}&sig=${sig}&lang=${lang}`);
-    return html === undefined ? sendHtml(reply, linkNotFoundPage(lang), 404) : sendHtml(reply, html);
+    if (html === undefined) return sendHtml(reply, linkNotFoundPage(lang), 404);
+    pdfAhead(deps, row, lang);
+    return sendHtml(reply, html);
   });
 
   app.get('/:id/pdf', async (request, reply) => {

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PdfThreads } from '../../src/reports/pdf-threads.js';
+import type { ReportModel } from '../../src/reports/model.js';
+import { testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { request } from '../helpers/http.js';
+import { readPdf } from '../helpers/pdf.js';
+import { eventually } from '../helpers/receiver.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, '');
+const settle = () => new Promise((r) => setTimeout(r, 500));
+
+for (const db of testDatabases()) {
+  describe(`a report page makes its PDF ahead while no PDF thread runs [${db}]`, () => {
+    let server: TestServer;
+    // The names of the candidates whose PDFs were rendered, in order.
+    const rendered: string[] = [];
+    const completedLink = async (firstName: string) => {
+      const creds = await server.tenant();
+      const a = await newAssessment(server.url, creds, {}, { FirstName: firstName, LastName: 'Tester' });
+      await completeViaForms(new FormClient(server.url), a.id);
+      return local((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl as string);
+    };
+    before(async () => {
+      server = await startServer(db);
+      const pdfs = server.running.deps.pdfs;
+      const render = pdfs.render.bind(pdfs);
+      pdfs.render = (model: ReportModel, generatedAt: string) => {
+        rendered.push(model.candidateName);
+        return render(model, generatedAt);
+      };
+    });
+    after(() => server.stop());
+
+    test('opening the page renders its PDF once, the link then gets it, and pages opened while a thread runs make none ahead', async () => {
+      const first = await completedLink('Ahead');
+      assert.equal(server.running.deps.pdfs.threads, 0, 'no PDF thread before');
+      const page = await request(server.url + first);
+      assert.equal(page.status, 200);
+      await eventually(async () => (rendered.length > 0 ? true : undefined), 20_000, 'the PDF made ahead');
+      assert.deepEqual(rendered, ['Ahead Tester']);
+      const href = /<a class="pdf-link" href="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
+      const pdf = await fetch(server.url + href, { signal: AbortSignal.timeout(20_000) });
+      assert.equal(pdf.status, 200);
+      assert.ok((await readPdf(Buffer.from(await pdf.arrayBuffer()))).text.join(' ').includes('Ahead Tester'));
+      assert.deepEqual(rendered, ['Ahead Tester'], 'the link got the PDF made ahead, not a second one');
+
+      const second = await completedLink('Later');
+      assert.equal((await request(server.url + second)).status, 200);
+      await settle();
+      assert.deepEqual(rendered, ['Ahead Tester'], 'a thread runs: nothing made ahead for the second page');
+    });
+  });
+}
+
+describe('PdfThreads.ahead', () => {
+  let pdfs: PdfThreads;
+  before(() => {
+    pdfs = new PdfThreads({ threads: 1, queue: 4 });
+  });
+  after(() => pdfs.close());
+
+  test('runs one making at a time, none while another is under way, and a failed one leaves the next free to run', async () => {
+    let release!: () => void;
+    let runs = 0;
+    pdfs.ahead(() => {
+      runs++;
+      return new Promise<void>((r) => (release = r));
+    });
+    pdfs.ahead(async () => {
+      runs++;
+    });
+    assert.equal(runs, 1, 'the second is dropped while the first is under way');
+    release();
+    await settle();
+    pdfs.ahead(async () => {
+      runs++;
+      throw new Error('the render failed');
+    });
+    await settle();
+    pdfs.ahead(async () => {
+      runs++;
+    });
+    assert.equal(runs, 3, 'a failure neither escapes nor blocks the next');
+  });
+});
