@@ -278,12 +278,27 @@ function versionsReader(raw: BetterSqlite3.Database): { credentials(): number | 
   };
 }
 
+/** Idle time before a PostgreSQL connection's first keepalive probe. */
+export const PG_KEEPALIVE_IDLE_MS = 10_000;
+
 // COUNT(*) and BIGINT come back as strings by default; every number Assay stores fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) => void, observe: WriteObserver | undefined): Store {
   const poolOf = (max: number) => {
-    const p = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+    // TCP keepalive: a connection whose server or network went away without a reset (a failover, a
+    // NAT that dropped it while idle) is otherwise never found dead. A query on it waits until the
+    // kernel gives up on its writes, and the LISTEN connection, which never writes, waits for good,
+    // so notifications stop and callers rely on their polls. Unanswered probes end it: the query
+    // fails, the pool drops the connection, and the listener connects again.
+    const p = new pg.Pool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: PG_KEEPALIVE_IDLE_MS,
+    });
     // An idle client losing its server must not crash the process; the next query reports it.
     p.on('error', onPoolError);
     return p;
