@@ -287,10 +287,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) => void, observe: WriteObserver | undefined): Store {
   const poolOf = (max: number) => {
     // TCP keepalive: a connection whose server or network went away without a reset (a failover, a
-    // NAT that dropped it while idle) is otherwise never found dead. A query on it waits until the
-    // kernel gives up on its writes, and the LISTEN connection, which never writes, waits for good,
-    // so notifications stop and callers rely on their polls. Unanswered probes end it: the query
-    // fails, the pool drops the connection, and the listener connects again.
+    // NAT that dropped it while idle) is otherwise never found dead. A query whose answer never
+    // comes waits for good, and so does the LISTEN connection, which only waits: notifications
+    // stop and callers rely on their polls. Unanswered probes end it: the query fails, the pool
+    // drops the connection, and the listener connects again.
     const p = new pg.Pool({
       connectionString: url,
       max,
