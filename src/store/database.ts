@@ -279,7 +279,7 @@ function versionsReader(raw: BetterSqlite3.Database): { credentials(): number | 
 }
 
 /** Idle time before a PostgreSQL connection's first keepalive probe. */
-export const PG_KEEPALIVE_IDLE_MS = 10_000;
+const PG_KEEPALIVE_IDLE_MS = 10_000;
 
 // COUNT(*) and BIGINT come back as strings by default; every number Assay stores fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));

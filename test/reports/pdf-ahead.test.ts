@@ -8,9 +8,9 @@ import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { request } from '../helpers/http.js';
 import { readPdf } from '../helpers/pdf.js';
 import { eventually } from '../helpers/receiver.js';
+import { localPath, pdfHref } from '../helpers/report-links.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, '');
 const settle = () => new Promise((r) => setTimeout(r, 500));
 
 for (const db of testDatabases()) {
@@ -22,7 +22,7 @@ for (const db of testDatabases()) {
       const creds = await server.tenant();
       const a = await newAssessment(server.url, creds, {}, { FirstName: firstName, LastName: 'Tester' });
       await completeViaForms(new FormClient(server.url), a.id);
-      return local((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl as string);
+      return localPath((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl as string);
     };
     before(async () => {
       server = await startServer(db);
@@ -42,8 +42,7 @@ for (const db of testDatabases()) {
       assert.equal(page.status, 200);
       await eventually(async () => (rendered.length > 0 ? true : undefined), 20_000, 'the PDF made ahead');
       assert.deepEqual(rendered, ['Ahead Tester']);
-      const href = /<a class="pdf-link" href="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
-      const pdf = await fetch(server.url + href, { signal: AbortSignal.timeout(20_000) });
+      const pdf = await fetch(server.url + pdfHref(page.text), { signal: AbortSignal.timeout(20_000) });
       assert.equal(pdf.status, 200);
       assert.ok((await readPdf(Buffer.from(await pdf.arrayBuffer()))).text.join(' ').includes('Ahead Tester'));
       assert.deepEqual(rendered, ['Ahead Tester'], 'the link got the PDF made ahead, not a second one');

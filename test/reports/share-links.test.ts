@@ -8,10 +8,9 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, request, type Credentials } from '../helpers/http.js';
 import { readPdf } from '../helpers/pdf.js';
+import { localPath, pdfHref } from '../helpers/report-links.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 
-/** The path and query of a share link, to send to any server. */
-const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, '');
 
 for (const db of testDatabases()) {
   describe(`share links to a report [${db}]`, () => {
@@ -40,7 +39,7 @@ for (const db of testDatabases()) {
     });
 
     test('a valid link opens the report without credentials, with its PDF, and the privacy headers', async () => {
-      const page = await request(server.url + local(link), { headers: { 'accept-language': 'nl' } });
+      const page = await request(server.url + localPath(link), { headers: { 'accept-language': 'nl' } });
       assert.equal(page.status, 200);
       assert.match(page.text, /<html lang="nl">/);
       assert.match(page.text, /Noor van Dijk/);
@@ -48,8 +47,7 @@ for (const db of testDatabases()) {
       assert.match(page.headers.get('x-robots-tag') ?? '', /noindex/);
       assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
       assert.match(page.headers.get('content-security-policy') ?? '', /^default-src 'none'; style-src 'self'/);
-      const pdfHref = /<a class="pdf-link" href="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
-      const pdf = await fetch(server.url + pdfHref);
+      const pdf = await fetch(server.url + pdfHref(page.text));
       assert.equal(pdf.status, 200);
       assert.equal(pdf.headers.get('content-type'), 'application/pdf');
       assert.ok((await readPdf(Buffer.from(await pdf.arrayBuffer()))).text.join(' ').includes('Noor van Dijk'));
@@ -60,9 +58,9 @@ for (const db of testDatabases()) {
       const sig = url.searchParams.get('sig')!;
       const flip = (s: string) => `${s.slice(0, -1)}${s.endsWith('A') ? 'B' : 'A'}`;
       const tampered = [
-        local(link).replace(`sig=${sig}`, `sig=${flip(sig)}`),
-        local(link).replace(/expires=\d+/, `expires=${Number(url.searchParams.get('expires')) + 86_400}`),
-        local(link).replace(id, flip(id)),
+        localPath(link).replace(`sig=${sig}`, `sig=${flip(sig)}`),
+        localPath(link).replace(/expires=\d+/, `expires=${Number(url.searchParams.get('expires')) + 86_400}`),
+        localPath(link).replace(id, flip(id)),
         `/reports/${id}`,
         `/reports/${id}/pdf?expires=abc&sig=${sig}`,
       ];
@@ -82,18 +80,18 @@ for (const db of testDatabases()) {
       const a = await newAssessment(server.url, creds);
       await completeViaForms(new FormClient(server.url), a.id);
       const before = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl;
-      assert.equal((await request(server.url + local(before))).status, 200);
+      assert.equal((await request(server.url + localPath(before))).status, 200);
       // Read before the revoke, so the server has the results body made and kept.
       const resultsLink = async () => (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.ReportUrl;
       assert.equal(await resultsLink(), before);
       // The CLI is another process: nothing tells the server, which must see the changed row itself.
       const r = await runCli(['report', 'revoke', a.id], { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir });
       assert.equal(r.code, 0, r.stderr);
-      assert.equal((await request(server.url + local(before))).status, 404);
+      assert.equal((await request(server.url + localPath(before))).status, 404);
       const after = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl;
       assert.notEqual(after, before);
       assert.equal(await resultsLink(), after, 'the results endpoint gives the new link, not the body kept from before');
-      const page = await request(server.url + local(after));
+      const page = await request(server.url + localPath(after));
       assert.equal(page.status, 200);
       const sig = new URL(after).searchParams.get('sig')!;
       assert.ok(page.text.includes(`sig=${sig}`), 'the page links its PDF with the new signature');
@@ -112,7 +110,7 @@ describe('share links across instances and restarts', () => {
     const creds = await first.tenant();
     const a = await newAssessment(first.url, creds);
     await completeViaForms(new FormClient(first.url), a.id);
-    const link = local((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl);
+    const link = localPath((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl);
     assert.equal((await request(first.url + link)).status, 200);
     if (kind === 'postgres') {
       const second = await startServer(kind, { ENCRYPTION_KEY: key }, { reuse: { dataDir: tempDir(), databaseUrl } });
