@@ -24,6 +24,8 @@ export interface Config {
     timeoutMs: number;
     maxResponseBytes: number;
     pollIntervalMs: number;
+    /** Attempts on their way at once; one tenant's take at most half. */
+    maxInFlight: number;
   };
   auth: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number };
   kdf: { threads: number; queue: number; perClient: number };
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
       maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 16_384, 0, 1_048_576),
       pollIntervalMs: int(env, 'WEBHOOK_POLL_INTERVAL_MS', 1_000, 50, 60_000),
+      maxInFlight: int(env, 'WEBHOOK_MAX_IN_FLIGHT', 256, 2, 4_096),
     },
     auth: {
       cacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),

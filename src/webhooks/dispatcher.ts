@@ -11,13 +11,6 @@ import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient, type Attempt } from './client.js';
 import type { Resolver } from './dns.js';
 
-/** Attempts this process makes at once. */
-export const MAX_IN_FLIGHT = 64;
-/**
- * Attempts of one tenant at once: half the places. A tenant whose receivers never answer holds
- * at most these for the webhook timeout each; the other half stays for every other tenant.
- */
-export const TENANT_SHARE = MAX_IN_FLIGHT / 2;
 // A claim older than the timeout plus this margin belongs to a process that is gone.
 const ABANDON_MARGIN_MS = 60_000;
 
@@ -28,9 +21,11 @@ const ABANDON_MARGIN_MS = 60_000;
  * directly, across PostgreSQL instances by LISTEN/NOTIFY, and from a poll as a fallback. The poll
  * also marks deliveries abandoned by crashed processes as unknown.
  *
- * Places are taken before the work that may fill them (a hand-off's completion, a claim) and
- * given back for what it did not fill, so racing hand-offs and claims never hold more than
- * MAX_IN_FLIGHT, nor a tenant more than TENANT_SHARE.
+ * Places (`WEBHOOK_MAX_IN_FLIGHT`, attempts this process makes at once) are shared out by
+ * tenant: one tenant holds at most half of them. A tenant whose receivers never answer holds its
+ * half for the webhook timeout each; the other half stays for every other tenant. Places are
+ * taken before the work that may fill them (a hand-off's completion, a claim) and given back for
+ * what it did not fill, so racing hand-offs and claims never hold more than either bound.
  */
 export class Dispatcher {
   readonly #id = randomUUID();
@@ -40,13 +35,15 @@ export class Dispatcher {
   readonly #log: FastifyBaseLogger;
   readonly #client: WebhookClient;
   readonly #metrics: Metrics | undefined;
+  readonly #places: number;
+  readonly #share: number;
   readonly #inFlight = new Set<Promise<void>>();
   // Places taken, in all and by tenant: attempts in flight and places held for ones being claimed.
   #taken = 0;
   readonly #takenBy = new Map<string, number>();
   // Whether the last look at the waiting tenants left one under its share short of places.
   #short = false;
-  readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: TENANT_SHARE }), TENANTS_PER_WALK);
+  readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: this.#share }), TENANTS_PER_WALK);
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   // The drain under way, if any: stop waits for it, so no claim commits after the store closes.
@@ -61,6 +58,8 @@ export class Dispatcher {
     this.#store = store;
     this.#box = box;
     this.#config = config;
+    this.#places = config.webhook.maxInFlight;
+    this.#share = Math.max(1, Math.floor(this.#places / 2));
     this.#log = log.child({ component: 'webhooks' });
     this.#client = new WebhookClient({ ...config.webhook, ...(resolver ? { resolver } : {}) });
   }
@@ -102,7 +101,7 @@ export class Dispatcher {
     // While a tenant waits short of places, a hand-off would take the place it waits for: the claim decides instead.
     if (!this.#started || this.#stopped || this.#short || this.#room(tenantId) === 0) {
       // Queued with every place taken, this attempt waits for one another tenant holds.
-      if (this.#taken >= MAX_IN_FLIGHT) this.#short = true;
+      if (this.#taken >= this.#places) this.#short = true;
       return complete(undefined).then((r) => {
         if (r.attemptId) this.wake();
         return r;
@@ -125,7 +124,7 @@ export class Dispatcher {
 
   /** How many more of the tenant's attempts this dispatcher may take now. */
   #room(tenantId: string): number {
-    return Math.max(0, Math.min(MAX_IN_FLIGHT - this.#taken, TENANT_SHARE - (this.#takenBy.get(tenantId) ?? 0)));
+    return Math.max(0, Math.min(this.#places - this.#taken, this.#share - (this.#takenBy.get(tenantId) ?? 0)));
   }
 
   #take(tenantId: string, n: number): void {
@@ -179,7 +178,7 @@ export class Dispatcher {
         // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
         // Also when every place is taken: it says whether a tenant waits short, which stops hand-offs.
         const waiting = await this.#walk.next();
-        const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, MAX_IN_FLIGHT - this.#taken, TENANT_SHARE);
+        const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, this.#places - this.#taken, this.#share);
         this.#short = short;
         // Nothing to claim now; a wake that came during the read still runs the loop again.
         // Stopped during the read: what waits stays pending for the next start.

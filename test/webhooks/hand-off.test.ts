@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { latestAttempt } from '../../src/store/outbox.js';
-import { MAX_IN_FLIGHT, TENANT_SHARE } from '../../src/webhooks/dispatcher.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
@@ -14,6 +13,10 @@ import { startServer, type TestServer } from '../helpers/server.js';
  * Holds back the answer of the dispatcher's next read of which tenants wait, once it has run:
  * the window in which a wake or a completion comes while the dispatcher decides.
  */
+// Few places, so that the test fills them quickly; the dispatcher gives one tenant at most half.
+const PLACES = 16;
+const TENANT_SHARE = PLACES / 2;
+
 function holdNextWalk(server: TestServer): { held: Promise<void>; letGo: () => void } {
   const kysely = server.running.deps.store.db;
   const execute = kysely.executeQuery.bind(kysely);
@@ -47,7 +50,7 @@ for (const db of testDatabases()) {
     let creds: Credentials;
     before(async () => {
       // No poll within the tests, and no timeout while the receiver holds its answers.
-      server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '60000' });
+      server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_MAX_IN_FLIGHT: String(PLACES) });
       receiver = await Receiver.start();
       creds = await server.tenant();
     });
@@ -103,7 +106,7 @@ for (const db of testDatabases()) {
     const sentTo = (path: string) => receiver.received.filter((r) => r.url === path).length;
     const delivered = (id: string) => eventually(async () => ((await attempt(id)).status === 'delivered' ? true : undefined), 15_000, `delivery of ${id}`);
 
-    test(`a tenant holds at most ${TENANT_SHARE} places while another's webhooks go out; with all ${MAX_IN_FLIGHT} taken the next completion waits for a place, and a freed place goes first to a tenant holding none`, async () => {
+    test(`a tenant holds at most ${TENANT_SHARE} places while another's webhooks go out; with all ${PLACES} (WEBHOOK_MAX_IN_FLIGHT) taken the next completion waits for a place, and a freed place goes first to a tenant holding none`, async () => {
       const holding = new Map<string, ServerResponse[]>();
       receiver.behaviour = (res, req) => {
         if (req.url?.startsWith('/hold-')) (holding.get(req.url) ?? holding.set(req.url, []).get(req.url)!).push(res);
@@ -127,7 +130,7 @@ for (const db of testDatabases()) {
         await delivered(secondNow);
 
         // The second tenant fills the other half; a third tenant then waits for a place.
-        const secondHeld = await fill(second, '/hold-second', MAX_IN_FLIGHT - TENANT_SHARE);
+        const secondHeld = await fill(second, '/hold-second', PLACES - TENANT_SHARE);
         const third = await server.tenant();
         const thirdWaits = await completeAs(third, '/hold-third');
         assert.equal((await attempt(thirdWaits)).status, 'pending');
