@@ -35,6 +35,8 @@ export interface Config {
   rateLimit: { perKeyPerMinute: number; portalUnknownTokenPerMinute: number };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; headersTimeoutMs: number; maxHeaderBytes: number };
   shutdownDrainMs: number;
+  /** From the signal: the process exits by then, finished or not. */
+  shutdownTimeoutMs: number;
   /** Prometheus metrics on a listener of their own, off the public port; undefined: off. */
   metrics: { port: number; host: string } | undefined;
   /** How long a report share link stays valid. */
@@ -175,6 +177,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
   }
 
+  const shutdownDrainMs = int(env, 'SHUTDOWN_DRAIN_MS', 3_000, 0, 300_000);
+  const shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 1_000, 3_600_000);
+  if (shutdownTimeoutMs <= shutdownDrainMs) {
+    throw new ConfigError(`SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}) must be longer than SHUTDOWN_DRAIN_MS (${shutdownDrainMs})`);
+  }
+
   return {
     port,
     host,
@@ -224,7 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
       headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000),
       maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 16_384, 1_024, 65_536),
     },
-    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 3_000, 0, 300_000),
+    shutdownDrainMs,
+    shutdownTimeoutMs,
     metrics: parseMetrics(env),
     reportLinkDays: int(env, 'REPORT_LINK_DAYS', 30, 1, 3_650),
     lifecycle: {

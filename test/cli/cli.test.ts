@@ -110,6 +110,9 @@ for (const db of testDatabases()) {
       const r = await runCli(['tenant', 'list'], { ...env, PORT: 'eighty' });
       assert.equal(r.code, 1);
       assert.match(r.stderr, /PORT must be a whole number/);
+      const shutdown = await runCli(['tenant', 'list'], { ...env, SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '5000' });
+      assert.equal(shutdown.code, 1);
+      assert.match(shutdown.stderr, /SHUTDOWN_TIMEOUT_MS \(5000\) must be longer than SHUTDOWN_DRAIN_MS \(5000\)/);
     });
   });
 }

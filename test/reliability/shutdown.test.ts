@@ -9,6 +9,7 @@ import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { Receiver } from '../helpers/receiver.js';
+import { ownPostgres } from '../helpers/postgres.js';
 import { startServer, tempDir } from '../helpers/server.js';
 
 for (const db of testDatabases()) {
@@ -68,6 +69,43 @@ for (const db of testDatabases()) {
         assert.equal(row.response_status, 200);
       } finally {
         await reopened.stop(true);
+      }
+    });
+  });
+}
+
+// A frozen server of the test's own: freezing the shared one would stall every other suite.
+for (const db of testDatabases().filter((d) => d === 'postgres')) {
+  describe(`a stop that cannot finish [${db}]`, () => {
+    test('with the database frozen mid-request, SIGTERM still ends the process at SHUTDOWN_TIMEOUT_MS, exit 1, saying why', async () => {
+      const pg = await ownPostgres();
+      const dataDir = tempDir();
+      let thaw: (() => void) | undefined;
+      let server: ServerProcess | undefined;
+      try {
+        const env = { DATA_DIR: dataDir, DATABASE_URL: pg.url, DEMO_TENANT: 'false', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' };
+        const creds = JSON.parse((await runCli(['tenant', 'create', '--name', 'frozen', '--portal-domain', 'https://p.test', '--json'], env)).stdout);
+        server = await spawnServer(env);
+        thaw = pg.freeze();
+        // Its credentials are not cached yet: the request waits on the frozen database.
+        const pending = newAssessment(server.url, creds).then(
+          () => 'answered',
+          () => 'failed',
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        const signalled = Date.now();
+        server.child.kill('SIGTERM');
+        const code = await Promise.race([server.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 15_000))]);
+        const took = Date.now() - signalled;
+        assert.equal(code, 1, server.output());
+        assert.ok(took >= 1_900 && took < 6_000, `ended ${took} ms after the signal`);
+        assert.match(server.output(), /shutdown did not finish within SHUTDOWN_TIMEOUT_MS/);
+        assert.equal(await pending, 'failed', 'the request waiting on the database got no answer');
+      } finally {
+        thaw?.();
+        await server?.stop('SIGKILL');
+        await pg.destroy();
+        rmSync(dataDir, { recursive: true, force: true });
       }
     });
   });
