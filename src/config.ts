@@ -39,6 +39,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Prometheus metrics on a listener of their own, off the public port; undefined: off. */
   metrics: { port: number; host: string } | undefined;
+  /** How long a portal page's form token is accepted after the page was served. */
+  portalFormTtlMs: number;
   /** How long a report share link stays valid. */
   reportLinkDays: number;
   lifecycle: {
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainMs,
     shutdownTimeoutMs,
     metrics: parseMetrics(env),
+    portalFormTtlMs: int(env, 'PORTAL_FORM_TTL_MS', 86_400_000, 1_000, 30 * 86_400_000),
     reportLinkDays: int(env, 'REPORT_LINK_DAYS', 30, 1, 3_650),
     lifecycle: {
       expiryDays: int(env, 'ASSESSMENT_EXPIRY_DAYS', 90, 1, 3_650),

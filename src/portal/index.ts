@@ -32,7 +32,9 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
     cookieOpts: { path: '/anonymous', sameSite: 'strict', httpOnly: true, secure: 'auto' },
     // Tokens are bound to the assessment in the URL, so one cannot be replayed on another.
     getUserInfo: (request) => (request.params as { id?: string }).id ?? '',
-    csrfOpts: { hmacKey: deps.secretBox.derive('csrf') },
+    // Dated, so a token copied out of a page does not work for good; a page left open longer
+    // gets the "please try again" page, which leads back to where the candidate was.
+    csrfOpts: { hmacKey: deps.secretBox.derive('csrf'), validity: deps.config.portalFormTtlMs },
     getToken: (request) => {
       const token = (request.body as Record<string, unknown> | undefined)?._csrf;
       return typeof token === 'string' ? token : undefined;

@@ -193,3 +193,44 @@ for (const db of testDatabases()) {
     });
   });
 }
+
+for (const db of testDatabases()) {
+  describe(`candidate portal: a form's token is dated [${db}]`, () => {
+    let server: TestServer;
+    let creds: Credentials;
+    before(async () => {
+      server = await startServer(db, { PORTAL_FORM_TTL_MS: '3000' });
+      creds = await server.tenant();
+    });
+    after(() => server.stop());
+
+    const answersOf = async (id: string) =>
+      (await server.running.deps.store.db.selectFrom('assessment_answers').select((eb) => eb.fn.countAll<number>().as('n')).where('analysis_id', '=', id).executeTakeFirstOrThrow()).n;
+
+    test('a page posted within PORTAL_FORM_TTL_MS is taken; one posted after it gets "Please try again", saves nothing, and a fresh page is taken', async () => {
+      const a = await newAssessment(server.url, creds);
+      const client = new FormClient(server.url);
+      const started = await client.post(startPath(a.id), { _csrf: csrfToken((await client.get(startPath(a.id))).html) });
+      assert.equal(started.status, 303, 'a token used at once is taken');
+      const location = started.location!;
+      assert.match(location, /\/questions\/1$/);
+
+      const post = (html: string) => {
+        const fields: Record<string, string> = { _csrf: csrfToken(html), nav: 'next' };
+        for (const name of itemNames(html)) fields[name] = '3';
+        return client.post(location, fields);
+      };
+      const stale = (await client.get(location)).html;
+      await new Promise((r) => setTimeout(r, 3_500));
+      const late = await post(stale);
+      assert.equal(late.status, 403);
+      assert.match(late.html, /Please try again/);
+      assert.equal(Number(await answersOf(a.id)), 0, 'nothing saved from the late post');
+
+      const fresh = await post((await client.get(location)).html);
+      assert.equal(fresh.status, 303);
+      assert.match(fresh.location!, /\/questions\/2$/);
+      assert.ok(Number(await answersOf(a.id)) > 0, 'the fresh page was saved');
+    });
+  });
+}
