@@ -7,9 +7,9 @@ import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
+import { ownPostgres } from '../helpers/postgres.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { Receiver } from '../helpers/receiver.js';
-import { ownPostgres } from '../helpers/postgres.js';
 import { startServer, tempDir } from '../helpers/server.js';
 
 for (const db of testDatabases()) {

@@ -9,14 +9,14 @@ import type { Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-/**
- * Holds back the answer of the dispatcher's next read of which tenants wait, once it has run:
- * the window in which a wake or a completion comes while the dispatcher decides.
- */
 // Few places, so that the test fills them quickly; the dispatcher gives one tenant at most half.
 const PLACES = 16;
 const TENANT_SHARE = PLACES / 2;
 
+/**
+ * Holds back the answer of the dispatcher's next read of which tenants wait, once it has run:
+ * the window in which a wake or a completion comes while the dispatcher decides.
+ */
 function holdNextWalk(server: TestServer): { held: Promise<void>; letGo: () => void } {
   const kysely = server.running.deps.store.db;
   const execute = kysely.executeQuery.bind(kysely);
