@@ -1,6 +1,7 @@
 import type { LookupAddress } from 'node:dns';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
 import { isPublicAddress, literalAddress } from '../domain/network-policy.js';
 import { dnsResolver, type Resolver } from './dns.js';
 
@@ -39,23 +40,29 @@ export interface WebhookClientOptions {
 
 type LookupCallback = (err: Error | null, address?: string | LookupAddress[], family?: number) => void;
 
+// An idle connection to a receiver is closed after this long.
+const IDLE_MS = 4_000;
+
 /**
- * The only way Assay makes an outbound request. Unless private networks are allowed:
- * every address a name resolves to must be public, the socket is pinned to the vetted
- * address (the resolver runs once, inside connect, so DNS rebinding has no second look),
- * literal IPs are vetted before connecting, and the connected peer is checked again.
- * No redirects are followed and at most `maxResponseBytes` of the answer are read.
+ * The only way Assay makes an outbound request, on Node's own HTTP client. Unless private
+ * networks are allowed: every address a name resolves to must be public, the socket is pinned to
+ * the vetted address (the resolver runs once, inside connect, so DNS rebinding has no second
+ * look), literal IPs are vetted before connecting, and the connected peer is checked again.
+ * No redirects are followed and at most `maxResponseBytes` of the answer are read. The whole
+ * attempt, connect to last byte, ends at `timeoutMs`.
  */
 export class WebhookClient {
-  readonly #agent: Agent;
   readonly #options: WebhookClientOptions;
+  readonly #guard: boolean;
+  readonly #lookup: (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void;
+  readonly #http = new HttpAgent({ keepAlive: true, timeout: IDLE_MS });
+  readonly #https = new HttpsAgent({ keepAlive: true, timeout: IDLE_MS });
 
   constructor(options: WebhookClientOptions) {
     this.#options = options;
     const resolver = options.resolver ?? dnsResolver();
-    const guard = !options.allowPrivateNetworks;
-
-    const lookup = (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback): void => {
+    const guard = (this.#guard = !options.allowPrivateNetworks);
+    this.#lookup = (hostname, lookupOptions, callback) => {
       resolver(hostname)
         .then((addresses) => {
           if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
@@ -67,29 +74,6 @@ export class WebhookClient {
         })
         .catch((err: Error) => callback(err));
     };
-
-    const connector = buildConnector({ timeout: options.timeoutMs, lookup } as buildConnector.BuildOptions);
-    this.#agent = new Agent({
-      connect: (opts, callback) => {
-        const literal = literalAddress(opts.hostname);
-        if (guard && literal !== undefined && !isPublicAddress(literal)) {
-          callback(new AddressRefused('the webhook host is not a public address'), null);
-          return;
-        }
-        connector(opts, (err, socket) => {
-          if (err || !socket) return callback(err ?? new Error('no socket'), null);
-          const remote = (socket as Socket).remoteAddress;
-          if (guard && (!remote || !isPublicAddress(remote))) {
-            socket.destroy();
-            return callback(new AddressRefused('the connected peer is not a public address'), null);
-          }
-          callback(null, socket);
-        });
-      },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 4_000,
-    });
   }
 
   /** One POST. Never throws: every outcome, good or bad, comes back as an Attempt. */
@@ -99,16 +83,9 @@ export class WebhookClient {
     const headers: Record<string, string> = { ...extraHeaders, 'content-type': 'application/json', 'user-agent': 'Assay-Webhook/1.0' };
     if (authorization) headers.authorization = authorization;
     try {
-      const res = await request(url, {
-        method: 'POST',
-        body,
-        headers,
-        dispatcher: this.#agent,
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
-      });
-      await readCapped(res.body, this.#options.maxResponseBytes);
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      return { status: res.statusCode, error: ok ? null : `HTTP ${res.statusCode}`, durationMs: duration() };
+      const status = await this.#send(new URL(url), body, headers);
+      const ok = status >= 200 && status < 300;
+      return { status, error: ok ? null : `HTTP ${status}`, durationMs: duration() };
     } catch (error) {
       const { reason, byName } = describe(error, this.#options.timeoutMs);
       if (!byName) return { status: null, error: reason, durationMs: duration() };
@@ -116,21 +93,57 @@ export class WebhookClient {
     }
   }
 
+  /** Resolves with the status once the answer has been read (up to the cap), or rejects. */
+  #send(url: URL, body: string, headers: Record<string, string>): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const https = url.protocol === 'https:';
+      if (!https && url.protocol !== 'http:') throw new Error(`unsupported protocol ${url.protocol}`);
+      const literal = literalAddress(url.hostname);
+      if (this.#guard && literal !== undefined && !isPublicAddress(literal)) throw new AddressRefused('the webhook host is not a public address');
+      const options: RequestOptions = {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: https ? this.#https : this.#http,
+        lookup: this.#lookup as RequestOptions['lookup'],
+        signal: AbortSignal.timeout(this.#options.timeoutMs),
+      };
+      const req = (https ? httpsRequest : httpRequest)(url, options, (res) => {
+        readCapped(res, this.#options.maxResponseBytes).then(() => resolve(res.statusCode ?? 0), reject);
+      });
+      req.on('error', reject);
+      // Checked once per connection, when it is made: a kept connection was checked then.
+      if (this.#guard) {
+        req.on('socket', (socket: Socket) => {
+          socket.once('connect', () => {
+            if (!socket.remoteAddress || !isPublicAddress(socket.remoteAddress)) socket.destroy(new AddressRefused('the connected peer is not a public address'));
+          });
+        });
+      }
+      req.end(body);
+    });
+  }
+
   async close(): Promise<void> {
-    await this.#agent.close();
+    this.#http.destroy();
+    this.#https.destroy();
   }
 }
 
 /** Reads at most `max` bytes of a response, then lets the rest go. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<void> {
-  let seen = 0;
-  for await (const chunk of body) {
-    seen += chunk.length;
-    if (seen >= max) {
-      body.destroy();
-      return;
-    }
-  }
+function readCapped(res: IncomingMessage, max: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let seen = 0;
+    res.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen >= max) {
+        res.destroy();
+        resolve();
+      }
+    });
+    res.on('end', () => resolve());
+    res.on('error', (err) => (seen >= max ? resolve() : reject(err)));
+    res.on('close', () => (res.complete || seen >= max ? resolve() : reject(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }))));
+  });
 }
 
 /**
@@ -142,12 +155,10 @@ function describe(error: unknown, timeoutMs: number): { reason: string; byName: 
   let e = error as (Error & { code?: string; cause?: unknown }) | undefined;
   for (let depth = 0; e && depth < 4; depth++) {
     if (e instanceof AddressRefused) return { reason: `refused: ${e.message}`, byName: e.byName };
-    if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return other(`timed out after ${timeoutMs} ms`);
-    }
+    if (e.name === 'TimeoutError') return other(`timed out after ${timeoutMs} ms`);
     if (e.code === 'ECONNREFUSED') return other('connection refused');
     if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return { reason: `host not found (${e.code})`, byName: true };
-    if (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET') return other('connection reset by the receiver');
+    if (e.code === 'ECONNRESET') return other('connection reset by the receiver');
     if (!e.cause) return other(e.code ? `${e.code}: ${e.message}` : e.message);
     e = e.cause as typeof e;
   }

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT } from '../../src/paths.js';
+import { WebhookClient } from '../../src/webhooks/client.js';
+import { runCli } from '../helpers/cli.js';
+import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { eventually } from '../helpers/receiver.js';
+import { tempDir } from '../helpers/server.js';
+
+// A self-signed certificate for localhost and 127.0.0.1, valid until 2126, made for these tests only.
+const TLS_DIR = join(ROOT, 'test', 'webhooks', 'tls');
+const CERT = join(TLS_DIR, 'localhost-cert.pem');
+
+// The client is the same on either database; the server's process needs one, so the first.
+for (const db of testDatabases().slice(0, 1)) {
+  describe(`webhooks over HTTPS [${db}]`, () => {
+    let receiver: Server;
+    let port: number;
+    const received: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> = [];
+    let server: ServerProcess | undefined;
+    const dirs: string[] = [];
+    before(async () => {
+      receiver = createServer({ key: readFileSync(join(TLS_DIR, 'localhost-key.pem')), cert: readFileSync(CERT) }, (req, res) => {
+        let body = '';
+        req.on('data', (d: Buffer) => (body += d));
+        req.on('end', () => {
+          received.push({ url: req.url ?? '', headers: req.headers, body });
+          res.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      port = (receiver.address() as AddressInfo).port;
+    });
+    after(async () => {
+      await server?.stop('SIGKILL');
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      receiver.closeAllConnections();
+      await new Promise((r) => receiver.close(r));
+    });
+
+    test('a receiver whose certificate the server trusts gets the POST, and the attempt is recorded delivered', async () => {
+      const dataDir = tempDir();
+      dirs.push(dataDir);
+      const env = {
+        DATA_DIR: dataDir,
+        DATABASE_URL: await freshDatabaseUrl(db, dataDir),
+        DEMO_TENANT: 'false',
+        LOG_LEVEL: 'warn',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        // How an operator trusts a private CA; Node reads it at start.
+        NODE_EXTRA_CA_CERTS: CERT,
+      };
+      const creds = JSON.parse((await runCli(['tenant', 'create', '--name', 'tls', '--portal-domain', 'https://p.test', '--json'], env)).stdout);
+      server = await spawnServer(env);
+      const a = await newAssessment(server.url, creds, { WebhookUrl: `https://localhost:${port}/hooks/tls`, WebhookUsername: 'ats', WebhookPassword: 'secret' });
+      await completeViaForms(new FormClient(server.url), a.id);
+      const status = await eventually(async () => {
+        const res = await a.api.get(`/api/anonymous/assessment/${a.id}`);
+        return res.body.Data.Webhook?.Status === 'Delivered' || res.body.Data.Webhook?.Status === 'Failed' ? res.body.Data.Webhook : undefined;
+      });
+      assert.equal(status.Status, 'Delivered', JSON.stringify(status));
+      assert.equal(status.ResponseStatus, 204);
+      const hit = received.find((r) => r.url === '/hooks/tls');
+      assert.ok(hit, 'the receiver got the POST');
+      assert.equal(hit.body, JSON.stringify({ Analysis_Id: a.id, External_Id: a.externalId }));
+      assert.equal(hit.headers.authorization, `Basic ${Buffer.from('ats:secret').toString('base64')}`);
+    });
+
+    test('a receiver whose certificate is not trusted gets nothing: one failed attempt naming the certificate', async () => {
+      const before = received.length;
+      const client = new WebhookClient({ allowPrivateNetworks: true, timeoutMs: 5_000, maxResponseBytes: 1024 });
+      try {
+        const attempt = await client.post(`https://localhost:${port}/untrusted`, '{}', undefined);
+        assert.equal(attempt.status, null);
+        assert.match(attempt.error ?? '', /self-signed certificate/);
+      } finally {
+        await client.close();
+      }
+      assert.equal(received.length, before, 'no request reached the receiver');
+    });
+  });
+}
