@@ -111,16 +111,17 @@ export class WebhookClient {
         readCapped(res, this.#options.maxResponseBytes).then(() => resolve(res.statusCode ?? 0), reject);
       });
       req.on('error', reject);
-      // Checked once per connection, when it is made: a kept connection was checked then.
-      if (this.#guard) {
-        req.on('socket', (socket: Socket) => {
-          socket.once('connect', () => {
-            if (!socket.remoteAddress || !isPublicAddress(socket.remoteAddress)) socket.destroy(new AddressRefused('the connected peer is not a public address'));
-          });
-        });
-      }
+      // The peer is checked once per connection, when it connects. A kept connection was checked
+      // then and connects no more: a listener added for each request on it would pile up.
+      req.on('socket', (socket: Socket) => {
+        if (socket.connecting) socket.once('connect', () => this.#checkPeer(socket));
+      });
       req.end(body);
     });
+  }
+
+  #checkPeer(socket: Socket): void {
+    if (this.#guard && (!socket.remoteAddress || !isPublicAddress(socket.remoteAddress))) socket.destroy(new AddressRefused('the connected peer is not a public address'));
   }
 
   async close(): Promise<void> {
@@ -155,9 +156,10 @@ function describe(error: unknown, timeoutMs: number): { reason: string; byName: 
   let e = error as (Error & { code?: string; cause?: unknown }) | undefined;
   for (let depth = 0; e && depth < 4; depth++) {
     if (e instanceof AddressRefused) return { reason: `refused: ${e.message}`, byName: e.byName };
+    // Before the socket's codes: a DNS server that refuses fails the name with ECONNREFUSED.
+    if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return { reason: `host not found (${e.code})`, byName: true };
     if (e.name === 'TimeoutError') return other(`timed out after ${timeoutMs} ms`);
     if (e.code === 'ECONNREFUSED') return other('connection refused');
-    if (e.name === 'HostNotFound' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return { reason: `host not found (${e.code})`, byName: true };
     if (e.code === 'ECONNRESET') return other('connection reset by the receiver');
     if (!e.cause) return other(e.code ? `${e.code}: ${e.message}` : e.message);
     e = e.cause as typeof e;

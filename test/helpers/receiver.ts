@@ -15,6 +15,8 @@ export type Behaviour = (res: ServerResponse, req: Received) => void;
 export class Receiver {
   readonly received: Received[] = [];
   behaviour: Behaviour = (res) => res.writeHead(204).end();
+  /** Connections accepted so far. */
+  connections = 0;
   readonly #server: Server;
   readonly #sockets = new Set<import('node:net').Socket>();
 
@@ -29,6 +31,7 @@ export class Receiver {
       });
     });
     this.#server.on('connection', (s) => {
+      this.connections += 1;
       this.#sockets.add(s);
       s.on('close', () => this.#sockets.delete(s));
     });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import { HOST_NOT_USABLE, WebhookClient } from '../../src/webhooks/client.js';
 import { dnsResolver, HostNotFound } from '../../src/webhooks/dns.js';
@@ -54,6 +55,22 @@ describe('webhook host names, resolved by DNS queries of their own', () => {
     } finally {
       await client.close();
       await receiver.close();
+    }
+  });
+  test('a name whose DNS server cannot be reached reads as a name not found, not as a refused connection', async () => {
+    // A UDP port nobody listens on: the query meets ICMP port unreachable, which c-ares reports as ECONNREFUSED.
+    const probe = createSocket('udp4');
+    await new Promise<void>((resolve) => probe.bind(0, '127.0.0.1', resolve));
+    const port = probe.address().port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const client = new WebhookClient({ allowPrivateNetworks: true, timeoutMs: 5_000, maxResponseBytes: 1024, resolver: dnsResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 500, tries: 1 }) });
+    try {
+      const attempt = await client.post('http://ats.test/hook', '{}', undefined);
+      assert.equal(attempt.status, null);
+      assert.equal(attempt.error, HOST_NOT_USABLE);
+      assert.equal(attempt.detail, 'host not found (ECONNREFUSED)');
+    } finally {
+      await client.close();
     }
   });
 });

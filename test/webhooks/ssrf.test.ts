@@ -86,6 +86,24 @@ describe('the guarded webhook client', () => {
     assert.equal(hit?.headers.host, `pinned.test:${receiver.port}`);
   });
 
+  test('deliveries over one kept connection add nothing to it each time', async () => {
+    const c = client(fixed(['127.0.0.1']), true);
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const before = receiver.connections;
+      for (let i = 0; i < 20; i++) assert.equal((await c.post(receiver.url('/kept'), '{}', undefined)).status, 204);
+      // Warnings are emitted on a later tick.
+      await new Promise((r) => setImmediate(r));
+      assert.equal(receiver.connections - before, 1, 'the twenty went over one connection');
+      assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map(String), []);
+    } finally {
+      process.off('warning', onWarning);
+      await c.close();
+    }
+  });
+
   test('an unresolvable name is one failed attempt', async () => {
     const c = client(async () => {
       throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
