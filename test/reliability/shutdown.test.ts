@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
@@ -7,7 +8,6 @@ import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
-import { ownPostgres } from '../helpers/postgres.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, tempDir } from '../helpers/server.js';
@@ -74,19 +74,18 @@ for (const db of testDatabases()) {
   });
 }
 
-// A frozen server of the test's own: freezing the shared one would stall every other suite.
+// PostgreSQL behind a proxy that stops passing bytes on: connections stay open and nothing answers.
 for (const db of testDatabases().filter((d) => d === 'postgres')) {
   describe(`a stop that cannot finish [${db}]`, () => {
     test('with the database frozen mid-request, SIGTERM still ends the process at SHUTDOWN_TIMEOUT_MS, exit 1, saying why', async () => {
-      const pg = await ownPostgres();
       const dataDir = tempDir();
-      let thaw: (() => void) | undefined;
+      const proxy = await freezableProxy(new URL(await freshDatabaseUrl(db, dataDir)));
       let server: ServerProcess | undefined;
       try {
-        const env = { DATA_DIR: dataDir, DATABASE_URL: pg.url, DEMO_TENANT: 'false', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' };
+        const env = { DATA_DIR: dataDir, DATABASE_URL: proxy.url, DEMO_TENANT: 'false', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' };
         const creds = JSON.parse((await runCli(['tenant', 'create', '--name', 'frozen', '--portal-domain', 'https://p.test', '--json'], env)).stdout);
         server = await spawnServer(env);
-        thaw = pg.freeze();
+        proxy.freeze();
         // Its credentials are not cached yet: the request waits on the frozen database.
         const pending = newAssessment(server.url, creds).then(
           () => 'answered',
@@ -102,11 +101,47 @@ for (const db of testDatabases().filter((d) => d === 'postgres')) {
         assert.match(server.output(), /shutdown did not finish within SHUTDOWN_TIMEOUT_MS/);
         assert.equal(await pending, 'failed', 'the request waiting on the database got no answer');
       } finally {
-        thaw?.();
         await server?.stop('SIGKILL');
-        await pg.destroy();
+        await proxy.close();
         rmSync(dataDir, { recursive: true, force: true });
       }
     });
   });
+}
+
+/** A TCP proxy to `target`'s server; `freeze` stops it passing anything on, in either direction. */
+async function freezableProxy(target: URL): Promise<{ url: string; freeze(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let frozen = false;
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on('data', (chunk: Buffer) => {
+        if (!frozen) to.write(chunk);
+      });
+      from.on('error', () => {});
+      from.on('close', () => {
+        sockets.delete(from);
+        to.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target.href);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.href,
+    freeze: () => {
+      frozen = true;
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
 }
