@@ -2,15 +2,14 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { runCli } from '../helpers/cli.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
+import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { operatorSetup, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { Receiver } from '../helpers/receiver.js';
-import { startServer, tempDir } from '../helpers/server.js';
+import { startServer } from '../helpers/server.js';
 
 for (const db of testDatabases()) {
   describe(`graceful shutdown on SIGTERM under load [${db}]`, () => {
@@ -27,17 +26,8 @@ for (const db of testDatabases()) {
       receiver = await Receiver.start();
       // The receiver answers slowly: the webhook attempt is still in flight when SIGTERM arrives.
       receiver.behaviour = (res) => setTimeout(() => res.writeHead(200).end('ok'), 1_200);
-      const dataDir = tempDir();
+      const { dataDir, env, creds } = await operatorSetup(db, { SHUTDOWN_DRAIN_MS: '1500', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
       dirs.push(dataDir);
-      const env = {
-        DATA_DIR: dataDir,
-        DATABASE_URL: await freshDatabaseUrl(db, dataDir),
-        DEMO_TENANT: 'false',
-        LOG_LEVEL: 'warn',
-        SHUTDOWN_DRAIN_MS: '1500',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      };
-      const creds = JSON.parse((await runCli(['tenant', 'create', '--name', 'drain', '--portal-domain', 'https://p.test', '--json'], env)).stdout);
       const server = await spawnServer(env);
       servers.push(server);
 
@@ -78,13 +68,11 @@ for (const db of testDatabases()) {
 for (const db of testDatabases().filter((d) => d === 'postgres')) {
   describe(`a stop that cannot finish [${db}]`, () => {
     test('with the database frozen mid-request, SIGTERM still ends the process at SHUTDOWN_TIMEOUT_MS, exit 1, saying why', async () => {
-      const dataDir = tempDir();
-      const proxy = await freezableProxy(new URL(await freshDatabaseUrl(db, dataDir)));
+      const { dataDir, env, creds } = await operatorSetup(db, { SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' });
+      const proxy = await freezableProxy(new URL(env.DATABASE_URL));
       let server: ServerProcess | undefined;
       try {
-        const env = { DATA_DIR: dataDir, DATABASE_URL: proxy.url, DEMO_TENANT: 'false', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' };
-        const creds = JSON.parse((await runCli(['tenant', 'create', '--name', 'frozen', '--portal-domain', 'https://p.test', '--json'], env)).stdout);
-        server = await spawnServer(env);
+        server = await spawnServer({ ...env, DATABASE_URL: proxy.url });
         proxy.freeze();
         // Its credentials are not cached yet: the request waits on the frozen database.
         const pending = newAssessment(server.url, creds).then(

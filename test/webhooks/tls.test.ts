@@ -7,13 +7,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from '../../src/paths.js';
 import { WebhookClient } from '../../src/webhooks/client.js';
-import { runCli } from '../helpers/cli.js';
-import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
+import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { operatorSetup, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { eventually } from '../helpers/receiver.js';
-import { tempDir } from '../helpers/server.js';
 
 // A self-signed certificate for localhost and 127.0.0.1, valid until 2126, made for these tests only.
 const TLS_DIR = join(ROOT, 'test', 'webhooks', 'tls');
@@ -47,18 +45,9 @@ for (const db of testDatabases().slice(0, 1)) {
     });
 
     test('a receiver whose certificate the server trusts gets the POST, and the attempt is recorded delivered', async () => {
-      const dataDir = tempDir();
+      // How an operator trusts a private CA; Node reads it at start.
+      const { dataDir, env, creds } = await operatorSetup(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: CERT });
       dirs.push(dataDir);
-      const env = {
-        DATA_DIR: dataDir,
-        DATABASE_URL: await freshDatabaseUrl(db, dataDir),
-        DEMO_TENANT: 'false',
-        LOG_LEVEL: 'warn',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-        // How an operator trusts a private CA; Node reads it at start.
-        NODE_EXTRA_CA_CERTS: CERT,
-      };
-      const creds = JSON.parse((await runCli(['tenant', 'create', '--name', 'tls', '--portal-domain', 'https://p.test', '--json'], env)).stdout);
       server = await spawnServer(env);
       const a = await newAssessment(server.url, creds, { WebhookUrl: `https://localhost:${port}/hooks/tls`, WebhookUsername: 'ats', WebhookPassword: 'secret' });
       await completeViaForms(new FormClient(server.url), a.id);
