@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, linkSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { privateDir, privateFile } from '../private-files.js';
 import { SecretBox } from '../security/secret-box.js';
-import { MIGRATION_NAMES } from '../store/migrate.js';
+import { MIGRATION_NAMES, migrateFreshTo } from '../store/migrate.js';
 import { Database } from '../store/sqlite-driver.js';
 import { secretContext } from '../webhooks/signing.js';
 
@@ -24,33 +25,67 @@ export interface BackupSummary {
 const ALL_PAGES = 0x7fffffff;
 
 /**
- * An online backup of the SQLite file at `source` into `file` (new, 0600), with better-sqlite3's
- * backup API, while a server may keep writing. The copy is made self-contained (no -wal beside
- * it) and checked before this resolves.
+ * An online backup of the SQLite file at `source` into `file`, with better-sqlite3's backup API,
+ * while a server may keep writing. The copy is made self-contained (no -wal beside it) and checked
+ * before this resolves. `file` must not exist, not even as a symlink: the backup is written in a
+ * private folder beside it and linked into place, so an existing path is never written through.
  */
 export async function backupSqlite(source: string, file: string): Promise<BackupSummary> {
   if (!existsSync(source)) throw new BackupError(`There is no database at ${source}`);
-  if (existsSync(file) && statSync(file).size > 0) throw new BackupError(`${file} exists; a backup never overwrites a file`);
+  if (lstatSync(file, { throwIfNoEntry: false })) throw new BackupError(exists(file));
   if (!existsSync(dirname(file))) throw new BackupError(`The folder ${dirname(file)} does not exist`);
-  // Personal data and sealed secrets: owner-only from the first byte.
-  privateFile(file);
-  const db = new Database(source, { fileMustExist: true });
-  let pages = 0;
+  // SQLite's backup writes by path (and makes a -journal beside it): into a folder only we can
+  // enter, in the same file system so that link() can put the result in place.
+  const work = mkdtempSync(join(dirname(file), '.assay-backup-'));
   try {
-    db.pragma('busy_timeout = 5000');
-    const progress = await db.backup(file, { progress: () => ALL_PAGES });
-    pages = progress.totalPages;
+    const temp = join(work, 'backup.db');
+    // Personal data and sealed secrets: owner-only from the first byte.
+    closeSync(openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600));
+    const db = new Database(source, { fileMustExist: true });
+    let pages = 0;
+    try {
+      db.pragma('busy_timeout = 5000');
+      const progress = await db.backup(temp, { progress: () => ALL_PAGES });
+      pages = progress.totalPages;
+    } finally {
+      db.close();
+    }
+    const copy = new Database(temp, { fileMustExist: true });
+    let migrations: string[];
+    try {
+      // A single file that opens on its own: the backup leaves WAL mode's -wal and -shm behind.
+      copy.pragma('journal_mode = DELETE');
+      migrations = check(copy, file);
+    } finally {
+      copy.close();
+    }
+    const bytes = statSync(temp).size;
+    place(temp, file);
+    return { file, bytes, pages, migrations };
   } finally {
-    db.close();
+    rmSync(work, { recursive: true, force: true });
   }
-  const copy = new Database(file);
+}
+
+const exists = (file: string) => `${file} exists; a backup never overwrites a file (nor writes through a link)`;
+
+/** Puts `temp` at `file`, which must not exist: link() fails on any existing path, a symlink too. */
+function place(temp: string, file: string): void {
   try {
-    // A single file that opens on its own: the backup leaves WAL mode's -wal and -shm behind.
-    copy.pragma('journal_mode = DELETE');
-    const migrations = check(copy, file);
-    return { file, bytes: statSync(file).size, pages, migrations };
-  } finally {
-    copy.close();
+    linkSync(temp, file);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new BackupError(exists(file));
+    // A file system without hard links: an exclusive copy (O_CREAT | O_EXCL, which follows no
+    // link), removed by libuv itself if it fails part way.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+  }
+  try {
+    copyFileSync(temp, file, constants.COPYFILE_EXCL);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new BackupError(exists(file));
+    throw error;
   }
 }
 
@@ -80,6 +115,7 @@ export async function restoreSqlite(backup: string, target: string, dataDir: str
   let pages: number;
   try {
     migrations = check(source, backup);
+    await sameSchemaAsMigrations(source, migrations, backup);
     const key = options.keyFile ? readKey(options.keyFile) : options.configuredKey ? Buffer.from(options.configuredKey, 'base64') : undefined;
     if (options.keyFile && existsSync(keyPath) && !readKey(keyPath).equals(key!)) {
       throw new BackupError(`${keyPath} exists and holds another key; restore only into an empty data directory`);
@@ -134,6 +170,49 @@ function check(db: BetterSqlite3.Database, file: string): string[] {
   const unknown = names.filter((n) => !MIGRATION_NAMES.includes(n));
   if (unknown.length > 0) throw new BackupError(`${file} was made by a newer Assay (migrations ${unknown.join(', ')}); restore it with that version`);
   return names;
+}
+
+interface SchemaEntry {
+  type: string;
+  name: string;
+  tbl_name: string;
+  sql: string | null;
+}
+
+/**
+ * Refuses a backup whose tables, indexes, triggers or views are not exactly those this version's
+ * migrations make, up to the backup's last one: an extra trigger could copy data aside that an
+ * erasure then leaves behind. The reference is a fresh in-memory database, migrated here.
+ */
+async function sameSchemaAsMigrations(db: BetterSqlite3.Database, migrations: string[], file: string): Promise<void> {
+  if (migrations.some((name, i) => MIGRATION_NAMES[i] !== name)) {
+    throw new BackupError(`${file} has migrations out of order (${migrations.join(', ')}); it was not made by Assay`);
+  }
+  const fresh = new Database(':memory:');
+  const kysely = new Kysely<unknown>({ dialect: new SqliteDialect({ database: fresh }) });
+  let want: Map<string, string>;
+  try {
+    await migrateFreshTo(kysely, migrations.at(-1));
+    want = schemaOf(fresh);
+  } finally {
+    await kysely.destroy();
+  }
+  const got = schemaOf(db);
+  const differences = [
+    ...[...got.keys()].filter((k) => !want.has(k)).map((k) => `unexpected ${k}`),
+    ...[...want.keys()].filter((k) => !got.has(k)).map((k) => `missing ${k}`),
+    ...[...got.keys()].filter((k) => want.has(k) && want.get(k) !== got.get(k)).map((k) => `changed ${k}`),
+  ];
+  if (differences.length > 0) {
+    throw new BackupError(`${file} does not have the schema Assay's migrations make, so it is not restored: ${differences.join('; ')}`);
+  }
+}
+
+/** "type name on table" to the statement that made it, whitespace normalised. */
+function schemaOf(db: BetterSqlite3.Database): Map<string, string> {
+  const rows = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master').all() as SchemaEntry[];
+  const normal = (sql: string | null) => (sql ?? '').replace(/\s+/g, ' ').replace(/ ?([(),]) ?/g, '$1').trim();
+  return new Map(rows.map((r) => [`${r.type} ${r.name} on ${r.tbl_name}`, normal(r.sql)]));
 }
 
 function readKey(file: string): Buffer {

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationResult } from 'kysely';
+import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationResult } from 'kysely';
 import type { Store } from './database.js';
 import * as initial from './migrations/0001-initial.js';
 import * as credentialsVersion from './migrations/0002-credentials-version.js';
@@ -35,4 +35,13 @@ export async function migrateToLatest(store: Store): Promise<MigrationResult[]> 
   const { error, results } = await migrator(store).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return results ?? [];
+}
+
+/**
+ * Migrates `db` (a fresh database) up to `last` and no further (none: only Kysely's own tables):
+ * the schema this version's migrations make, to compare a backup with.
+ */
+export async function migrateFreshTo(db: Kysely<unknown>, last: string | undefined): Promise<void> {
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(last ?? NO_MIGRATIONS);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
