@@ -7,6 +7,7 @@ import type { CompetenceModel } from './domain/results/types.js';
 import type { Interpretations } from './reports/interpretations.js';
 import type { ReportLinks } from './reports/links.js';
 import type { PdfThreads } from './reports/pdf-threads.js';
+import type { CandidateKeys } from './portal/candidate-key.js';
 import type { SecretBox } from './security/secret-box.js';
 import type { WindowLimiter } from './security/window-limiter.js';
 import type { KdfPool } from './security/kdf-pool.js';
@@ -25,6 +26,8 @@ export interface Deps {
   competences: CompetenceModel;
   interpretations: Interpretations;
   reportLinks: ReportLinks;
+  /** The candidate's own credential for their feedback and release decision. */
+  candidateKeys: CandidateKeys;
   authenticator: Authenticator;
   /** The password-check threads: their queue is observable (tests, metrics). */
   kdf: KdfPool;

@@ -6,6 +6,7 @@ import { loadInstruments } from './domain/instruments/load.js';
 import { loadCompetences } from './domain/results/load.js';
 import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, INTERPRETATIONS_FILE } from './paths.js';
 import { loadInterpretations } from './reports/interpretations.js';
+import { CandidateKeys } from './portal/candidate-key.js';
 import { ReportLinks } from './reports/links.js';
 import { PdfThreads } from './reports/pdf-threads.js';
 import { demoBanner, ensureDemoTenant, ensureExampleNorms } from './provision.js';
@@ -74,6 +75,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     competences,
     interpretations,
     reportLinks: new ReportLinks(secretBox.derive('report-links'), config.reportLinkDays),
+    candidateKeys: new CandidateKeys(secretBox.derive('candidate-key')),
     authenticator: new Authenticator(store, kdf, config.auth),
     kdf,
     pdfs,

@@ -11,6 +11,7 @@ import { candidateCreate } from './routes/candidate-create.js';
 import { candidateDelete } from './routes/candidate-delete.js';
 import { candidateGet } from './routes/candidate-get.js';
 import { report } from './routes/report.js';
+import { reportLinksRevoke } from './routes/report-links-revoke.js';
 import { webhookLog } from './routes/webhook-log.js';
 import { webhookRedeliver } from './routes/webhook-redeliver.js';
 
@@ -58,6 +59,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   assessmentGet(app, deps);
   analysisResult(app, deps);
   report(app, deps);
+  reportLinksRevoke(app, deps);
   assessmentCancel(app, deps);
   candidateGet(app, deps);
   candidateDelete(app, deps);

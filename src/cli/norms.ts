@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readContent } from '../domain/results/load.js';
-import { buildNormTable, DEFAULT_MIN_SAMPLE, parseNormFile } from '../domain/results/norm-groups.js';
+import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, parseNormFile } from '../domain/results/norm-groups.js';
 import { activateNormGroup, insertNormGroup, listNormGroups, normSample, setPortalNormGroup } from '../store/norms.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
 
@@ -17,18 +17,18 @@ export function normsCommands(program: Command): void {
 
   norms
     .command('build')
-    .description('build a norm group from completed assessments (those without integrity flags); it starts inactive')
+    .description('build a norm group from completed assessments whose results may be used (released or not asked, without integrity flags); it starts inactive')
     .requiredOption('--instrument <type>', '0 (TMA170) or 1 (TMA312)')
     .requiredOption('--name <name>', 'a name that says whose norms these are')
     .option('--tenant <tenant>', 'only this tenant\'s assessments (id or name)')
     .option('--from <date>', 'completed on or after this date (YYYY-MM-DD)')
     .option('--to <date>', 'completed before this date (YYYY-MM-DD)')
-    .option('--min-sample <n>', 'refuse with fewer usable assessments than this', String(DEFAULT_MIN_SAMPLE))
+    .option('--min-sample <n>', `refuse with fewer usable assessments than this (at least ${MIN_SAMPLE_FLOOR})`, String(DEFAULT_MIN_SAMPLE))
     .option('--json', 'print one JSON object')
     .action(async (opts: { instrument: string; name: string; tenant?: string; from?: string; to?: string; minSample: string; json?: boolean }) => {
       const type = Number(opts.instrument);
       const minSample = Number(opts.minSample);
-      if (!Number.isInteger(minSample) || minSample < 2) throw new CliError('--min-sample must be a whole number of at least 2');
+      if (!Number.isInteger(minSample) || minSample < MIN_SAMPLE_FLOOR) throw new CliError(`--min-sample must be a whole number of at least ${MIN_SAMPLE_FLOOR}`);
       const from = date(opts.from, '--from');
       const to = date(opts.to, '--to');
       const out = await withStore(async (store, config) => {

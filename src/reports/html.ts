@@ -90,10 +90,10 @@ ${m.flags.length ? html`<ul>${m.flags.map((f) => html`<li>${f.text}</li>`)}</ul>
   );
 }
 
-/** The page a share link shows while the candidate has not released the results. */
-export function withheldPage(lang: Language, candidateName: string): Html {
+/** The page a share link shows while the candidate has not released the results: not even their name. */
+export function withheldPage(lang: Language): Html {
   const t = REPORT_TEXTS[lang];
-  return page(lang, `${t.title}: ${candidateName}`, html`<h1>${t.withheldTitle}</h1><p>${t.withheld}</p>`);
+  return page(lang, t.withheldTitle, html`<h1>${t.withheldTitle}</h1><p>${t.withheld}</p>`);
 }
 
 /** The HTML 404 for a link that is tampered with, expired or revoked: it says no more than that. */

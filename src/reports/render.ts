@@ -9,9 +9,18 @@ import { pinnedNormGroup, storedResult } from '../store/results.js';
 import { reportPage } from './html.js';
 import { reportModel, type ReportModel } from './model.js';
 
-/** Whether the candidate has kept the results back: the portal asks and they have not said yes. */
+/** Whether the candidate has kept the results back: the portal asks and they have not said yes (or took it back). */
 export function withheld(row: Pick<AssessmentRow, 'results_release'>): boolean {
   return row.results_release === 'pending' || row.results_release === 'declined';
+}
+
+/**
+ * Whether the answers are kept back too: while withheld, and while a questionnaire whose portal
+ * asks for a release is unfinished (the release question comes at the end, and scoring is
+ * public, so the answers would give the results away).
+ */
+export function answersWithheld(row: Pick<AssessmentRow, 'results_release' | 'status'>, portalAsksRelease: boolean): boolean {
+  return withheld(row) || (row.status !== 'Completed' && portalAsksRelease);
 }
 
 const RELEASE = { none: 'NotRequired', pending: 'Pending', released: 'Released', declined: 'Declined' } as const;
@@ -164,7 +173,11 @@ export function pdfFilename(externalId: string): string {
   return `assessment-report-${externalId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80)}.pdf`;
 }
 
-/** The share link of a completed assessment's report, on its portal domain; null before completion or after erasure. */
-export function reportUrl(deps: Pick<Deps, 'reportLinks'>, row: Pick<AssessmentRow, 'status' | 'report_nonce' | 'portal_domain' | 'analysis_id'>): string | null {
-  return row.status === 'Completed' && row.report_nonce ? row.portal_domain + deps.reportLinks.path(row.analysis_id, row.report_nonce) : null;
+/** The share link of a completed assessment's report, on its portal domain; null before completion, while withheld, or after erasure. */
+export function reportUrl(
+  deps: Pick<Deps, 'reportLinks'>,
+  row: Pick<AssessmentRow, 'status' | 'report_nonce' | 'portal_domain' | 'analysis_id' | 'results_release'>,
+): string | null {
+  if (row.status !== 'Completed' || !row.report_nonce || withheld(row)) return null;
+  return row.portal_domain + deps.reportLinks.path(row.analysis_id, row.report_nonce);
 }

@@ -4,11 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, Deps } from '../app-types.js';
 import type { Language } from '../domain/instruments/types.js';
 import { negotiateLanguage } from '../domain/language.js';
-import { fullName } from '../domain/names.js';
 import type { Html } from '../html.js';
 import { ROOT } from '../paths.js';
 import type { AssessmentHead } from '../store/assessments.js';
-import { findCandidate } from '../store/candidates.js';
 import { linkNotFoundPage, withheldPage } from './html.js';
 import { currentHead, pdfAhead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
 
@@ -51,18 +49,13 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
     return undefined;
   }
 
-  async function candidateName(row: AssessmentHead): Promise<string> {
-    const candidate = await findCandidate(deps.store, row.external_id);
-    return candidate ? fullName(candidate) : '';
-  }
-
   /** The report's row behind a valid link, released; sends the 404, 429 or withheld page itself otherwise. */
   async function released(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentHead; lang: Language } | undefined> {
     const row = await linked(request, reply);
     if (!row) return undefined;
     const lang = language(request);
     if (!withheld(row)) return { row, lang };
-    sendHtml(reply, withheldPage(lang, await candidateName(row)));
+    sendHtml(reply, withheldPage(lang));
     return undefined;
   }
 

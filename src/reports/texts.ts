@@ -57,7 +57,7 @@ const en = {
   pdf: 'Download as PDF',
   generated: (at: string) => `Generated ${at} by Assay.`,
   withheldTitle: 'Results not released',
-  withheld: 'The candidate has not (yet) agreed to share these results. They become available once the candidate releases them.',
+  withheld: 'The candidate has not agreed, or no longer agrees, to share these results. They become available if the candidate releases them.',
   page: (n: number, of: number) => `Page ${n} of ${of}`,
 };
 
@@ -117,7 +117,7 @@ const nl: ReportTexts = {
   pdf: 'Downloaden als pdf',
   generated: (at) => `Gemaakt op ${at} door Assay.`,
   withheldTitle: 'Resultaten niet vrijgegeven',
-  withheld: 'De kandidaat heeft (nog) geen toestemming gegeven om deze resultaten te delen. Ze komen beschikbaar zodra de kandidaat ze vrijgeeft.',
+  withheld: 'De kandidaat heeft (nog) geen toestemming gegeven om deze resultaten te delen, of heeft die ingetrokken. Ze komen beschikbaar als de kandidaat ze vrijgeeft.',
   page: (n, of) => `Pagina ${n} van ${of}`,
 };
 

@@ -88,6 +88,14 @@ export const AssessmentCancelled = Envelope(
   200,
 );
 
+export const ReportLinksRevoked = Envelope(
+  Type.Object({
+    AnalysisId: Type.String(),
+    Revoked: Type.Literal(true, { description: 'Every share link made before now stops working; ReportUrl gives a new one.' }),
+  }),
+  200,
+);
+
 export const WebhookAttempt = Type.Object({
   Id: Type.String(),
   Kind: Type.Union([Type.Literal('Automatic'), Type.Literal('Manual')], { description: 'Automatic: at completion. Manual: a redelivery an operator asked for.' }),

@@ -126,7 +126,7 @@ export interface SampleFilter {
   to?: string;
 }
 
-/** The stored results of completed assessments that a norm group is built from. */
+/** The stored results of completed assessments that a norm group is built from: only those whose results may be used. */
 export async function normSample(store: Store, filter: SampleFilter): Promise<SampleMember[]> {
   let q = store.db
     .selectFrom('assessments')
@@ -134,7 +134,9 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
     .where('status', '=', 'Completed')
     .where('assessment_type', '=', filter.assessmentType)
     .where('scores', 'is not', null)
-    .where('competence_scores', 'is not', null);
+    .where('competence_scores', 'is not', null)
+    // Only results the candidate let be used: none while a release is pending, declined or withdrawn.
+    .where((eb) => eb.or([eb('results_release', 'is', null), eb('results_release', '=', 'released')]));
   if (filter.tenantId) q = q.where('tenant_id', '=', filter.tenantId);
   if (filter.from) q = q.where('completed_at', '>=', filter.from);
   if (filter.to) q = q.where('completed_at', '<', filter.to);

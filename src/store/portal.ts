@@ -351,27 +351,33 @@ export async function completeAssessment(
   });
 }
 
-/** The candidate's answer to "may they see your results?"; once released it stays released. */
-export async function decideRelease(store: Store, analysisId: string, release: boolean): Promise<void> {
+/**
+ * The candidate's answer to "may they see your results?". A release may be withdrawn, which
+ * withholds the results again exactly as a decline does; a decline may become a release.
+ */
+export async function decideRelease(store: Store, analysisId: string, decision: 'release' | 'decline' | 'withdraw'): Promise<void> {
+  const [to, from] =
+    decision === 'release' ? (['released', ['pending', 'declined']] as const) : decision === 'decline' ? (['declined', ['pending', 'declined']] as const) : (['declined', ['released']] as const);
   await store.write((trx) =>
     trx
       .updateTable('assessments')
-      .set({ results_release: release ? 'released' : 'declined', results_released_at: release ? now() : null })
+      .set({ results_release: to, results_released_at: to === 'released' ? now() : null })
       .where('analysis_id', '=', analysisId)
-      .where('results_release', 'in', ['pending', 'declined'])
+      .where('results_release', 'in', [...from])
       .execute(),
   );
 }
 
-/** Revokes every share link of an assessment's report: a new nonce, so earlier signatures fail. */
-export async function revokeReportLinks(store: Store, analysisId: string): Promise<boolean> {
-  const r = await store.write((trx) =>
-    trx
+/** Revokes every share link of the tenant's assessment's report: a new nonce, so earlier signatures fail. */
+export async function revokeReportLinks(store: Store, analysisId: string, tenantId?: string): Promise<boolean> {
+  const r = await store.write((trx) => {
+    let q = trx
       .updateTable('assessments')
       .set({ report_nonce: randomBytes(12).toString('base64url') })
       .where('analysis_id', '=', analysisId)
-      .where('report_nonce', 'is not', null)
-      .executeTakeFirst(),
-  );
+      .where('report_nonce', 'is not', null);
+    if (tenantId !== undefined) q = q.where('tenant_id', '=', tenantId);
+    return q.executeTakeFirst();
+  });
   return Number(r.numUpdatedRows) === 1;
 }

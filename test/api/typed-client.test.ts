@@ -133,6 +133,11 @@ for (const db of testDatabases()) {
       const noRedelivery = await api.POST('/api/anonymous/assessment/{AnalysisId}/webhook/redeliver', { params: { path: { AnalysisId: 'no-such' } } });
       assert.equal(noRedelivery.error?.error.code, 'NotFound');
 
+      const revoked = await api.DELETE('/api/anonymous/assessment/{AnalysisId}/report-links', { params: { path: { AnalysisId: id } } });
+      assert.equal(revoked.data?.Data.Revoked, true);
+      const noLinks = await api.DELETE('/api/anonymous/assessment/{AnalysisId}/report-links', { params: { path: { AnalysisId: 'no-such' } } });
+      assert.equal(noLinks.error?.error.code, 'NotFound');
+
       const cancelCompleted = await api.DELETE('/api/anonymous/assessment/{AnalysisId}', { params: { path: { AnalysisId: id } } });
       assert.equal(cancelCompleted.error?.error.code, 'AlreadyCompleted');
     });

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { completeViaForms, csrfToken, FormClient } from '../helpers/forms.js';
 import { apiClient, type Credentials } from '../helpers/http.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -38,6 +38,16 @@ for (const db of testDatabases()) {
       return a.id;
     }
 
+    /** A candidate who answers the release question with `decision`, or leaves it pending. */
+    async function completedAndDecided(creds: Credentials, decision: string | undefined): Promise<void> {
+      const a = await newAssessment(server.url, creds, { AssessmentType: 0 });
+      const client = new FormClient(server.url);
+      const end = await completeViaForms(client, a.id, { answer: profileAnswers(tma170, 40).answer, beforePost: takeTime(server.running.deps.store, a.id) });
+      if (!decision) return;
+      const page = await client.get(end.location!);
+      assert.equal((await client.post(end.location!, { _csrf: csrfToken(page.html), decision })).status, 303);
+    }
+
     const result = async (creds: Credentials, id: string) => (await apiClient(server.url, creds).get(`/api/candidateanalysisresult/${id}/en-GB`)).body;
 
     test('build, list, activate for one portal, import, activate for everyone; each result keeps the group it was completed under', { timeout: 240_000 }, async () => {
@@ -48,26 +58,34 @@ for (const db of testDatabases()) {
       assert.deepEqual([unnormed.NormScores, unnormed.NormScoresPercentage, unnormed.AptitudeScores, unnormed.AptitudeScoresPercentage], [[], [], [], []]);
       assert.equal(unnormed.NormScoreScales.length, 26, 'raw scores are there without norms');
 
-      for (let seed = 1; seed < 12; seed++) await completed(tenant, seed);
+      // Four at a time: 29 careful candidates in all, whose results need no release.
+      for (let seed = 1; seed < 29; seed += 4) await Promise.all([0, 1, 2, 3].filter((i) => seed + i < 29).map((i) => completed(tenant, seed + i)));
       // One hurried candidate: flagged, so left out of the norms.
       const hurried = await newAssessment(server.url, tenant, { AssessmentType: 0 });
       await completeViaForms(new FormClient(server.url), hurried.id);
+      // Three under a release question: only the one the candidate released may be used.
+      await cli('portal', 'set', '--portal-domain', tenant.portalDomain, '--candidate-release', 'on', '--json');
+      for (const decision of ['release', 'decline', undefined]) await completedAndDecided(tenant, decision);
+      await cli('portal', 'set', '--portal-domain', tenant.portalDomain, '--candidate-release', 'off', '--json');
 
       const refused = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Too few'], env);
       assert.equal(refused.code, 1);
-      assert.match(refused.stderr, /12 usable completed assessments \(1 more had integrity flags\); at least 200 are needed/);
+      assert.match(refused.stderr, /30 usable completed assessments \(1 more had integrity flags\); at least 200 are needed/);
+      const floor = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Below the floor', '--min-sample', '29'], env);
+      assert.equal(floor.code, 1);
+      assert.match(floor.stderr, /--min-sample must be a whole number of at least 30/);
 
-      const built = await cli('norms', 'build', '--instrument', '0', '--name', `Our applicants ${db}`, '--tenant', tenant.tenantId, '--min-sample', '10', '--json');
-      assert.equal(built.sampleSize, 12);
+      const built = await cli('norms', 'build', '--instrument', '0', '--name', `Our applicants ${db}`, '--tenant', tenant.tenantId, '--min-sample', '30', '--json');
+      assert.equal(built.sampleSize, 30, '29 without a release question and the released one; not the pending or declined');
       assert.equal(built.excluded, 1);
       let list = await cli('norms', 'list', '--json');
-      assert.deepEqual(list.map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]), [[built.id, false, false, 12]]);
+      assert.deepEqual(list.map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]), [[built.id, false, false, 30]]);
 
       await cli('norms', 'activate', built.id, '--portal-domain', tenant.portalDomain, '--json');
       const underBuilt = await completed(tenant, 3);
       const normed = await result(tenant, underBuilt);
       assert.equal(normed.NormGroup.Id, built.id);
-      assert.equal(normed.NormGroup.SampleSize, 12);
+      assert.equal(normed.NormGroup.SampleSize, 30);
       assert.equal(normed.NormGroup.Illustrative, false);
       assert.equal(normed.Note, null);
       assert.equal(normed.NormScores.length, 26);

@@ -493,6 +493,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/anonymous/assessment/{AnalysisId}/report-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke the share links of a report (extension)
+         * @description Not in the original specification. Every share link (ReportUrl) of this assessment made so far stops working at once, on every instance; the status lookup and the results endpoint then give a new one. 404 when the assessment is not the caller's tenant's or has no report (not completed, or erased).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The AnalysisId. */
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                AnalysisId: string;
+                                /**
+                                 * @description Every share link made before now stops working; ReportUrl gives a new one.
+                                 * @enum {boolean}
+                                 */
+                                Revoked: true;
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/anonymous/assessment/{AnalysisId}/webhook/redeliver": {
         parameters: {
             query?: never;
@@ -868,7 +976,7 @@ export interface paths {
         };
         /**
          * Everything held about a candidate (extension)
-         * @description Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay out while the candidate has not released them (a portal setting). Tenant-scoped: another tenant's candidate is 404.
+         * @description Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay out while the candidate has not released them (a portal setting), and while such an assessment is unfinished. Tenant-scoped: another tenant's candidate is 404.
          */
         get: {
             parameters: {

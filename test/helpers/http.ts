@@ -60,6 +60,7 @@ export function apiClient(baseUrl: string, creds: Credentials, from?: string) {
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
       request(baseUrl + path, { method: 'POST', body, headers: { ...authHeaders(creds), ...headers }, ...at }),
     get: (path: string, headers: Record<string, string> = {}) => request(baseUrl + path, { headers: { ...authHeaders(creds), ...headers }, ...at }),
+    delete: (path: string) => request(baseUrl + path, { method: 'DELETE', headers: authHeaders(creds), ...at }),
     createCandidate: (body: Record<string, unknown>) => request(baseUrl + '/api/anonymous/candidate', { body, headers: authHeaders(creds), ...at }),
     createAssessment: (body: Record<string, unknown>) => request(baseUrl + '/api/anonymous/assessment', { body, headers: authHeaders(creds), ...at }),
   };

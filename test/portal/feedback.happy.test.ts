@@ -52,8 +52,11 @@ for (const db of testDatabases()) {
       const status = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data;
       assert.equal(status.ResultsRelease, 'NotRequired');
       assert.equal((await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.NormScores.length, 26);
-      const again = await new FormClient(server.url).get(startPath(a.id));
-      assert.match(again.html, new RegExp(`href="/anonymous/analyse/${a.id}/feedback"`), 'the start link offers the results again');
+      const again = await client.get(startPath(a.id));
+      assert.match(again.html, new RegExp(`href="/anonymous/analyse/${a.id}/feedback"`), "the start link offers the results again in the candidate's browser");
+      const elsewhere = await new FormClient(server.url).get(startPath(a.id));
+      assert.doesNotMatch(elsewhere.html, /\/feedback"/, 'and only there');
+      assert.match(elsewhere.html, new RegExp(`href="/anonymous/analyse/${a.id}/code"`), 'elsewhere, a way to type the personal code');
     });
 
     test('release on: scores are withheld everywhere until the candidate agrees; the webhook is sent at completion all the same', async () => {
@@ -76,10 +79,7 @@ for (const db of testDatabases()) {
       const report = await a.api.get(`/api/anonymous/assessment/${a.id}/report`);
       assert.equal(report.status, 409);
       assert.equal(errorCode(report), 'ResultsNotReleased');
-      const shared = await request(status.ReportUrl.replace(/^https?:\/\/[^/]+/, server.url));
-      assert.equal(shared.status, 200);
-      assert.match(shared.text, /Results not released/);
-      assert.doesNotMatch(shared.text, /profile-chart/);
+      assert.equal(status.ReportUrl, null, 'no share link while withheld');
 
       // The candidate sees their summary first, then agrees.
       const page = await client.get(end.location!);
@@ -90,12 +90,15 @@ for (const db of testDatabases()) {
       const after = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data;
       assert.equal(after.ResultsRelease, 'Released');
       assert.equal(after.Scores.length, 26);
+      const shared = await request(after.ReportUrl.replace(/^https?:\/\/[^/]+/, server.url));
+      assert.equal(shared.status, 200);
+      assert.match(shared.text, /profile-chart/, 'released: the share link shows the report');
       assert.equal((await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.NormScoreScales.length, 26);
       assert.equal((await a.api.get(`/api/anonymous/assessment/${a.id}/report`)).status, 200);
       assert.equal(receiver.received.filter((r) => r.url === '/released').length, 1, 'one webhook, at completion');
     });
 
-    test('a candidate who declines can change their mind later; a release cannot be taken back', async () => {
+    test('a candidate who declines can change their mind later; a stale decline does not undo a release', async () => {
       const tenant = await portal('--candidate-release', 'on', '--candidate-feedback', 'on');
       const a = await newAssessment(server.url, tenant);
       const client = new FormClient(server.url);
@@ -111,7 +114,8 @@ for (const db of testDatabases()) {
       await client.post(feedback, { _csrf: csrfToken(page.html), decision: 'release' });
       assert.equal((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ResultsRelease, 'Released');
       page = await client.get(feedback);
-      assert.doesNotMatch(page.html, /name="decision"/);
+      assert.doesNotMatch(page.html, /value="release"|value="decline"/, 'released: no question again');
+      assert.match(page.html, /name="decision" value="withdraw"/, 'only a withdrawal');
       await client.post(feedback, { _csrf: token, decision: 'decline' });
       assert.equal((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ResultsRelease, 'Released');
     });

@@ -2,7 +2,8 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { effectiveStatus, erasureDue } from '../../domain/lifecycle.js';
 import type { Scored } from '../../domain/results/result.js';
-import { releaseState, resultOf, withheld } from '../../reports/render.js';
+import { answersWithheld, releaseState, resultOf } from '../../reports/render.js';
+import { portalSettings } from '../../store/portal-settings.js';
 import { CandidateData, CandidateParams } from '../../schemas/candidate-data.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { findCandidate } from '../../store/candidates.js';
@@ -25,7 +26,7 @@ export function candidateGet(app: App, deps: Deps): void {
         description:
           'Not in the original specification. For a data subject\'s access request: the candidate\'s fields, every assessment with its status, answers, ' +
           'time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay ' +
-          'out while the candidate has not released them (a portal setting). Tenant-scoped: another tenant\'s candidate is 404.',
+          'out while the candidate has not released them (a portal setting), and while such an assessment is unfinished. Tenant-scoped: another tenant\'s candidate is 404.',
         tags: ['Candidates'],
         params: CandidateParams,
         response: { 200: CandidateData, ...apiErrors({ body: false }, 'NotFound') },
@@ -41,7 +42,8 @@ export function candidateGet(app: App, deps: Deps): void {
       const due = erasureDue(candidate.created_at, rows, days);
       const assessments = [];
       for (const row of rows) {
-        const held = withheld(row);
+        const asks = (await portalSettings(store.db, store.dialect, row.api_key_id)).candidate_release === 1;
+        const held = answersWithheld(row, asks);
         const answers = held
           ? null
           : (await store.db.selectFrom('assessment_answers').select(['item_id', 'value', 'answered_at']).where('analysis_id', '=', row.analysis_id).orderBy('item_id').execute()).map(

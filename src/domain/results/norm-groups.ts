@@ -10,6 +10,8 @@ export interface SampleMember {
 }
 
 export const DEFAULT_MIN_SAMPLE = 200;
+/** Below 30 a mean and SD say too little about anyone else: no operator setting goes lower. */
+export const MIN_SAMPLE_FLOOR = 30;
 
 /**
  * A norm table from completed assessments. Members with any integrity flag are left out: their
@@ -17,8 +19,8 @@ export const DEFAULT_MIN_SAMPLE = 200;
  */
 export function buildNormTable(sample: readonly SampleMember[], instrument: Instrument, model: CompetenceModel, minSample: number): { table: NormTable; used: number; excluded: number } {
   const used = sample.filter((m) => m.flags.length === 0);
-  if (used.length < minSample) {
-    throw new NormError(`${used.length} usable completed assessments (${sample.length - used.length} more had integrity flags); at least ${minSample} are needed`);
+  if (used.length < Math.max(minSample, MIN_SAMPLE_FLOOR)) {
+    throw new NormError(`${used.length} usable completed assessments (${sample.length - used.length} more had integrity flags); at least ${Math.max(minSample, MIN_SAMPLE_FLOOR)} are needed`);
   }
   const values = <T>(pick: (m: SampleMember) => readonly T[], key: (x: T) => string, value: (x: T) => number, id: string) =>
     used.flatMap((m) => pick(m).filter((x) => key(x) === id).map(value));

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { App, Deps } from '../../app-types.js';
 import type { Scored } from '../../domain/results/result.js';
 import { band } from '../../reports/interpretations.js';
@@ -8,7 +9,9 @@ import { portalSettings } from '../../store/portal-settings.js';
 import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { load, toCurrentStep, type Loaded } from '../session.js';
-import { feedbackPage } from '../views/feedback.js';
+import { TEXTS } from '../texts.js';
+import { codePage, feedbackPage } from '../views/feedback.js';
+import { messagePage } from '../views/pages.js';
 
 /** Where a candidate goes after the questionnaire: the ReturnUrl, or the page that asks them to close the tab. */
 export function afterwards(l: Pick<Loaded, 'id' | 'session'>): string {
@@ -21,13 +24,24 @@ export async function offersFeedback(deps: Deps, l: Loaded): Promise<boolean> {
   return s.candidate_feedback === 1 || s.candidate_release === 1 || l.session.assessment.results_release !== null;
 }
 
+/** The request comes from the candidate: the browser that finished, or one given their personal code. */
+export function isCandidate(deps: Deps, request: FastifyRequest, l: Pick<Loaded, 'id'>): boolean {
+  return deps.candidateKeys.holds(request, l.id);
+}
+
 const strength = (s: Scored) => s.sten ?? s.raw;
+const DECISIONS = new Set(['release', 'decline', 'withdraw']);
 
 export function feedbackRoutes(app: App, deps: Deps): void {
+  const feedbackUrl = (id: string) => `/anonymous/analyse/${id}/feedback`;
+  const codeUrl = (id: string) => `/anonymous/analyse/${id}/code`;
+
   app.get('/:id/feedback', async (request, reply) => {
     const l = await load(deps, request, reply);
     if (!l) return reply;
     if (l.step.kind !== 'completed' || !(await offersFeedback(deps, l))) return toCurrentStep(reply, l);
+    // The AssessmentUrl is the employer's too: without the candidate's credential, the finished page only.
+    if (!isCandidate(deps, request, l)) return toCurrentStep(reply, l);
     // The scores are not in the session: the feedback page reads the whole row.
     const row = await findAssessment(deps.store, l.id);
     const result = row && (await resultOf(deps, row, l.ctx.lang));
@@ -41,7 +55,8 @@ export function feedbackRoutes(app: App, deps: Deps): void {
       feedbackPage(l.ctx, {
         most: ranked.slice(0, 3).map(text),
         least: ranked.slice(-2).reverse().map(text),
-        release: state ? { state, action: `/anonymous/analyse/${l.id}/feedback`, csrf: reply.generateCsrf({ userInfo: l.id }) } : null,
+        release: state ? { state, action: feedbackUrl(l.id), csrf: reply.generateCsrf({ userInfo: l.id }) } : null,
+        code: deps.candidateKeys.code(l.id),
         next: afterwards(l),
       }),
       { formTarget: l.session.assessment.return_url },
@@ -53,7 +68,39 @@ export function feedbackRoutes(app: App, deps: Deps): void {
     const l = await load(deps, request, reply);
     if (!l) return reply;
     if (l.step.kind !== 'completed') return toCurrentStep(reply, l);
-    if (decision === 'release' || decision === 'decline') await decideRelease(deps.store, l.id, decision === 'release');
-    return redirect(reply, afterwards(l));
+    if (!isCandidate(deps, request, l)) {
+      const t = TEXTS[l.ctx.lang];
+      return sendPage(reply, messagePage(l.ctx, t.completedTitle, t.completedText), { status: 403 });
+    }
+    if (decision !== undefined && DECISIONS.has(decision)) await decideRelease(deps.store, l.id, decision as 'release' | 'decline' | 'withdraw');
+    // After a withdrawal the candidate sees their page again, with the state it now has.
+    return redirect(reply, decision === 'withdraw' ? feedbackUrl(l.id) : afterwards(l));
+  });
+
+  app.get('/:id/code', async (request, reply) => {
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind !== 'completed' || !(await offersFeedback(deps, l))) return toCurrentStep(reply, l);
+    if (isCandidate(deps, request, l)) return redirect(reply, feedbackUrl(l.id));
+    return sendPage(reply, codePage(l.ctx, codeUrl(l.id), reply.generateCsrf({ userInfo: l.id }), false));
+  });
+
+  app.post('/:id/code', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const code = takeForm(request).code;
+    const l = await load(deps, request, reply);
+    if (!l) return reply;
+    if (l.step.kind !== 'completed' || !(await offersFeedback(deps, l))) return toCurrentStep(reply, l);
+    // Wrong codes count with unknown links against the client's address: guessing is rate-limited.
+    const wait = deps.tokenGuesses.retryAfter(request.ip);
+    if (wait > 0) {
+      const t = TEXTS[l.ctx.lang];
+      return sendPage(reply.header('retry-after', String(wait)), messagePage(l.ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
+    }
+    if (deps.candidateKeys.matches(l.id, code)) {
+      deps.candidateKeys.grant(reply, l.id);
+      return redirect(reply, feedbackUrl(l.id));
+    }
+    deps.tokenGuesses.count(request.ip);
+    return sendPage(reply, codePage(l.ctx, codeUrl(l.id), reply.generateCsrf({ userInfo: l.id }), true), { status: 400 });
   });
 }

@@ -6,15 +6,23 @@ import { redirect, sendPage } from '../render.js';
 import { load, stepUrl } from '../session.js';
 import { completedPage, startPage } from '../views/pages.js';
 import { currentStep } from '../../domain/flow.js';
-import { offersFeedback } from './feedback.js';
+import { isCandidate, offersFeedback } from './feedback.js';
+import { TEXTS } from '../texts.js';
 
 export function startRoutes(app: App, deps: Deps): void {
   app.get('/start/:id', async (request, reply) => {
     const l = await load(deps, request, reply);
     if (!l) return reply;
     if (l.step.kind === 'completed') {
-      const feedback = (await offersFeedback(deps, l)) ? `/anonymous/analyse/${l.id}/feedback` : undefined;
-      return sendPage(reply, completedPage(l.ctx, l.session.assessment.return_url, feedback));
+      // Only the candidate's own browser is offered their results; anyone else holding the link, a way to type the code.
+      const t = TEXTS[l.ctx.lang];
+      const own = isCandidate(deps, request, l);
+      const link = (await offersFeedback(deps, l))
+        ? own
+          ? { href: `/anonymous/analyse/${l.id}/feedback`, label: t.seeResults }
+          : { href: `/anonymous/analyse/${l.id}/code`, label: t.haveCode }
+        : undefined;
+      return sendPage(reply, completedPage(l.ctx, l.session.assessment.return_url, link));
     }
     const csrf = reply.generateCsrf({ userInfo: l.id });
     const days = await retentionDays(deps.store, l.session.assessment.tenant_id, deps.config.lifecycle.retentionDays);

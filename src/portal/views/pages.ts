@@ -42,15 +42,10 @@ ${links.map((link) => (link ? html`<p><a class="button-link" href="${link.href}"
   );
 }
 
-export function completedPage(ctx: PageContext, returnUrl: string | null, feedbackHref?: string): Html {
+/** A finished questionnaire; `candidateLink` leads the candidate to their results, or to typing their code. */
+export function completedPage(ctx: PageContext, returnUrl: string | null, candidateLink?: { href: string; label: string }): Html {
   const t = TEXTS[ctx.lang];
-  return messagePage(
-    ctx,
-    t.completedTitle,
-    t.completedText,
-    feedbackHref ? { href: feedbackHref, label: t.seeResults } : undefined,
-    returnUrl ? { href: returnUrl, label: t.returnLink } : undefined,
-  );
+  return messagePage(ctx, t.completedTitle, t.completedText, candidateLink, returnUrl ? { href: returnUrl, label: t.returnLink } : undefined);
 }
 
 export function closeTabPage(ctx: PageContext): Html {

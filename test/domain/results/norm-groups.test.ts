@@ -16,15 +16,21 @@ function member(seed: number, flags: SampleMember['flags'] = []): SampleMember {
 
 describe('norm groups built from completed assessments', () => {
   test('members with integrity flags are left out, and too small a sample is refused with the counts', () => {
-    const sample = [...Array.from({ length: 12 }, (_, i) => member(i + 1)), member(99, ['Speeding']), member(98, ['StraightLining'])];
-    const built = buildNormTable(sample, tma170, competences, 10);
-    assert.equal(built.used, 12);
+    const sample = [...Array.from({ length: 32 }, (_, i) => member(i + 1)), member(99, ['Speeding']), member(98, ['StraightLining'])];
+    const built = buildNormTable(sample, tma170, competences, 30);
+    assert.equal(built.used, 32);
     assert.equal(built.excluded, 2);
     assert.deepEqual(Object.keys(built.table.scales), tma170.scales.map((s) => s.id));
     assert.equal(Object.keys(built.table.competences).length, competences.competences.length);
-    const achievement = sample.slice(0, 12).map((m) => m.scales.find((s) => s.scale === 'achievement')!.mean);
-    assert.ok(Math.abs(built.table.scales.achievement!.mean - achievement.reduce((a, b) => a + b) / 12) < 1e-3);
-    assert.throws(() => buildNormTable(sample, tma170, competences, 13), (e: unknown) => e instanceof NormError && /12 usable .* \(2 more had integrity flags\); at least 13/.test(e.message));
+    const achievement = sample.slice(0, 32).map((m) => m.scales.find((s) => s.scale === 'achievement')!.mean);
+    assert.ok(Math.abs(built.table.scales.achievement!.mean - achievement.reduce((a, b) => a + b) / 32) < 1e-3);
+    assert.throws(() => buildNormTable(sample, tma170, competences, 33), (e: unknown) => e instanceof NormError && /32 usable .* \(2 more had integrity flags\); at least 33/.test(e.message));
+  });
+
+  test('no minimum below 30 is honoured: 29 members are refused even when 10 are asked for', () => {
+    const sample = Array.from({ length: 30 }, (_, i) => member(i + 1));
+    assert.equal(buildNormTable(sample, tma170, competences, 10).used, 30, 'positive control: 30 are enough');
+    assert.throws(() => buildNormTable(sample.slice(1), tma170, competences, 10), (e: unknown) => e instanceof NormError && /29 usable .*; at least 30 are needed/.test(e.message));
   });
 });
 
