@@ -8,6 +8,7 @@ import { activateNormGroup, countNormGroups, insertNormGroup } from './store/nor
 import type { Instruments } from './domain/instruments/load.js';
 import { readContent } from './domain/results/load.js';
 import { parseNormFile } from './domain/results/norm-groups.js';
+import { textProblem } from './domain/text.js';
 import type { CompetenceModel } from './domain/results/types.js';
 import { EXAMPLE_NORMS_DIR } from './paths.js';
 import { join } from 'node:path';
@@ -47,6 +48,8 @@ async function issueUser(username: string) {
 /** Creates a tenant with one API user and one API key. Secrets are returned once and stored hashed. */
 export async function provisionTenant(store: Store, name: string, portalDomain: string, username = usernameFor(name)): Promise<IssuedCredentials> {
   if (!name.trim() || name.length > 100) throw new ProvisionError('Tenant name must be 1 to 100 characters');
+  const problem = textProblem('Tenant name', name);
+  if (problem) throw new ProvisionError(problem);
   const domain = parseOrigin(portalDomain, '--portal-domain');
   const { password, user } = await issueUser(username);
   const key = newApiKey();

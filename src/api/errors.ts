@@ -3,6 +3,7 @@ import { DomainError, type ErrorCode } from '../domain/errors.js';
 import { isUnavailableError } from '../store/errors.js';
 
 import { ERROR_STATUS } from '../schemas/errors.js';
+import { NAME_PATTERN } from '../schemas/fields.js';
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; innererror: Record<string, unknown> };
@@ -48,7 +49,10 @@ export function describeValidation(e: AjvError, context: string): DomainError {
       message = e.params.format === 'email' ? `${field} must be a valid e-mail address` : `${field} must be a valid ${String(e.params.format)}`;
       break;
     case 'pattern':
-      message = `${field} contains characters that are not allowed (control characters or unpaired surrogates)`;
+      message =
+        e.params.pattern === NAME_PATTERN
+          ? `${field} contains characters that are not allowed (control characters, bidirectional controls or unpaired surrogates)`
+          : `${field} contains characters that are not allowed (control characters or unpaired surrogates)`;
       break;
     case 'minimum':
     case 'maximum':

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readContent } from '../domain/results/load.js';
-import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, parseNormFile } from '../domain/results/norm-groups.js';
+import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems } from '../domain/results/norm-groups.js';
 import { activateNormGroup, insertNormGroup, listNormGroups, normSample, setPortalNormGroup } from '../store/norms.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
 
@@ -29,6 +29,9 @@ export function normsCommands(program: Command): void {
       const type = Number(opts.instrument);
       const minSample = Number(opts.minSample);
       if (!Number.isInteger(minSample) || minSample < MIN_SAMPLE_FLOOR) throw new CliError(`--min-sample must be a whole number of at least ${MIN_SAMPLE_FLOOR}`);
+      if (!opts.name.trim() || opts.name.length > NORM_LIMITS.name) throw new CliError(`--name must be 1 to ${NORM_LIMITS.name} characters`);
+      const [nameProblem] = textProblems({ '--name': opts.name });
+      if (nameProblem) throw new CliError(nameProblem);
       const from = date(opts.from, '--from');
       const to = date(opts.to, '--to');
       const out = await withStore(async (store, config) => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AA_CONTRAST, contrastRatio, HEX_COLOUR } from '../domain/colour.js';
 import { logoType } from '../domain/logo.js';
+import { textProblem } from '../domain/text.js';
 import { portalSettings, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../store/portal-settings.js';
 import { CliError, issueWebhookSecret, portalKey, print, withStore } from './shared.js';
 
@@ -52,6 +53,8 @@ function branding(opts: BrandingOptions): { changes: Partial<PortalSettings>; lo
   const clear = (v: string | undefined) => v !== undefined && v.trim() === '';
   if (opts.name !== undefined) {
     if (opts.name.length > 100) throw new CliError('--name must be at most 100 characters');
+    const problem = textProblem('--name', opts.name);
+    if (problem) throw new CliError(problem);
     changes.organisation_name = clear(opts.name) ? null : opts.name.trim();
   }
   if (opts.colour !== undefined) {

@@ -22,7 +22,9 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
     lang: m.lang,
-    info: { Title: `${t.title}: ${m.candidateName}`, Author: 'Assay', Subject: m.instrumentName },
+    // No candidate's name in the metadata: pdfkit writes Title into the XMP packet unescaped, and
+    // file metadata travels further than the page.
+    info: { Title: `${t.title}: ${m.instrumentName}`, Author: 'Assay', Subject: m.instrumentName },
     pdfVersion: '1.7',
     displayTitle: true,
     // No standard font to start with: pdfkit would read Helvetica's metrics for every PDF, and a

@@ -862,19 +862,21 @@ export interface paths {
                         Email: string;
                         /** @description Caller-supplied candidate id, unique across the system. */
                         ExternalId: string;
+                        /** @description No control or bidirectional control characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C). */
                         FirstName: string;
                         /**
                          * @description 0 unknown, 1 male, 2 female, 3 neutral.
                          * @default 0
                          */
                         Gender?: number;
+                        /** @description No control or bidirectional control characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C). */
                         LastName: string;
                         /**
                          * @description When true the candidate re-enters their details before starting.
                          * @default false
                          */
                         NeedsToUpdateData?: boolean;
-                        /** @description Name preposition such as "van der"; "" when none. */
+                        /** @description Name preposition such as "van der"; "" when none. No control or bidirectional control characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C). */
                         Preposition: string;
                     };
                 };

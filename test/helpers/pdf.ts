@@ -43,3 +43,21 @@ export function inflatedStreams(bytes: Uint8Array): string[] {
   }
   return streams;
 }
+
+/**
+ * A PDF's XMP packet as stored (pdfkit keeps it uncompressed), and what pdf.js's XML parser reads
+ * from it: element name (lower case, e.g. "dc:title") to text. Throws when there is no packet.
+ */
+export async function readXmp(bytes: Uint8Array): Promise<{ packet: string; fields: Record<string, unknown> }> {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const start = text.indexOf('<x:xmpmeta');
+  const end = text.indexOf('</x:xmpmeta>', start);
+  if (start < 0 || end < 0) throw new Error('the PDF has no XMP packet');
+  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
+  try {
+    const { metadata } = await doc.getMetadata();
+    return { packet: text.slice(start, end + '</x:xmpmeta>'.length), fields: { ...(metadata?.getAll() ?? {}) } };
+  } finally {
+    await doc.destroy();
+  }
+}

@@ -1,4 +1,5 @@
 import type { Instrument, ScaleScore } from '../instruments/types.js';
+import { textProblem } from '../text.js';
 import { buildNorm, normTableProblems } from './norms.js';
 import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
 
@@ -35,6 +36,13 @@ export function buildNormTable(sample: readonly SampleMember[], instrument: Inst
 
 export class NormError extends Error {}
 
+export const NORM_LIMITS = { name: 200, source: 2000 } as const;
+
+/** A norm group's name and source are printed by `norms list` and shown in reports: no control characters. */
+export function textProblems(fields: Record<string, string>): string[] {
+  return Object.entries(fields).flatMap(([field, value]) => textProblem(field, value) ?? []);
+}
+
 /** The norm file format (README "Norm groups"); what `norms import` reads and the example ships as. */
 export interface NormFile {
   format: 'assay-norms/1';
@@ -57,8 +65,12 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
   const f = data as Partial<NormFile>;
   const problems: string[] = [];
   if (f.format !== 'assay-norms/1') problems.push('format must be "assay-norms/1"');
-  if (typeof f.name !== 'string' || !f.name.trim() || f.name.length > 200) problems.push('name must be 1 to 200 characters');
+  if (typeof f.name !== 'string' || !f.name.trim() || f.name.length > NORM_LIMITS.name) problems.push(`name must be 1 to ${NORM_LIMITS.name} characters`);
+  else problems.push(...textProblems({ name: f.name }));
   if (typeof f.source !== 'string' || !f.source.trim()) problems.push('source must say where the norms come from');
+  // Every tenant's results carry the source: a bounded sentence or two, not a document.
+  else if (f.source.length > NORM_LIMITS.source) problems.push(`source must be at most ${NORM_LIMITS.source} characters (it has ${f.source.length})`);
+  else problems.push(...textProblems({ source: f.source }));
   if (!Number.isInteger(f.sampleSize) || (f.sampleSize ?? 0) < 2) problems.push('sampleSize must be a whole number of at least 2');
   for (const key of ['collectedFrom', 'collectedTo'] as const) {
     const v = f[key];
