@@ -150,7 +150,7 @@ for (const db of testDatabases()) {
       assert.equal(list.code, 0, list.stderr);
       assert.ok(!list.stdout.includes('\u001b'), 'norms list prints no escape sequence');
       assert.doesNotMatch(list.stdout, /Evil/);
-      const build = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Evil \u001b[2J', '--min-sample', '2'], env);
+      const build = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Evil \u001b[2J', '--min-sample', '30'], env);
       assert.equal(build.code, 1, build.stdout);
       assert.match(build.stderr, /--name contains a character that is not allowed \(U\+001B/);
       // Positive control: the same file, without them, at the longest source allowed.
