@@ -18,9 +18,8 @@ export function canSharePort(version = process.versions.node): boolean {
 /**
  * Listens on `host:port` with `LISTENERS` descriptors that accept. libuv accepts one connection per
  * listening descriptor per event-loop turn (libuv/libuv#3696), and under load a turn takes tens of
- * milliseconds: with one, a 500-candidate campaign admitted new connections at about 40 a second,
- * so 300 candidates waited 1 to 7 s for their first page while those already connected were served
- * in 50 ms. Where Node.js can share a port, the kernel spreads new connections over 64 sockets;
+ * milliseconds: with one, new connections wait seconds to be accepted while those already
+ * connected are served. Where Node.js can share a port, the kernel spreads new connections over 64 sockets;
  * before that (Node.js 20), 63 more descriptors of the one socket each take one from its queue per
  * turn. Either way each hands its connections to the HTTP server. Returns the extra listeners, for
  * `close` to stop with the server's own.

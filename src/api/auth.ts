@@ -29,8 +29,8 @@ interface Kept<V> {
 }
 
 // Past this share of the TTL, a request still uses a cached entry but checks it again in the
-// background. When an entry simply expired, every request of that caller then waited for one KDF
-// run (about 150 ms here): each client's requests stalled once a TTL (bench/README.md).
+// background. When an entry simply expired, every request of that caller waited for one KDF run:
+// each client's requests stalled once a TTL.
 export const REFRESH_AFTER = 0.75;
 
 export interface AuthOptions {

@@ -3,7 +3,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * Helmet's headers for the given options, worked out once. @fastify/helmet builds a new
- * helmet middleware on every request (a tenth of the API's CPU time when profiled); the
+ * helmet middleware on every request, a large share of the API's CPU; the
  * headers never change, so Assay runs helmet once and sets the result per response.
  */
 export function securityHeaders(options: HelmetOptions): Record<string, string> {

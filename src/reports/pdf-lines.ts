@@ -46,10 +46,10 @@ const FOOT_SLACK = 1;
 /**
  * Draws `text` as `doc.text(text, x, y, { width })` does, from the lines the same paragraph was
  * broken into before when there are any. pdfkit breaks every paragraph of every PDF into lines
- * again, measuring each word, and the report's texts are the same in every report: that was a
- * tenth of a PDF's CPU. A paragraph that would run past the page's foot goes through pdfkit's
- * wrapper, which starts the next page where it must. Never for a candidate's particulars: the kept
- * lines outlive any one report (as in fonts.ts `wordLayouts`).
+ * again, measuring each word, although the report's texts are the same in every report. A
+ * paragraph that would run past the page's foot goes through pdfkit's wrapper, which starts the
+ * next page where it must. Never for a candidate's particulars: the kept lines outlive any one
+ * report (as in fonts.ts `wordLayouts`).
  */
 export function flow(doc: Doc, text: string, at: { x?: number; y?: number; width?: number } = {}): Doc {
   const d = internals(doc);

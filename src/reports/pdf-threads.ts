@@ -14,7 +14,7 @@ const IDLE_MS = 10 * 60_000;
 /**
  * PDFs are rendered on worker threads (`pdf-worker.ts`), never on the event loop: a PDF takes
  * tens of milliseconds of CPU, and ten rendered on the loop held every tenant's requests behind
- * them (bench/README.md). Up to `queue` wait for a thread; past that, a PDF request gets 503 with
+ * them. Up to `queue` wait for a thread; past that, a PDF request gets 503 with
  * Retry-After. A thread that runs out of its heap ends, its PDF fails, and another takes its place.
  */
 export class PdfThreads {

@@ -96,8 +96,8 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
 
 /**
  * Ends the document with its streams compressed at zlib's level 1 instead of its default 6:
- * a tenth of a PDF's CPU was pdfkit's deflate, which takes no level, and level 1 costs about 13%
- * more bytes. pdfkit compresses every stream inside `end`, synchronously, so no other code on
+ * pdfkit's deflate, which takes no level, is a large share of a PDF's CPU, and level 1 costs a
+ * few more bytes. pdfkit compresses every stream inside `end`, synchronously, so no other code on
  * this thread sees the swap.
  */
 function endQuickly(doc: Doc): void {

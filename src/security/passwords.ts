@@ -20,7 +20,7 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 /**
- * Blocks the calling thread for the whole KDF run (about 160 ms on the reference machine).
+ * Blocks the calling thread for the whole KDF run, which is slow by design.
  * The server calls it only inside its KDF worker threads (`kdf-pool.ts`), never on the event
  * loop or libuv's pool, which the database's syncs need.
  */

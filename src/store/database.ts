@@ -250,7 +250,7 @@ export const VERSION_MAX_AGE_MS = 1;
  * `forget`: requests handled close together share the answer, and a change committed by another
  * process is seen by every request handled a millisecond later, however busy the event loop. One
  * statement, not one per table: a statement's cost is mostly SQLite starting and ending its read
- * (file locks), and an API read asks for both versions (bench/README.md).
+ * (file locks), and an API read asks for both versions.
  */
 function versionsReader(raw: BetterSqlite3.Database): { credentials(): number | undefined; heads(): number | undefined; forget(): void } {
   let statement: BetterSqlite3.Statement | undefined;

@@ -4,7 +4,7 @@ import { sql, SqliteAdapter, type Kysely } from 'kysely';
  * SQLite: the answers become a WITHOUT ROWID table, keyed and stored by (analysis_id, item_id).
  * With a rowid, each answer lived in the table and its key in a separate index, so the portal's
  * session read, which gathers an assessment's answers twice per page, searched the table again
- * for every answer's value: 76 µs for 170 answers against 34 µs in one B-tree (bench/README.md).
+ * for every answer's value.
  * The table keeps its name, columns and keys, so no query changes. Nothing changes on
  * PostgreSQL, where a table has no rowid to drop.
  */
