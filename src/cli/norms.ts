@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { readContent } from '../domain/results/load.js';
-import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems } from '../domain/results/norm-groups.js';
-import { activateNormGroup, insertNormGroup, listNormGroups, normSample, setPortalNormGroup } from '../store/norms.js';
+import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../domain/results/norm-groups.js';
+import { normSheet } from '../measurement/norm-sheet.js';
+import { activateNormGroup, insertNormGroup, listNormGroups, normSample, setPortalNormGroup, showNormGroup } from '../store/norms.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -89,6 +90,22 @@ export function normsCommands(program: Command): void {
         portals: Number(r.portals ?? 0),
       }));
       print(!!opts.json, shown, table(shown));
+    });
+
+  norms
+    .command('show')
+    .description('a norm group\'s technical sheet: its sample, and each scale\'s mean, SD, reliability and standard error of measurement')
+    .argument('<id>', 'norm group id (see norms list)')
+    .option('--json', 'print the group as a norm file, with its id and whether it is active')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const out = await withStore(async (store, config) => {
+        const group = await showNormGroup(store, id);
+        if (!group) throw new CliError(`No norm group "${id}"`);
+        const { instruments, competences } = loadContent(config);
+        const instrument = instruments.get(group.assessmentType)!;
+        return { json: { id: group.id, active: group.active, ...toNormFile(group, instrument) }, text: normSheet(group, instrument, competences) };
+      });
+      print(!!opts.json, out.json, out.text);
     });
 
   norms

@@ -38,6 +38,12 @@ export async function findNormGroup(store: Store, id: string): Promise<NormGroup
   return group;
 }
 
+/** A group with whether it is its instrument's default; read afresh, for the operator's CLI. */
+export async function showNormGroup(store: Store, id: string): Promise<(NormGroup & { active: boolean }) | undefined> {
+  const row = await store.db.selectFrom('norm_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && { ...toGroup(row), active: row.active === 1 };
+}
+
 /** The group a completion pins: the portal's own choice for the instrument, else the instrument's active group. */
 export async function normGroupInForce(db: Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null> {
   const own = await db
@@ -130,7 +136,7 @@ export interface SampleFilter {
 export async function normSample(store: Store, filter: SampleFilter): Promise<SampleMember[]> {
   let q = store.db
     .selectFrom('assessments')
-    .select(['scores', 'competence_scores', 'integrity_flags'])
+    .select(['analysis_id', 'scores', 'competence_scores', 'integrity_flags'])
     .where('status', '=', 'Completed')
     .where('assessment_type', '=', filter.assessmentType)
     .where('scores', 'is not', null)
@@ -141,9 +147,17 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
   if (filter.from) q = q.where('completed_at', '>=', filter.from);
   if (filter.to) q = q.where('completed_at', '<', filter.to);
   const rows = await q.execute();
+  const answers = new Map<string, Map<string, number>>(rows.map((r) => [r.analysis_id, new Map()]));
+  // In chunks: a query's parameters are bounded (SQLite's 32,766, PostgreSQL's 65,535).
+  for (let at = 0; at < rows.length; at += 1_000) {
+    const ids = rows.slice(at, at + 1_000).map((r) => r.analysis_id);
+    const found = await store.db.selectFrom('assessment_answers').select(['analysis_id', 'item_id', 'value']).where('analysis_id', 'in', ids).execute();
+    for (const a of found) answers.get(a.analysis_id)!.set(a.item_id, a.value);
+  }
   return rows.map((r) => ({
     scales: JSON.parse(r.scores!) as ScaleScore[],
     competences: JSON.parse(r.competence_scores!) as CompetenceScore[],
     flags: JSON.parse(r.integrity_flags ?? '[]') as IntegrityFlag[],
+    answers: answers.get(r.analysis_id)!,
   }));
 }

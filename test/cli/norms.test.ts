@@ -80,6 +80,13 @@ for (const db of testDatabases()) {
       assert.equal(built.excluded, 1);
       let list = await cli('norms', 'list', '--json');
       assert.deepEqual(list.map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]), [[built.id, false, false, 30]]);
+      // Built from answers, the group records each scale's reliability (these profiles answer a scale alike: alpha 1).
+      const sheet = await cli('norms', 'show', built.id, '--json');
+      assert.equal(sheet.format, 'assay-norms/2');
+      for (const s of tma170.scales) {
+        assert.equal(sheet.scales[s.id].reliability.alpha, 1, s.id);
+        assert.equal(sheet.scales[s.id].reliability.items.length, tma170.items.filter((i) => i.scale === s.id).length);
+      }
 
       await cli('norms', 'activate', built.id, '--portal-domain', tenant.portalDomain, '--json');
       const underBuilt = await completed(tenant, 3);
@@ -116,6 +123,36 @@ for (const db of testDatabases()) {
       // Earlier results are reproducible: each keeps the group pinned when it was completed.
       assert.deepEqual(await result(tenant, before), unnormed);
       assert.deepEqual(await result(tenant, underBuilt), normed);
+    });
+
+    test('norm files: version 2 carries reliability and shows it; version 1 still imports and says its precision is unknown', async () => {
+      const scales = Object.fromEntries(
+        tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5, reliability: { alpha: 0.8, alphaLower: 0.75, alphaUpper: 0.84, sem: 0.22, semSten: 0.89 } }]),
+      );
+      const v2 = { format: 'assay-norms/2', name: 'With precision', instrument: 'TMA170', source: 'A test publisher', sampleSize: 500, scales };
+      const file = join(server.dataDir, 'v2.json');
+      writeFileSync(file, JSON.stringify(v2));
+      const imported = await cli('norms', 'import', file, '--json');
+      const shown = await cli('norms', 'show', imported.id, '--json');
+      assert.deepEqual(shown.scales, scales, 'the reliability round-trips');
+      const text = await runCli(['norms', 'show', imported.id], env);
+      assert.match(text.stdout, /alpha\s+95% interval/);
+      assert.match(text.stdout, /0\.80\s+\[0\.75, 0\.84\]\s+0\.22\s+0\.89/);
+      assert.doesNotMatch(text.stdout, /Precision unknown/);
+
+      const v1 = { ...v2, format: 'assay-norms/1', name: 'Without precision', scales: Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }])) };
+      writeFileSync(file, JSON.stringify(v1));
+      const old = await cli('norms', 'import', file, '--json');
+      assert.match((await runCli(['norms', 'show', old.id], env)).stdout, /Precision unknown/);
+      assert.equal((await cli('norms', 'show', old.id, '--json')).format, 'assay-norms/1');
+
+      writeFileSync(file, JSON.stringify({ ...v2, format: 'assay-norms/1' }));
+      const refused = await runCli(['norms', 'import', file], env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /reliability needs format "assay-norms\/2"/);
+      const missing = await runCli(['norms', 'show', 'no-such-group'], env);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /No norm group "no-such-group"/);
     });
 
     test('a broken norm file is refused with every problem', async () => {

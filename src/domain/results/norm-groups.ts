@@ -1,5 +1,6 @@
 import type { Instrument, ScaleScore } from '../instruments/types.js';
 import { textProblem } from '../text.js';
+import { normEvidence } from '../../measurement/norm-evidence.js';
 import { buildNorm, normTableProblems } from './norms.js';
 import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
 
@@ -8,6 +9,8 @@ export interface SampleMember {
   scales: readonly ScaleScore[];
   competences: readonly CompetenceScore[];
   flags: readonly IntegrityFlag[];
+  /** Every item's answer, for the reliability evidence; absent when the answers are gone. */
+  answers?: ReadonlyMap<string, number>;
 }
 
 export const DEFAULT_MIN_SAMPLE = 200;
@@ -31,6 +34,12 @@ export function buildNormTable(sample: readonly SampleMember[], instrument: Inst
     const v = values((m) => m.competences, (x) => x.competence, (x) => x.raw, c.code);
     if (v.length >= minSample) table.competences[c.code] = buildNorm(v);
   }
+  // Reliability needs every member's answers to every item: from a sample that has them all.
+  if (used.every((m) => m.answers && instrument.items.every((i) => m.answers!.has(i.id)))) {
+    const evidence = normEvidence(instrument, model, used.map((m) => m.answers!));
+    for (const [id, r] of Object.entries(evidence.scales)) if (table.scales[id]) table.scales[id].reliability = r;
+    for (const [code, r] of Object.entries(evidence.competences)) if (table.competences[code]) table.competences[code].reliability = r;
+  }
   return { table, used: used.length, excluded: sample.length - used.length };
 }
 
@@ -45,7 +54,8 @@ export function textProblems(fields: Record<string, string>): string[] {
 
 /** The norm file format (README "Norm groups"); what `norms import` reads and the example ships as. */
 export interface NormFile {
-  format: 'assay-norms/1';
+  /** Version 2 may carry each norm's reliability; version 1 has none (precision unknown). */
+  format: 'assay-norms/1' | 'assay-norms/2';
   name: string;
   instrument: 'TMA170' | 'TMA312';
   source: string;
@@ -64,7 +74,8 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
   if (typeof data !== 'object' || data === null) throw new NormError('the file does not hold a JSON object');
   const f = data as Partial<NormFile>;
   const problems: string[] = [];
-  if (f.format !== 'assay-norms/1') problems.push('format must be "assay-norms/1"');
+  if (f.format !== 'assay-norms/1' && f.format !== 'assay-norms/2') problems.push('format must be "assay-norms/1" or "assay-norms/2"');
+  else if (f.format === 'assay-norms/1' && hasReliability({ scales: f.scales ?? {}, competences: f.competences ?? {} })) problems.push('reliability needs format "assay-norms/2"');
   if (typeof f.name !== 'string' || !f.name.trim() || f.name.length > NORM_LIMITS.name) problems.push(`name must be 1 to ${NORM_LIMITS.name} characters`);
   else problems.push(...textProblems({ name: f.name }));
   if (typeof f.source !== 'string' || !f.source.trim()) problems.push('source must say where the norms come from');
@@ -99,7 +110,7 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
 /** A norm group as a norm file, the inverse of `parseNormFile`. */
 export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument): NormFile {
   return {
-    format: 'assay-norms/1',
+    format: hasReliability(group.table) ? 'assay-norms/2' : 'assay-norms/1',
     name: group.name,
     instrument: instrument.code,
     source: group.source,
@@ -112,3 +123,8 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
   };
 }
 
+
+/** Whether any norm of the table carries its reliability. */
+export function hasReliability(table: NormTable): boolean {
+  return [...Object.values(table.scales), ...Object.values(table.competences)].some((n) => n?.reliability !== undefined);
+}

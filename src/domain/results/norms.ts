@@ -1,4 +1,4 @@
-import type { Norm, NormTable } from './types.js';
+import type { Norm, NormReliability, NormTable } from './types.js';
 
 const SCALE_MIN = 1;
 const SCALE_MAX = 5;
@@ -110,6 +110,33 @@ export function normProblems(norm: unknown, label: string): string[] {
       total += share;
     }
     if (Math.abs(total - 1) > 0.01) problems.push(`${label}: distribution shares must add up to 1 (they add up to ${total.toFixed(4)})`);
+  }
+  if (n?.reliability !== undefined) problems.push(...reliabilityProblems(n.reliability, label));
+  return problems;
+}
+
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** Every problem with a norm's reliability (format 2); [] when sound. */
+function reliabilityProblems(r: unknown, label: string): string[] {
+  const rel = r as Partial<NormReliability> | null;
+  if (typeof rel !== 'object' || rel === null) return [`${label}: reliability must be an object`];
+  const problems: string[] = [];
+  if (!isNumber(rel.alpha) || rel.alpha > 1) problems.push(`${label}: reliability.alpha must be a number of at most 1`);
+  for (const key of ['alphaLower', 'alphaUpper'] as const) {
+    if (rel[key] !== undefined && (!isNumber(rel[key]) || rel[key] > 1)) problems.push(`${label}: reliability.${key} must be a number of at most 1`);
+  }
+  if (isNumber(rel.alphaLower) && isNumber(rel.alphaUpper) && isNumber(rel.alpha) && !(rel.alphaLower <= rel.alpha && rel.alpha <= rel.alphaUpper)) {
+    problems.push(`${label}: reliability.alpha must lie within alphaLower and alphaUpper`);
+  }
+  if (!isNumber(rel.sem) || rel.sem < 0) problems.push(`${label}: reliability.sem must be a number of at least 0`);
+  if (!isNumber(rel.semSten) || rel.semSten < 0) problems.push(`${label}: reliability.semSten must be a number of at least 0`);
+  if (rel.items !== undefined) {
+    const optional = (x: unknown, ok: (v: number) => boolean) => x === undefined || (isNumber(x) && ok(x));
+    const ok =
+      Array.isArray(rel.items) &&
+      rel.items.every((i) => typeof i?.id === 'string' && optional(i.itemRest, (v) => Math.abs(v) <= 1) && optional(i.alphaIfDeleted, (v) => v <= 1));
+    if (!ok) problems.push(`${label}: reliability.items must be a list of {id, itemRest from -1 to 1, alphaIfDeleted of at most 1}`);
   }
   return problems;
 }

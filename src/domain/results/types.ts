@@ -30,6 +30,23 @@ export interface Norm {
   mean: number;
   sd: number;
   distribution?: Array<[number, number]>;
+  /** How precisely the sample measured it; absent for groups imported without it ("precision unknown"). */
+  reliability?: NormReliability;
+}
+
+/**
+ * A scale's or competence's reliability in a norm group's sample (docs/PSYCHOMETRICS.md): alpha
+ * with Feldt's 95% interval for a scale, Mosier's composite reliability for a competence; the
+ * standard error of measurement of the raw score and in stens; for a scale, each item's figures.
+ */
+export interface NormReliability {
+  alpha: number;
+  alphaLower?: number;
+  alphaUpper?: number;
+  sem: number;
+  semSten: number;
+  /** Per item; a figure that does not exist (alpha of a single remaining item) is left out. */
+  items?: Array<{ id: string; itemRest?: number; alphaIfDeleted?: number }>;
 }
 
 /** What a norm group says about an instrument: by scale id and by competence code. */
