@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { percentile } from '../../src/domain/results/norms.js';
 import type { CompetenceModel } from '../../src/domain/results/types.js';
 import { COMPETENCES_FILE, EXAMPLE_NORMS_DIR } from '../../src/paths.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient, startPath } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
+import { percentileByCounting, sampleOf, stenOf } from '../helpers/norm-oracle.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -17,8 +17,9 @@ const example = JSON.parse(readFileSync(join(EXAMPLE_NORMS_DIR, 'example-tma170.
 const tma170 = instruments.get(0)!;
 const LISTS = ['AptitudeScores', 'NormScores', 'NormScoresPercentage', 'AptitudeScoresPercentage', 'NormScoreScales', 'AptitudeScoresScale'];
 
-/** The expected sten, computed here independently: 5.5 + 2z, rounded half up, within 1–10. */
-const expectedSten = (raw: number, norm: { mean: number; sd: number }) => Math.min(10, Math.max(1, Math.floor(5.5 + (2 * (raw - norm.mean)) / norm.sd + 0.5)));
+/** Stens from the published band table; percentiles counted from the example's own sample. */
+const expectedSten = (raw: number, norm: { mean: number; sd: number }) => stenOf(raw, norm);
+const expectedPercentile = (raw: number, norm: { distribution: Array<[number, number]> }) => percentileByCounting(sampleOf(norm.distribution, example.sampleSize), raw);
 
 for (const db of testDatabases()) {
   describe(`GET /api/candidateanalysisresult/{token}/{culture} [${db}]`, () => {
@@ -51,7 +52,7 @@ for (const db of testDatabases()) {
         const raw: number = r.NormScoreScales[i].Value;
         assert.deepEqual(r.NormScoreScales[i], { ID: s.number, Value: level.get(s.id), Description: s.name.en, ExternalCode: s.id.toUpperCase().replace(/-/g, '_') });
         assert.equal(r.NormScores[i].Value, expectedSten(raw, example.scales[s.id]), s.id);
-        assert.equal(r.NormScoresPercentage[i].Value, percentile(raw, example.scales[s.id]), s.id);
+        assert.equal(r.NormScoresPercentage[i].Value, expectedPercentile(raw, example.scales[s.id]), s.id);
         assert.ok(r.NormScoresPercentage[i].Value >= 0 && r.NormScoresPercentage[i].Value <= 100);
       }
 
@@ -63,7 +64,10 @@ for (const db of testDatabases()) {
         assert.deepEqual(r.AptitudeScoresScale[i], { ID: c.id, Value: Math.round(mean * 100) / 100, Description: c.name.en, ExternalCode: c.code });
         assert.equal(r.AptitudeScores[i].Value, expectedSten(r.AptitudeScoresScale[i].Value, example.competences[c.code]), c.code);
         assert.equal(r.AptitudeScoresPercentage[i].ID, c.id);
+        assert.equal(r.AptitudeScoresPercentage[i].Value, expectedPercentile(r.AptitudeScoresScale[i].Value, example.competences[c.code]), c.code);
       }
+      // The profile spreads over several bands and percentiles, so the table and the count are exercised.
+      for (const list of ['NormScores', 'NormScoresPercentage', 'AptitudeScores', 'AptitudeScoresPercentage']) assert.ok(new Set(r[list].map((x: any) => x.Value)).size >= 3, list);
 
       // Answers that follow a profile agree on every designated pair.
       assert.equal(r.ConsistencyScore, '100');

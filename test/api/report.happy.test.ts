@@ -57,14 +57,22 @@ for (const db of testDatabases()) {
         // The chart: one bar per scale, labelled with the sten the results endpoint gives.
         const svg = /<svg class="profile-chart"[\s\S]*?<\/svg>/.exec(html)![0];
         assert.match(svg, /role="img"/);
-        const bars = [...svg.matchAll(/<g>\s*<text[^>]*>([^<]+)<\/text>\s*<rect[^>]*width="([\d.]+)"[^>]*><\/rect>\s*<text[^>]*>(\d+)<\/text>/g)];
+        const bars = [...svg.matchAll(/<g>\s*<text[^>]*>([^<]+)<\/text>\s*<rect x="([\d.]+)"[^>]*width="([\d.]+)"[^>]*><\/rect>\s*<text[^>]*>(\d+)<\/text>/g)];
         assert.equal(bars.length, 26);
-        const width = (sten: number) => Number(bars.find((b) => Number(b[3]) === sten)![2]);
+        // The gridlines, by the sten printed above each: a bar ends on the line of its own sten.
+        const grid = new Map([...svg.matchAll(/<line x1="([\d.]+)"[^>]*><\/line>\s*<text[^>]*>(\d+)<\/text>/g)].map((m) => [Number(m[2]), Number(m[1])]));
+        assert.deepEqual([...grid.keys()], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        const origin = Number(bars[0]![2]);
+        const step = grid.get(2)! - grid.get(1)!;
+        assert.ok(Math.abs(grid.get(1)! - origin - step) < 0.01, 'the bars start at sten 0, one step left of the line for 1');
         for (const [i, s] of tma170.scales.entries()) {
-          assert.equal(bars[i]![1], s.name[lang]);
-          assert.equal(Number(bars[i]![3]), result.NormScores[i].Value, s.id);
+          const [, name, x, width, label] = bars[i]!;
+          assert.equal(name, s.name[lang]);
+          assert.equal(Number(label), result.NormScores[i].Value, s.id);
+          assert.equal(Number(x), origin, s.id);
+          assert.ok(Math.abs(Number(x) + Number(width) - grid.get(result.NormScores[i].Value)!) < 0.01, `${s.id}: the bar ends at sten ${result.NormScores[i].Value}`);
         }
-        for (const b of bars) assert.ok(Math.abs(Number(b[2]) - width(Number(b[3]))) < 0.01, 'bar length follows the sten');
+        assert.ok(new Set(bars.map((b) => b[3])).size >= 3, 'bars of several lengths: equal bars would not pass');
         assert.match(svg, /fill="#e8edf3"/, 'the average band is marked');
 
         // The table repeats the chart for screen readers, and each scale's band text follows.

@@ -7,6 +7,7 @@ import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, csrfToken, FormClient } from '../helpers/forms.js';
 import { apiClient, type Credentials } from '../helpers/http.js';
+import { stenOf } from '../helpers/norm-oracle.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -112,10 +113,9 @@ for (const db of testDatabases()) {
       const underImported = await result(other, await completed(other, 5));
       assert.equal(underImported.NormGroup.Id, imported.id);
       assert.equal(underImported.NormGroup.CollectedFrom, '2024-01-01');
-      // Scale means of 3 with SD 0.5: a raw 1 is sten 1, a raw 5 is sten 10, on the normal curve.
+      // Scale means of 3 with SD 0.5: each sten is the published band that holds z = (raw − 3) / 0.5.
       for (const [i, raw] of underImported.NormScoreScales.entries()) {
-        const z = (raw.Value - 3) / 0.5;
-        assert.equal(underImported.NormScores[i].Value, Math.min(10, Math.max(1, Math.floor(5.5 + 2 * z + 0.5))));
+        assert.equal(underImported.NormScores[i].Value, stenOf(raw.Value, { mean: 3, sd: 0.5 }), `raw ${raw.Value}`);
       }
       assert.deepEqual(underImported.AptitudeScores, [], 'the table has no competence norms');
       assert.equal((await result(tenant, await completed(tenant, 6))).NormGroup.Id, built.id, "a portal's own choice wins over the default");

@@ -9,6 +9,7 @@ import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 type Tenant = Credentials & { apiKeyId: string };
+const LISTS = ['AptitudeScores', 'NormScores', 'NormScoresPercentage', 'AptitudeScoresPercentage', 'NormScoreScales', 'AptitudeScoresScale'];
 
 for (const db of testDatabases()) {
   describe(`the candidate's feedback and the release of results [${db}]`, () => {
@@ -74,7 +75,14 @@ for (const db of testDatabases()) {
       assert.equal(status.IntegrityFlags, null);
       const withheld = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
       assert.equal(withheld.Done, true);
-      assert.deepEqual([withheld.NormScoreScales, withheld.NormScores, withheld.AptitudeScores], [[], [], []]);
+      for (const list of LISTS) assert.deepEqual(withheld[list], [], list);
+      assert.equal(withheld.ConsistencyScore, '');
+      assert.deepEqual(withheld.IntegrityFlags, []);
+      const access = async () => (await a.api.get(`/api/anonymous/candidate/${a.externalId}`)).body.Data.Assessments.find((x: any) => x.AnalysisId === a.id);
+      const accessWithheld = await access();
+      assert.equal(accessWithheld.ResultsRelease, 'Pending');
+      assert.equal(accessWithheld.Results, null, 'the access call shows no scores');
+      assert.equal(accessWithheld.Answers, null, 'nor the answers they come from');
       assert.match(withheld.Note, /has not released/);
       const report = await a.api.get(`/api/anonymous/assessment/${a.id}/report`);
       assert.equal(report.status, 409);
@@ -93,7 +101,12 @@ for (const db of testDatabases()) {
       const shared = await request(after.ReportUrl.replace(/^https?:\/\/[^/]+/, server.url));
       assert.equal(shared.status, 200);
       assert.match(shared.text, /profile-chart/, 'released: the share link shows the report');
-      assert.equal((await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.NormScoreScales.length, 26);
+      const released = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
+      for (const list of LISTS) assert.ok(released[list].length > 0, `${list}: released, the lists fill`);
+      assert.equal(released.NormScoreScales.length, 26);
+      const accessReleased = await access();
+      assert.equal(accessReleased.Results.Scales.length, 26);
+      assert.equal(accessReleased.Answers.length, 170);
       assert.equal((await a.api.get(`/api/anonymous/assessment/${a.id}/report`)).status, 200);
       assert.equal(receiver.received.filter((r) => r.url === '/released').length, 1, 'one webhook, at completion');
     });

@@ -72,3 +72,52 @@ for (const db of testDatabases()) {
     });
   });
 }
+
+/** Keeps this process's event loop busy in slices of `sliceMs`, letting I/O through between them, until `work` settles. */
+async function whileLoopSlow<T>(work: () => Promise<T>, { warmMs = 1_300, sliceMs = 200 } = {}): Promise<T> {
+  const started = Date.now();
+  let outcome: { value: T } | { error: unknown } | undefined;
+  let running = false;
+  while (!outcome) {
+    for (const end = Date.now() + sliceMs; Date.now() < end; );
+    await new Promise((r) => setImmediate(r));
+    // Past one whole sampling second (under-pressure samples each 1 s), every delay it saw was a slice.
+    if (!running && Date.now() - started >= warmMs) {
+      running = true;
+      work().then((value) => (outcome = { value }), (error) => (outcome = { error }));
+    }
+    if (Date.now() - started > 30_000) throw new Error('the request did not settle');
+  }
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
+}
+
+for (const db of testDatabases()) {
+  describe(`shedding on event-loop delay [${db}]`, () => {
+    let server: TestServer;
+    let creds: Credentials;
+    before(async () => {
+      // The server runs in this process: a slow loop here is the server's slow loop.
+      server = await startServer(db, { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '100' });
+      creds = await server.tenant();
+    });
+    after(() => server.stop());
+
+    test('a loop delayed past the limit gets 503 with Retry-After; without the delay, 200', async () => {
+      const a = await newAssessment(server.url, creds);
+      const get = () => apiClient(server.url, creds).get(`/api/anonymous/assessment/${a.id}`);
+      assert.equal((await get()).status, 200, 'positive control: an idle loop serves');
+      const shed = await whileLoopSlow(get);
+      assert.equal(shed.status, 503, shed.text);
+      assert.equal(errorCode(shed), 'ServiceUnavailable');
+      assert.equal(shed.headers.get('retry-after'), '2');
+      // Once a calm second has been sampled, it serves again.
+      let status = 0;
+      for (let i = 0; i < 40 && status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await get()).status;
+      }
+      assert.equal(status, 200);
+    });
+  });
+}

@@ -23,8 +23,12 @@ describe('secrets at rest', () => {
 
     const names = Object.keys(secrets);
     const forms = Object.values(secrets).map(encodings);
+    // Positive control: stored in the clear, so a scan that reads the bytes finds them.
+    const stored = [Buffer.from(a.id), Buffer.from(creds.apiKeyId)];
     const scan = (when: string) => {
-      const files = scanFiles(server.dataDir, forms.flat()).filter(({ file }) => !file.endsWith('secret.key'));
+      const all = scanFiles(server.dataDir, [...forms.flat(), ...stored]).filter(({ file }) => !file.endsWith('secret.key'));
+      const files = all.map(({ file, counts }) => ({ file, counts: counts.slice(0, -stored.length) }));
+      stored.forEach((needle, i) => assert.ok(all.some(({ counts }) => counts[counts.length - stored.length + i]! > 0), `${when}: the scan finds ${needle}`));
       assert.ok(files.some(({ file }) => file.endsWith('.db-wal')) || when === 'after stop', `${when}: the WAL is among the scanned files`);
       for (const { file, counts } of files) {
         counts.forEach((n, i) => assert.equal(n, 0, `${when}: ${names[Math.floor(i / 3)]} found in ${file}`));

@@ -68,7 +68,10 @@ for (const db of testDatabases()) {
       const row = await server.running.deps.store.db.selectFrom('portal_settings').select('webhook_secret_enc').where('api_key_id', '=', tenant.apiKeyId).executeTakeFirstOrThrow();
       assert.ok(!row.webhook_secret_enc!.includes(set.webhookSecret.slice(6, 20)));
       if (db === 'sqlite') {
-        for (const { file, counts } of scanFiles(server.dataDir, [Buffer.from(set.webhookSecret)])) assert.equal(counts[0], 0, file);
+        // Positive control: the same scan finds the WebhookUrl stored in the clear, so it read the database's bytes.
+        const files = scanFiles(server.dataDir, [Buffer.from(set.webhookSecret), Buffer.from(receiver.url('/signed'))]);
+        assert.ok(files.reduce((n, { counts }) => n + counts[1]!, 0) > 0, `the WebhookUrl is found in ${files.map((f) => f.file).join(', ')}`);
+        for (const { file, counts } of files) assert.equal(counts[0], 0, file);
       }
 
       // Rotation with an overlap: both secrets verify; after a rotation without one, only the new.

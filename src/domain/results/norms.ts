@@ -12,11 +12,13 @@ export function sten(raw: number, norm: Norm): number {
 /**
  * Percentile rank, 0–100, rounded. With the sample's distribution: the mid-rank (the share below
  * plus half the share at the value), interpolated linearly between the values the sample had and
- * towards 0 at 1 and 100 at 5. Without one: the normal distribution's Φ(z).
+ * towards 0 at 1 and 100 at 5. Without one: the normal distribution's Φ(z). Rounded half up.
  */
 export function percentile(raw: number, norm: Norm): number {
   const p = norm.distribution?.length ? midRank(raw, norm.distribution) : normalCdf((raw - norm.mean) / norm.sd);
-  return Math.min(100, Math.max(0, Math.round(p * 100)));
+  // Summed shares carry float noise: a mid-rank of exactly 4.5 % would come out 4.4999… and round
+  // down. Nine decimals drop the noise and keep every real difference (shares have six).
+  return Math.min(100, Math.max(0, Math.round(Number((p * 100).toFixed(9)))));
 }
 
 type Curve = { values: Float64Array; ranks: Float64Array };

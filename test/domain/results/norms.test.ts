@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { buildNorm, normalCdf, normProblems, percentile, sten } from '../../../src/domain/results/norms.js';
 import type { Norm } from '../../../src/domain/results/types.js';
+import { STEN_BANDS, stenOfZ } from '../../helpers/norm-oracle.js';
 
 const raw = fc.double({ min: 1, max: 5, noNaN: true });
 const normal: fc.Arbitrary<Norm> = fc.record({ mean: fc.double({ min: 1.5, max: 4.5, noNaN: true }), sd: fc.double({ min: 0.1, max: 1.5, noNaN: true }) });
@@ -20,6 +21,22 @@ describe('stens', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  test('every sten is the published band of half an SD that holds z, inside each band and at both of its edges', () => {
+    // Mean 3, SD 0.5: raw = 3 + z / 2, exact in binary for these z.
+    const norm = { mean: 3, sd: 0.5 };
+    const rawAt = (z: number) => 3 + z / 2;
+    const published: Array<[z: number, sten: number]> = [
+      [-4, 1], [-2.25, 1], [-2, 2], [-1.75, 2], [-1.5, 3], [-1.25, 3], [-1, 4], [-0.75, 4], [-0.5, 5], [-0.25, 5],
+      [0, 6], [0.25, 6], [0.5, 7], [0.75, 7], [1, 8], [1.25, 8], [1.5, 9], [1.75, 9], [2, 10], [2.25, 10], [4, 10],
+    ];
+    for (const [z, expected] of published) {
+      assert.equal(stenOfZ(z), expected, `the table itself at z = ${z}`);
+      assert.equal(sten(rawAt(z), norm), expected, `z = ${z}`);
+    }
+    // Just below each inner edge, the band beneath.
+    for (const [band, edge] of STEN_BANDS.slice(1)) assert.equal(sten(rawAt(edge) - 1e-9, norm), band - 1, `just below z = ${edge}`);
   });
 
   test('the mean is sten 6 (5.5 rounded up); one SD above is 8, one below is 4', () => {

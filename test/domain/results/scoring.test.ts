@@ -45,12 +45,15 @@ describe('scoring a completion', () => {
       }),
       { numRuns: 200 },
     );
-    const model = { ...competences, competences: [{ ...competences.competences[0]!, scales: [{ scale: 'achievement', weight: 3 }, { scale: 'pace', weight: -1 }] }] };
-    const [score] = competenceScores(model, [
-      { scale: 'achievement', raw: 0, mean: 4, items: 1 },
-      { scale: 'pace', raw: 0, mean: 2, items: 1 },
-    ]);
-    // (3 × 4 + 1 × (6 − 2)) / 4
-    assert.equal(score!.raw, 4);
+    const model = { ...competences, competences: [{ ...competences.competences[0]!, scales: [{ scale: 'achievement', weight: 3 }, { scale: 'pace', weight: -2 }] }] };
+    const scoreWith = (pace: number) =>
+      competenceScores(model, [
+        { scale: 'achievement', raw: 0, mean: 4, items: 1 },
+        { scale: 'pace', raw: 0, mean: pace, items: 1 },
+      ])[0]!.raw;
+    // Inputs where each mistake gives other numbers: pace dropped (4 and 4), not reversed (2.8 and
+    // 4.4), its weight's size ignored (4.25 and 3.25).
+    assert.equal(scoreWith(1), 4.4, '(3 × 4 + 2 × (6 − 1)) / 5');
+    assert.equal(scoreWith(5), 2.8, '(3 × 4 + 2 × (6 − 5)) / 5');
   });
 });
