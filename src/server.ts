@@ -12,15 +12,23 @@ import { genReqId, logDestination, loggerOptions, OneLinePerRequest } from './pl
 import { openApiOptions } from './plugins/openapi.js';
 import { guardAgainstOverload } from './plugins/overload.js';
 import { API_SECURITY_HEADERS, DEFAULT_SECURITY_HEADERS } from './plugins/security-headers.js';
-import { BODY_LIMIT } from './limits.js';
+import { BODY_LIMIT, MAX_PARAM_LENGTH, UNSCHEMED_PARAM_LENGTH } from './limits.js';
 import type { Metrics } from './ops/metrics.js';
 import { DOCS_CSP, docsLook } from './plugins/docs-look.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
 import { siteRoutes } from './site/front-door.js';
 import { reportAssets, reportRoutes } from './reports/routes.js';
 
-function badUrl(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+function badUrl(err: Pick<FastifyError, 'code'>, _request: FastifyRequest, reply: FastifyReply): void {
   void reply.code(400).send(errorBody('ValidationError', 'The request URL is not valid', { rule: String(err.code) }));
+}
+
+/** The router's bound on each param, for the routes with no params schema to bound them (portal, reports). */
+function boundParams(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  for (const value of Object.values(request.params as Record<string, string>)) {
+    if (value.length > UNSCHEMED_PARAM_LENGTH) return badUrl({ code: 'FST_ERR_MAX_PARAM_LENGTH' }, request, reply);
+  }
+  done();
 }
 
 /** Requests too broken for Fastify to see (bad request line, oversized headers) still get the envelope. */
@@ -45,6 +53,7 @@ export async function buildServer(deps: Deps): Promise<App> {
     logController: new OneLinePerRequest(),
     genReqId,
     bodyLimit: BODY_LIMIT,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
@@ -66,6 +75,11 @@ export async function buildServer(deps: Deps): Promise<App> {
       done();
     });
   }
+  // maxParamLength is one number for every route; a param no schema bounds keeps Fastify's default.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.includes(':') || route.schema?.params) return;
+    route.onRequest = [...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), boundParams];
+  });
   app.decorateRequest('caller', null);
   app.addSchema(ErrorEnvelope);
 

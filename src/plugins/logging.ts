@@ -8,6 +8,10 @@ import { REDACTED, redactToken } from '../security/tokens.js';
 // Each of these is followed by an AnalysisId, the candidate's link to the portal (the longer
 // portal prefix first, so that "start" is not taken for the token).
 const TOKEN_AFTER = ['/anonymous/analyse/start/', '/anonymous/analyse/', '/anonymous/assessment/', '/candidateanalysisresult/', '/reports/'];
+// An ExternalId follows: personal data (docs/PRIVACY.md), picked by the ATS, so short or guessable
+// ones are common and a kept prefix would give them away. All after it goes: an id sent with a raw
+// '/', '?' or '#' runs past its segment.
+const EXTERNAL_ID_AFTER = '/api/anonymous/candidate/';
 // A report share link's signature is its secret.
 const SIG_IN_QUERY = ['?sig=', '&sig='];
 
@@ -29,6 +33,8 @@ function cut(url: string, start: number, keep: (code: number) => boolean, replac
  * searching rather than a regular expression with a `replace` callback, which cost far more.
  */
 export function redactUrl(url: string): string {
+  const candidate = url.indexOf(EXTERNAL_ID_AFTER);
+  if (candidate !== -1 && candidate + EXTERNAL_ID_AFTER.length < url.length) return url.slice(0, candidate + EXTERNAL_ID_AFTER.length) + REDACTED;
   let redacted = url;
   for (const segment of TOKEN_AFTER) {
     const at = redacted.indexOf(segment);
@@ -115,8 +121,9 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>, stream: pino.Des
     stream,
     // No `req.headers.*` paths: the req serializer never writes headers, and a redacted key
     // costs a copy of its value on every line.
+    // A PostgreSQL error's detail quotes the key values of a violated constraint: an ExternalId, say.
     redact: {
-      paths: ['headers.authorization', 'headers["api-key"]', 'headers.cookie', 'password', 'apiKey'],
+      paths: ['headers.authorization', 'headers["api-key"]', 'headers.cookie', 'password', 'apiKey', 'err.detail'],
       censor: '[redacted]',
     },
     serializers: {
@@ -127,6 +134,15 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>, stream: pino.Des
 }
 
 /**
+ * A routed request carrying an ExternalId logs its route's pattern: the path may spell the route
+ * in percent-encodings the router decodes (`%63andidate`), which redactUrl's plain search misses.
+ */
+function logUrl(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  return route !== undefined && route.includes(':ExternalId') ? route.replace(':ExternalId', REDACTED) : redactUrl(request.url);
+}
+
+/**
  * One log line per request, written when it completes: half the cost of Fastify's two. Its fields
  * are flat: method, redacted URL, IP, status and milliseconds.
  */
@@ -134,7 +150,7 @@ export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, url: redactUrl(request.url), ip: request.ip, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    const line = { method: request.method, url: logUrl(request), ip: request.ip, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request');
   }

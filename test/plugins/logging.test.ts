@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { after, describe, test } from 'node:test';
-import { redactUrl } from '../../src/plugins/logging.js';
+import { loggerOptions, redactUrl } from '../../src/plugins/logging.js';
+import { testDatabases } from '../helpers/databases.js';
 import { runCli } from '../helpers/cli.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { apiClient, candidate, request } from '../helpers/http.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { apiClient, authHeaders, candidate, request } from '../helpers/http.js';
+import { operatorSetup, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { tempDir } from '../helpers/server.js';
 
 describe('logs', () => {
@@ -25,7 +29,10 @@ describe('logs', () => {
     assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx/pdf?expires=1790000000&sig=Zm9vYmFy-_x&lang=en'), '/reports/AbCdEf.../pdf?expires=1790000000&sig=...&lang=en');
     assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx?sig=Zm9vYmFy'), '/reports/AbCdEf...?sig=...');
     assert.equal(redactUrl('/anonymous/analyse/start/'), '/anonymous/analyse/.../');
-    assert.equal(redactUrl('/api/anonymous/candidate/cand-1'), '/api/anonymous/candidate/cand-1');
+    // An ExternalId goes whole, with whatever follows it (an id with a raw '/' or '?' runs on).
+    assert.equal(redactUrl('/api/anonymous/candidate/cand-1'), '/api/anonymous/candidate/...');
+    assert.equal(redactUrl('/api/anonymous/candidate/a/b?c#d'), '/api/anonymous/candidate/...');
+    assert.equal(redactUrl('/api/anonymous/candidate'), '/api/anonymous/candidate');
     assert.equal(redactUrl('/healthz'), '/healthz');
   });
 
@@ -63,4 +70,72 @@ describe('logs', () => {
     }
     assert.ok(!/authorization|api-key/i.test(all), 'no credential headers are logged');
   });
+
+  test("a PostgreSQL error's detail, which quotes key values, is not logged", () => {
+    let out = '';
+    const sink = new Writable({ write: (chunk, _enc, done) => ((out += chunk), done()) });
+    const { stream: _, ...options } = loggerOptions({ logLevel: 'info' }, sink) as pino.LoggerOptions & { stream: unknown };
+    const err = Object.assign(new Error('insert or update on table "assessments" violates foreign key constraint'), { detail: 'Key (external_id)=(ext-detail-7q) is not present' });
+    pino(options, sink).error({ err }, 'request failed');
+    assert.match(out, /violates foreign key constraint/, 'the error is logged');
+    assert.ok(!out.includes('ext-detail-7q'));
+  });
 });
+
+for (const db of testDatabases()) {
+  describe(`logs keep no ExternalId [${db}]`, () => {
+    let server: ServerProcess | undefined;
+    let dataDir: string | undefined;
+    after(async () => {
+      await server?.stop('SIGKILL');
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    test('not in any line, raw or percent-encoded, through create, access, assessment, erasure and 404s', async () => {
+      const setup = await operatorSetup(db, { LOG_LEVEL: 'debug', SHUTDOWN_DRAIN_MS: '0' });
+      dataDir = setup.dataDir;
+      server = await spawnServer(setup.env);
+      const marker = randomBytes(8).toString('hex');
+      const id = `Zoë ${marker}/?#`;
+      const encoded = encodeURIComponent(id);
+      const trace = `ids-trace-${marker.slice(0, 4)}`;
+      const api = apiClient(server.url, setup.creds);
+      const del = (path: string) => request(server!.url + path, { method: 'DELETE', headers: authHeaders(setup.creds) });
+
+      assert.equal((await api.createCandidate(candidate({ ExternalId: id }))).status, 201);
+      assert.equal((await api.get(`/api/anonymous/candidate/${encoded}`, { 'x-request-id': trace })).status, 200);
+      const analysisId = (await api.createAssessment({ ExternalId: id, AssessmentType: 0 })).body.Data.AnalysisId as string;
+      assert.equal((await api.get(`/api/anonymous/assessment/${analysisId}`)).status, 200);
+      assert.equal((await del(`/api/anonymous/candidate/${encoded}`)).status, 200);
+      assert.equal((await api.get(`/api/anonymous/candidate/${encoded}`)).status, 404);
+      assert.equal((await del(`/api/anonymous/candidate/${encoded}`)).status, 404);
+      // The router decodes %63 to "c"; a raw "/" and "?" leave the id's end in another segment and the query.
+      assert.equal((await api.get(`/api/anonymous/%63andidate/${encoded}`)).status, 404);
+      assert.equal((await api.get(`/api/anonymous/candidate/${encodeURIComponent('Zoë ')}${marker}/?%23`)).status, 404);
+      // Stopped to flush every line; a server that does not exit in time is killed, and the exit code says so.
+      const killer = setTimeout(() => server?.child.kill('SIGKILL'), 15_000);
+      const code = await server.stop('SIGTERM');
+      clearTimeout(killer);
+      assert.equal(code, 0, 'a clean exit within 15 s');
+
+      const all = server.output();
+      // Positive controls: the scan reads the lines these requests wrote.
+      assert.ok(all.includes(trace), 'the access call\'s request id is logged');
+      assert.ok(all.includes(`${analysisId.slice(0, 6)}...`), "the AnalysisId's kept prefix is logged");
+      for (const form of [marker, id, encoded, encoded.toLowerCase(), encodeURI(id), JSON.stringify(id).slice(1, -1)]) {
+        assert.equal(all.split(form).length - 1, 0, `the ExternalId reached the log as ${form}`);
+      }
+      // Every such request was logged, with the id cut whole.
+      const lines = all.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const candidateLines = lines.filter((l) => l.msg === 'request' && String(l.url).includes('andidate/'));
+      assert.deepEqual(candidateLines.map((l) => [l.method, l.url, l.statusCode]), [
+        ['GET', '/api/anonymous/candidate/...', 200],
+        ['DELETE', '/api/anonymous/candidate/...', 200],
+        ['GET', '/api/anonymous/candidate/...', 404],
+        ['DELETE', '/api/anonymous/candidate/...', 404],
+        ['GET', '/api/anonymous/candidate/...', 404],
+        ['GET', '/api/anonymous/candidate/...', 404],
+      ]);
+    });
+  });
+}
