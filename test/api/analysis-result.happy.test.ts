@@ -8,7 +8,7 @@ import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient, startPath } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
-import { percentileByCounting, sampleOf, stenOf } from '../helpers/norm-oracle.js';
+import { normalisedStenByCounting, percentileByCounting, sampleOf } from '../helpers/norm-oracle.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -17,8 +17,12 @@ const example = JSON.parse(readFileSync(join(EXAMPLE_NORMS_DIR, 'example-tma170.
 const tma170 = instruments.get(0)!;
 const LISTS = ['AptitudeScores', 'NormScores', 'NormScoresPercentage', 'AptitudeScoresPercentage', 'NormScoreScales', 'AptitudeScoresScale'];
 
-/** Stens from the published band table; percentiles counted from the example's own sample. */
-const expectedSten = (raw: number, norm: { mean: number; sd: number }) => stenOf(raw, norm);
+/**
+ * The example groups carry distributions, so their stens are normalised: the band of the normal
+ * table that the mid-rank counted from the example's own sample falls in; percentiles are that
+ * mid-rank, rounded.
+ */
+const expectedSten = (raw: number, norm: { distribution: Array<[number, number]> }) => normalisedStenByCounting(sampleOf(norm.distribution, example.sampleSize), raw);
 const expectedPercentile = (raw: number, norm: { distribution: Array<[number, number]> }) => percentileByCounting(sampleOf(norm.distribution, example.sampleSize), raw);
 
 for (const db of testDatabases()) {

@@ -35,27 +35,52 @@ export function sampleOf(distribution: ReadonlyArray<readonly [number, number]>,
 }
 
 /**
- * The documented percentile, counted from the sample: at a value the sample has, (how many lie
- * below + half of those equal) / N × 100; between two such values, on the straight line joining
- * them; 0 at the scale's bottom (1) and 100 at its top (5). Rounded half up. Counted in whole
- * numbers (scores have two decimals), so a rank of exactly x.5 is seen as one.
+ * The sten bands as shares of the normal curve: Φ at z = −2, −1.5, … 2, from a standard normal
+ * table. A normalised sten is 1 + the number of these a percentile reaches.
  */
-export function percentileByCounting(sample: readonly number[], x: number): number {
+export const STEN_PERCENTILE_EDGES: readonly number[] = [0.02275, 0.066807, 0.158655, 0.308538, 0.5, 0.691462, 0.841345, 0.933193, 0.97725];
+
+/** The normalised sten of a percentile rank `p` (0–1), looked up in the table. */
+export const stenOfShare = (p: number): number => 1 + STEN_PERCENTILE_EDGES.filter((edge) => p >= edge).length;
+
+/**
+ * The documented mid-rank, counted from the sample, as a fraction [numerator, denominator]: at a
+ * value the sample has, (how many lie below + half of those equal) / N, at the scale's ends too;
+ * between two such values, on the straight line joining them; beyond the sample, on the line to 0
+ * at the scale's bottom (1) or to 1 at its top (5). Counted in whole numbers (scores have two
+ * decimals), so a rank of exactly x.5 % is seen as one.
+ */
+export function midRankByCounting(sample: readonly number[], x: number): [number, number] {
   const hundredths = (v: number) => Math.round(v * 100);
-  const X = hundredths(x);
-  if (X <= 100) return 0;
-  if (X >= 500) return 100;
-  const n = sample.length;
   const values = sample.map(hundredths);
+  const n = values.length;
   // Each point: a value and twice its rank count (2·below + equal), over 2N.
   const twiceRank = (v: number) => 2 * values.filter((y) => y < v).length + values.filter((y) => y === v).length;
-  // A sample value at 1 or 5 stands next to the scale's end, and is the point used beside it.
-  const points: Array<[number, number]> = [[100, 0], ...[...new Set(values)].sort((a, b) => a - b).map((v): [number, number] => [v, twiceRank(v)]), [500, 2 * n]];
-  const i = points.findIndex(([v]) => v >= X);
+  const present = [...new Set(values)].sort((a, b) => a - b);
+  const X = Math.min(500, Math.max(100, hundredths(x)));
+  if (present.includes(X)) return [twiceRank(X), 2 * n];
+  if (X === 100) return [0, 1];
+  if (X === 500) return [1, 1];
+  const points: Array<[number, number]> = [
+    ...(present[0] === 100 ? [] : ([[100, 0]] as Array<[number, number]>)),
+    ...present.map((v): [number, number] => [v, twiceRank(v)]),
+    ...(present.at(-1) === 500 ? [] : ([[500, 2 * n]] as Array<[number, number]>)),
+  ];
+  const i = points.findIndex(([v]) => v > X);
   const [v1, r1] = points[i]!;
-  const [v0, r0] = v1 === X ? [v1 - 1, r1] : points[i - 1]!;
-  // 100 · (r0 + (r1 − r0)(X − v0)/(v1 − v0)) / 2N, as one fraction of whole numbers.
-  const num = 100 * (r0 * (v1 - v0) + (r1 - r0) * (X - v0));
-  const den = 2 * n * (v1 - v0);
-  return Math.floor((2 * num + den) / (2 * den));
+  const [v0, r0] = points[i - 1]!;
+  // (r0 + (r1 − r0)(X − v0)/(v1 − v0)) / 2N, as one fraction of whole numbers.
+  return [r0 * (v1 - v0) + (r1 - r0) * (X - v0), 2 * n * (v1 - v0)];
+}
+
+/** The percentile, 0–100: the counted mid-rank, rounded half up. */
+export function percentileByCounting(sample: readonly number[], x: number): number {
+  const [num, den] = midRankByCounting(sample, x);
+  return Math.floor((200 * num + den) / (2 * den));
+}
+
+/** The normalised sten from the counted mid-rank. */
+export function normalisedStenByCounting(sample: readonly number[], x: number): number {
+  const [num, den] = midRankByCounting(sample, x);
+  return stenOfShare(num / den);
 }

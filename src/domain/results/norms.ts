@@ -1,18 +1,30 @@
+import { normalQuantile } from '../../measurement/reliability.js';
 import type { Norm, NormReliability, NormTable } from './types.js';
 
 const SCALE_MIN = 1;
 const SCALE_MAX = 5;
 
-/** Standard ten: 5.5 + 2z, rounded half up, kept within 1–10. Monotonic in the raw score. */
-export function sten(raw: number, norm: Norm): number {
-  const z = (raw - norm.mean) / norm.sd;
+/** The sten of a z score: 5.5 + 2z, rounded half up, kept within 1–10. */
+function stenOfZ(z: number): number {
   return Math.min(10, Math.max(1, Math.floor(5.5 + 2 * z + 0.5)));
 }
 
 /**
+ * Standard ten, monotonic in the raw score. With the sample's distribution it is normalised: the
+ * z of the mid-rank percentile on the normal curve, so sten and percentile always agree. Without
+ * one it is linear, z = (raw − mean) / SD.
+ */
+export function sten(raw: number, norm: Norm): number {
+  if (!norm.distribution?.length) return stenOfZ((raw - norm.mean) / norm.sd);
+  const p = midRank(raw, norm.distribution);
+  return p <= 0 ? 1 : p >= 1 ? 10 : stenOfZ(normalQuantile(p));
+}
+
+/**
  * Percentile rank, 0–100, rounded. With the sample's distribution: the mid-rank (the share below
- * plus half the share at the value), interpolated linearly between the values the sample had and
- * towards 0 at 1 and 100 at 5. Without one: the normal distribution's Φ(z). Rounded half up.
+ * plus half the share at the value), at the scale's ends too; between the values the sample had,
+ * interpolated linearly, and towards 0 at 1 and 100 at 5 beyond them. Without one: the normal
+ * distribution's Φ(z). Rounded half up.
  */
 export function percentile(raw: number, norm: Norm): number {
   const p = norm.distribution?.length ? midRank(raw, norm.distribution) : normalCdf((raw - norm.mean) / norm.sd);
@@ -49,9 +61,10 @@ function curveOf(distribution: ReadonlyArray<readonly [number, number]>): Curve 
 }
 
 function midRank(x: number, distribution: ReadonlyArray<readonly [number, number]>): number {
-  if (x <= SCALE_MIN) return 0;
-  if (x >= SCALE_MAX) return 1;
   const { values, ranks } = curveOf(distribution);
+  // At or beyond an end: the sample's own point there, if it has one, else 0 or 1.
+  if (x <= SCALE_MIN) return values[1] === SCALE_MIN ? ranks[1]! : 0;
+  if (x >= SCALE_MAX) return values[values.length - 2] === SCALE_MAX ? ranks[values.length - 2]! : 1;
   // The first point at or above x (values rise strictly inside; the ends may equal a sample value).
   let lo = 1;
   let hi = values.length - 1;

@@ -3,9 +3,11 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { buildNorm, normalCdf, normProblems, percentile, sten } from '../../../src/domain/results/norms.js';
 import type { Norm } from '../../../src/domain/results/types.js';
-import { STEN_BANDS, stenOfZ } from '../../helpers/norm-oracle.js';
+import { midRankByCounting, percentileByCounting, STEN_BANDS, STEN_PERCENTILE_EDGES, stenOfShare, stenOfZ } from '../../helpers/norm-oracle.js';
 
 const raw = fc.double({ min: 1, max: 5, noNaN: true });
+// A raw score as scores are reported: two decimals.
+const hundredths = fc.integer({ min: 100, max: 500 }).map((x) => x / 100);
 const normal: fc.Arbitrary<Norm> = fc.record({ mean: fc.double({ min: 1.5, max: 4.5, noNaN: true }), sd: fc.double({ min: 0.1, max: 1.5, noNaN: true }) });
 // A sample of raw scores on the response scale, as a norm group is built from.
 const sample = fc.array(fc.integer({ min: 100, max: 500 }).map((x) => x / 100), { minLength: 2, maxLength: 300 }).filter((xs) => new Set(xs).size > 1);
@@ -72,27 +74,44 @@ describe('percentiles', () => {
     assert.equal(percentile(5, norm), 100);
   });
 
-  test('a percentile from a distribution is the mid-rank counted from the sample itself, linearly between its values', () => {
-    // Counted from the raw values, not from the stored distribution the code reads.
-    const byCounting = (values: readonly number[], x: number): number => {
-      const xs = [...new Set(values)].sort((a, b) => a - b);
-      const rank = (v: number) => (values.filter((y) => y < v).length + values.filter((y) => y === v).length / 2) / values.length;
-      const points: Array<[number, number]> = [[1, 0], ...xs.map((v): [number, number] => [v, rank(v)]), [5, 1]];
-      if (x <= 1) return 0;
-      if (x >= 5) return 100;
-      const i = points.findIndex(([v]) => v >= x);
-      const [v0, p0] = points[i - 1]!;
-      const [v1, p1] = points[i]!;
-      return Math.round(100 * (v1 === v0 ? p1 : p0 + ((p1 - p0) * (x - v0)) / (v1 - v0)));
-    };
+  test('a percentile from a distribution is the mid-rank counted from the sample itself, at the ends too, linearly between its values', () => {
     fc.assert(
-      fc.property(sample, raw, (values, x) => {
+      fc.property(sample, hundredths, (values, x) => {
         const norm = buildNorm(values);
         // Twice: the second call reads the curve worked out by the first.
-        for (let i = 0; i < 2; i++) assert.ok(Math.abs(percentile(x, norm) - byCounting(values, x)) <= 1);
+        for (let i = 0; i < 2; i++) assert.ok(Math.abs(percentile(x, norm) - percentileByCounting(values, x)) <= 1);
       }),
       { numRuns: 1000 },
     );
+  });
+
+  test('at the ends the percentile is the mid-rank of those who scored there, not 0 or 100', () => {
+    // 60 people at 3.00 and 40 at the top, 5.00: the top is percentile 60 + 40/2 = 80, and 4.99 is
+    // on the line from 3.00 (30) to 5.00 (80). A bottom nobody scored stays 0.
+    const norm = buildNorm([...Array<number>(60).fill(3), ...Array<number>(40).fill(5)]);
+    assert.equal(percentile(5, norm), 80);
+    assert.equal(percentile(4.99, norm), 80);
+    assert.equal(percentile(4, norm), 55);
+    assert.equal(percentile(1, norm), 0);
+    const floor = buildNorm([...Array<number>(25).fill(1), ...Array<number>(75).fill(2)]);
+    assert.equal(percentile(1, floor), 13, 'the bottom holds a quarter: 12.5, rounded half up');
+  });
+
+  test('with a distribution, the sten is the band of the normal curve its percentile falls in, so the two always agree', () => {
+    fc.assert(
+      fc.property(sample, hundredths, (values, x) => {
+        const norm = buildNorm(values);
+        const [num, den] = midRankByCounting(values, x);
+        // Stored shares have six decimals: a rank within a hair of a band's edge may land either side.
+        const near = STEN_PERCENTILE_EDGES.some((edge) => Math.abs(num / den - edge) < 1e-4);
+        return near || sten(x, norm) === stenOfShare(num / den);
+      }),
+      { numRuns: 1000 },
+    );
+    // A skewed group (mean 4.0): raw 4.0 is below the median here, and its sten says so too.
+    const skewed = buildNorm([...Array<number>(30).fill(3), ...Array<number>(20).fill(4), ...Array<number>(50).fill(5)]);
+    assert.equal(percentile(4, skewed), 40);
+    assert.equal(sten(4, skewed), 5, 'percentile 40 lies in the band of sten 5 (30.9 to 50)');
   });
 
   test('without a distribution the normal curve is used', () => {
