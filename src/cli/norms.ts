@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readContent } from '../domain/results/load.js';
 import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../domain/results/norm-groups.js';
 import { normSheet } from '../measurement/norm-sheet.js';
-import { activateNormGroup, insertNormGroup, listNormGroups, normSample, setPortalNormGroup, showNormGroup } from '../store/norms.js';
+import { activateNormGroup, clearPortalNormGroup, deactivateNormDefault, insertNormGroup, listNormGroups, normSample, setPortalNormGroup, showNormGroup } from '../store/norms.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -123,5 +123,23 @@ export function normsCommands(program: Command): void {
       });
       if (!done) throw new CliError(`No norm group "${id}"`);
       print(!!opts.json, { normGroupId: id, activated: true, portal: forPortal }, forPortal ? `Norm group ${id} is now that portal's choice` : `Norm group ${id} is now the default for its instrument`);
+    });
+
+  norms
+    .command('deactivate')
+    .description('clear an instrument\'s default group, or one portal\'s own choice; later completions then use the default, or no norms at all')
+    .requiredOption('--instrument <type>', 'the instrument: 0 (TMA170) or 1 (TMA312)')
+    .option('--portal-domain <url>', 'only clear the choice of the portal (API key) on this domain')
+    .option('--key <key>', 'only clear the choice of this API key (id or prefix)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { instrument: string; portalDomain?: string; key?: string; json?: boolean }) => {
+      const type = Number(opts.instrument);
+      const forPortal = opts.portalDomain !== undefined || opts.key !== undefined;
+      const cleared = await withStore(async (store, config) => {
+        if (!loadContent(config).instruments.has(type)) throw new CliError('--instrument must be 0 (TMA170) or 1 (TMA312)');
+        return forPortal ? clearPortalNormGroup(store, (await portalKey(store, opts)).id, type) : deactivateNormDefault(store, type);
+      });
+      const what = forPortal ? "that portal's own choice" : 'the default group';
+      print(!!opts.json, { instrument: type, portal: forPortal, cleared: cleared > 0 }, cleared > 0 ? `Cleared ${what} for instrument ${type}` : `Instrument ${type} had no ${forPortal ? 'choice of that portal' : 'default group'}: nothing changed`);
     });
 }

@@ -95,6 +95,18 @@ export async function activateNormGroup(store: Store, id: string): Promise<boole
   });
 }
 
+/** Leaves the instrument without a default group: later completions without a portal's own choice get no norms. */
+export async function deactivateNormDefault(store: Store, assessmentType: number): Promise<number> {
+  const r = await store.write((trx) => trx.updateTable('norm_groups').set({ active: 0 }).where('assessment_type', '=', assessmentType).where('active', '=', 1).executeTakeFirst());
+  return Number(r.numUpdatedRows);
+}
+
+/** Clears a portal's own choice for an instrument: its later completions get the instrument's default, if any. */
+export async function clearPortalNormGroup(store: Store, apiKeyId: string, assessmentType: number): Promise<number> {
+  const r = await store.write((trx) => trx.deleteFrom('portal_norms').where('api_key_id', '=', apiKeyId).where('assessment_type', '=', assessmentType).executeTakeFirst());
+  return Number(r.numDeletedRows);
+}
+
 /** A portal's (API key's) own group for the group's instrument. */
 export async function setPortalNormGroup(store: Store, apiKeyId: string, id: string): Promise<boolean> {
   return store.write(async (trx) => {

@@ -155,6 +155,35 @@ for (const db of testDatabases()) {
       assert.match(missing.stderr, /No norm group "no-such-group"/);
     });
 
+    test('deactivate: a portal loses its own choice, then the instrument its default; later completions get no norms, earlier ones keep theirs', { timeout: 120_000 }, async () => {
+      const portal = await server.tenant(undefined, `https://deactivate-${db}.example.test`);
+      const file = join(server.dataDir, 'deactivate.json');
+      const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));
+      writeFileSync(file, JSON.stringify({ format: 'assay-norms/1', name: 'To deactivate', instrument: 'TMA170', source: 'A test', sampleSize: 100, scales }));
+      const group = (await cli('norms', 'import', file, '--json')).id;
+      const other = (await cli('norms', 'import', file, '--json')).id;
+      await cli('norms', 'activate', group, '--json');
+      await cli('norms', 'activate', other, '--portal-domain', portal.portalDomain, '--json');
+      const own = await completed(portal, 7);
+      assert.equal((await result(portal, own)).NormGroup.Id, other, "positive control: the portal's own choice is in force");
+
+      const cleared = await cli('norms', 'deactivate', '--instrument', '0', '--portal-domain', portal.portalDomain, '--json');
+      assert.deepEqual(cleared, { instrument: 0, portal: true, cleared: true });
+      const underDefault = await completed(portal, 8);
+      assert.equal((await result(portal, underDefault)).NormGroup.Id, group, 'back to the default');
+
+      assert.deepEqual(await cli('norms', 'deactivate', '--instrument', '0', '--json'), { instrument: 0, portal: false, cleared: true });
+      assert.ok((await cli('norms', 'list', '--json')).every((g: any) => !(g.active && g.instrument === 'TMA170')), 'no default left');
+      const none = await result(portal, await completed(portal, 9));
+      assert.equal(none.NormGroup, null);
+      assert.deepEqual([none.NormScores, none.NormScoresPercentage], [[], []]);
+      assert.equal((await result(portal, own)).NormGroup.Id, other, 'an earlier result keeps the group it was completed under');
+      assert.deepEqual(await cli('norms', 'deactivate', '--instrument', '0', '--json'), { instrument: 0, portal: false, cleared: false }, 'twice is no error');
+      const bad = await runCli(['norms', 'deactivate', '--instrument', '7'], env);
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /--instrument must be 0 \(TMA170\) or 1 \(TMA312\)/);
+    });
+
     test('a broken norm file is refused with every problem', async () => {
       const file = join(server.dataDir, 'broken.json');
       writeFileSync(file, JSON.stringify({ format: 'assay-norms/1', name: 'Broken', instrument: 'TMA170', source: 'x', sampleSize: 10, scales: { achievement: { mean: 9, sd: -1 } } }));
