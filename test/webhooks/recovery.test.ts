@@ -7,6 +7,7 @@ import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, errorCode } from '../helpers/http.js';
 import { Receiver, eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
 
 for (const db of testDatabases()) {
   describe(`a delivery claimed before a crash is never sent again, unless an operator redelivers it [${db}]`, () => {
@@ -45,7 +46,7 @@ for (const db of testDatabases()) {
       const api = apiClient(server.url, creds);
       const status = await api.get(`/api/anonymous/assessment/${a.id}`);
       assert.equal(status.body.Data.Webhook.Status, 'Unknown');
-      await new Promise((r) => setTimeout(r, 400));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.length, 0);
 
       // The operator recovers it on purpose: one more attempt, the same body.
@@ -61,7 +62,7 @@ for (const db of testDatabases()) {
       assert.deepEqual(log.map((x: any) => [x.Kind, x.Status]), [['Automatic', 'Unknown'], ['Manual', 'Delivered']]);
       const after = (await api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
       assert.deepEqual([after.Status, after.Attempts], ['Delivered', 2]);
-      await new Promise((r) => setTimeout(r, 300));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.length, 1, 'exactly one POST for one redelivery');
     });
 
@@ -122,7 +123,7 @@ for (const db of testDatabases()) {
 
       const huge = await api.post(`/api/anonymous/assessment/${done.id}/webhook/redeliver`, JSON.stringify({ pad: 'x'.repeat(200_000) }), { 'content-type': 'application/json' });
       assert.deepEqual([huge.status, errorCode(huge)], [413, 'PayloadTooLarge']);
-      await new Promise((r) => setTimeout(r, 300));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.length, 1, 'a refused redelivery sends nothing');
     });
   });
