@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import type { Browser, Page } from 'playwright-core';
 import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
@@ -35,7 +36,8 @@ for (const db of browserDatabases()) describe(`the portal in a real browser (chr
 
   async function finishQuestionnaire(page: Page, checkA11y: boolean): Promise<void> {
     let first = true;
-    for (;;) {
+    // More pages than any questionnaire has: a flow that never ends fails.
+    for (let pages = 0; pages < 50; pages++) {
       await page.waitForSelector('fieldset.item');
       if (first && checkA11y) {
         // Submit an empty page once to see the error state, then check both states.
@@ -58,6 +60,7 @@ for (const db of browserDatabases()) describe(`the portal in a real browser (chr
       }
       await page.getByRole('button', { name: /Next|Volgende/ }).click();
     }
+    throw new Error('no last page within 50 pages');
   }
 
   test('TMA170 with NeedsToUpdateData and Gender 0: every step, then the ReturnUrl and one Basic webhook', async () => {
@@ -244,7 +247,9 @@ for (const db of browserDatabases()) describe(`the portal in a real browser (chr
     for (let pageNo = 1; pageNo <= 17; pageNo++) {
       await page.waitForURL(new RegExp(`/questions/${pageNo}$`));
       const seen = new Set<string>();
-      for (;;) {
+      // Ten radio groups and a button: more tabs than that means focus went astray.
+      for (let tabs = 0; ; tabs++) {
+        if (tabs > 20) throw new Error(`page ${pageNo}: no button after ${tabs} fields`);
         const f = await tabTo((x) => (x.type === 'radio' && !seen.has(x.name)) || x.tag === 'BUTTON');
         if (f.tag === 'BUTTON') break;
         seen.add(f.name);

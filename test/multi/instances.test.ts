@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { testDatabases } from '../helpers/databases.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';

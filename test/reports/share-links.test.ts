@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { ReportLinks } from '../../src/reports/links.js';
 import { runCli } from '../helpers/cli.js';
 import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { latestAttempt } from '../../src/store/outbox.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';

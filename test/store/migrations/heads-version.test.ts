@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../../helpers/deadline.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { VERSION_MAX_AGE_MS, type Store } from '../../../src/store/database.js';
