@@ -4,7 +4,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { after } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { testDatabases } from '../helpers/databases.js';
+import { postgresOnly, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
@@ -67,8 +67,9 @@ for (const db of testDatabases()) {
 }
 
 // PostgreSQL behind a proxy that stops passing bytes on: connections stay open and nothing answers.
-for (const db of testDatabases().filter((d) => d === 'postgres')) {
-  describe(`a stop that cannot finish [${db}]`, () => {
+{
+  const db = 'postgres' as const;
+  describe(`a stop that cannot finish [${db}]`, postgresOnly(), () => {
     test('with the database frozen mid-request, SIGTERM still ends the process at SHUTDOWN_TIMEOUT_MS, exit 1, saying why', async () => {
       const { dataDir, env, creds } = await operatorSetup(db, { SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' });
       const proxy = await freezableProxy(new URL(env.DATABASE_URL));
