@@ -34,7 +34,7 @@ export interface Deps {
   /** The threads that render PDF reports. */
   pdfs: PdfThreads;
   /** The webhook dispatcher: woken when an attempt is queued; a completion runs through `completeWith`. */
-  webhooks: Pick<Dispatcher, 'wake' | 'completeWith'>;
+  webhooks: Pick<Dispatcher, 'wake' | 'completeWith' | 'activity'>;
   readiness: { shuttingDown: boolean };
   /** Portal lookups of unknown tokens, per client IP: token guessing is rate-limited. */
   tokenGuesses: WindowLimiter;

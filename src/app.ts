@@ -83,6 +83,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     webhooks: {
       wake: () => dispatcher?.wake(),
       completeWith: (tenantId, complete) => (dispatcher ? dispatcher.completeWith(tenantId, complete) : complete(undefined)),
+      get activity() {
+        return dispatcher ? dispatcher.activity : { passes: 0, inFlight: 0 };
+      },
     },
     readiness,
     tokenGuesses: new WindowLimiter(config.rateLimit.portalUnknownTokenPerMinute),

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Server as NetServer } from 'node:net';
-import { describe, test } from 'node:test';
+import { describe, test } from './helpers/deadline.js';
 import { Client } from 'undici';
 import { canSharePort, close, copyDescriptor, LISTENERS } from '../src/listeners.js';
 import { startServer, tempDir, type TestServer } from './helpers/server.js';

@@ -51,6 +51,8 @@ export class Dispatcher {
   #again = false;
   #started = false;
   #stopped = false;
+  // Looks at the outbox finished: one that began after an event has seen what that event left.
+  #passes = 0;
 
   constructor(store: Store, box: SecretBox, config: Config, log: FastifyBaseLogger, options: { resolver?: Resolver; metrics?: Metrics } = {}) {
     const { resolver, metrics } = options;
@@ -77,6 +79,11 @@ export class Dispatcher {
     // On PostgreSQL a completion on any instance wakes every dispatcher.
     this.#store.listen(NOTIFY_CHANNEL, () => this.wake());
     this.wake();
+  }
+
+  /** Looks at the outbox finished, and attempts under way (tests wait on these before saying nothing more was sent). */
+  get activity(): { passes: number; inFlight: number } {
+    return { passes: this.#passes, inFlight: this.#inFlight.size };
   }
 
   wake(): void {
@@ -175,36 +182,42 @@ export class Dispatcher {
     try {
       do {
         this.#again = false;
-        // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
-        // Also when every place is taken: it says whether a tenant waits short, which stops hand-offs.
-        const waiting = await this.#walk.next();
-        const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, this.#places - this.#taken, this.#share);
-        this.#short = short;
-        // Nothing to claim now; a wake that came during the read still runs the loop again.
-        // Stopped during the read: what waits stays pending for the next start.
-        if (wants.length === 0 || this.#stopped) continue;
-        for (const want of wants) this.#take(want.tenantId, want.limit);
-        let rows: ClaimedAttempt[] = [];
-        try {
-          rows = await claimAttempts(this.#store, this.#id, wants);
-        } finally {
-          // Places held for attempts the claim did not get (another instance did, or none were left).
-          for (const want of wants) this.#give(want.tenantId, want.limit - rows.filter((r) => r.tenant_id === want.tenantId).length, false);
-        }
-        for (const row of rows) {
-          const attempt = this.#deliverSafely(row).finally(() => {
-            this.#inFlight.delete(attempt);
-            this.#give(row.tenant_id, 1);
-          });
-          this.#inFlight.add(attempt);
-        }
-        if (rows.length > 0) this.#again = true;
+        await this.#pass();
+        this.#passes += 1;
       } while (this.#again && !this.#stopped);
     } catch (err) {
       this.#log.warn({ err }, 'webhook dispatch paused; the poll will retry claiming');
     } finally {
       this.#running = false;
     }
+  }
+
+  /** One look at the outbox: claims what the waiting tenants' shares allow, and starts sending it. */
+  async #pass(): Promise<void> {
+    // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
+    // Also when every place is taken: it says whether a tenant waits short, which stops hand-offs.
+    const waiting = await this.#walk.next();
+    const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, this.#places - this.#taken, this.#share);
+    this.#short = short;
+    // Nothing to claim now; a wake that came during the read still runs the loop again.
+    // Stopped during the read: what waits stays pending for the next start.
+    if (wants.length === 0 || this.#stopped) return;
+    for (const want of wants) this.#take(want.tenantId, want.limit);
+    let rows: ClaimedAttempt[] = [];
+    try {
+      rows = await claimAttempts(this.#store, this.#id, wants);
+    } finally {
+      // Places held for attempts the claim did not get (another instance did, or none were left).
+      for (const want of wants) this.#give(want.tenantId, want.limit - rows.filter((r) => r.tenant_id === want.tenantId).length, false);
+    }
+    for (const row of rows) {
+      const attempt = this.#deliverSafely(row).finally(() => {
+        this.#inFlight.delete(attempt);
+        this.#give(row.tenant_id, 1);
+      });
+      this.#inFlight.add(attempt);
+    }
+    if (rows.length > 0) this.#again = true;
   }
 
   async #sendClaimed(attemptId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient, startPath } from '../helpers/forms.js';
@@ -7,6 +8,7 @@ import { updatePortalSettings } from '../../src/store/portal-settings.js';
 import { apiClient, authHeaders, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
 
 for (const db of testDatabases()) {
   describe(`expiry and cancellation [${db}]`, () => {
@@ -59,7 +61,7 @@ for (const db of testDatabases()) {
       const status = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data;
       assert.equal(status.Status, 'Expired');
       assert.equal((await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.Done, false);
-      await new Promise((r) => setTimeout(r, 300));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.filter((r) => r.url === '/expired').length, 0);
     });
 
@@ -82,6 +84,7 @@ for (const db of testDatabases()) {
       const refused = await request(`${server.url}/api/anonymous/assessment/${done.id}`, { method: 'DELETE', headers: authHeaders(creds) });
       assert.equal(refused.status, 409);
       assert.equal(errorCode(refused), 'AlreadyCompleted');
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.filter((r) => r.url === '/cancelled').length, 0);
     });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { provisionKey, provisionUser } from '../../src/provision.js';
 import { hashPassword } from '../../src/security/passwords.js';
 import { disableUser, revokeKey, setPassword } from '../../src/store/credentials.js';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { scanFiles } from '../helpers/files.js';
-import { testDatabases } from '../helpers/databases.js';
+import { onlyOn, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient, startPath } from '../helpers/forms.js';
 import { apiClient, authHeaders, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
@@ -116,20 +117,18 @@ for (const db of testDatabases()) {
       assert.match(again.stderr, /No candidate/);
     });
 
-    if (db === 'sqlite') {
-      test('after erasure no byte of the candidate\'s e-mail or name is left in the SQLite file, its WAL or SHM', async () => {
-        const email = `erase.me.${process.pid}@example.org`;
-        const name = { FirstName: 'Wilhelmina', Preposition: 'van', LastName: `Zuylen-${process.pid}` };
-        const a = await newAssessment(server.url, creds, {}, { Email: email, ...name });
-        await completeViaForms(new FormClient(server.url), a.id);
-        assert.ok(occurrences(server.dataDir, email) > 0, 'the scan finds the e-mail before erasure');
-        assert.ok(occurrences(server.dataDir, name.LastName) > 0, 'and the name');
-        assert.equal((await del(server, creds, `/api/anonymous/candidate/${a.externalId}`)).status, 200);
-        assert.equal(occurrences(server.dataDir, email), 0, 'the e-mail');
-        assert.equal(occurrences(server.dataDir, name.LastName), 0, 'the last name');
-        assert.equal(occurrences(server.dataDir, a.externalId), 0, 'the ExternalId');
-      });
-    }
+    test('after erasure no byte of the candidate\'s e-mail or name is left in the SQLite file, its WAL or SHM', onlyOn('sqlite', db), async () => {
+      const email = `erase.me.${process.pid}@example.org`;
+      const name = { FirstName: 'Wilhelmina', Preposition: 'van', LastName: `Zuylen-${process.pid}` };
+      const a = await newAssessment(server.url, creds, {}, { Email: email, ...name });
+      await completeViaForms(new FormClient(server.url), a.id);
+      assert.ok(occurrences(server.dataDir, email) > 0, 'the scan finds the e-mail before erasure');
+      assert.ok(occurrences(server.dataDir, name.LastName) > 0, 'and the name');
+      assert.equal((await del(server, creds, `/api/anonymous/candidate/${a.externalId}`)).status, 200);
+      assert.equal(occurrences(server.dataDir, email), 0, 'the e-mail');
+      assert.equal(occurrences(server.dataDir, name.LastName), 0, 'the last name');
+      assert.equal(occurrences(server.dataDir, a.externalId), 0, 'the ExternalId');
+    });
   });
 
   describe(`retention: personal data leaves on its own [${db}]`, () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import type { FastifyReply } from 'fastify';
 import { countAgainstKey } from '../../src/api/key-limit.js';
 import { WindowLimiter } from '../../src/security/window-limiter.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ERROR_STATUS } from '../../src/schemas/errors.js';

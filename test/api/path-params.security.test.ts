@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { testDatabases } from '../helpers/databases.js';
 import { authHeaders, errorCode, request, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { listeningPort } from '../helpers/ports.js';
 
 // A child that listens on a port of its own choosing once told to, and says which.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { ROOT } from '../../src/paths.js';
 
 describe("the benchmark's options", () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../src/paths.js';

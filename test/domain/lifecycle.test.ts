@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { AA_CONTRAST, contrastRatio, darken } from '../../src/domain/colour.js';
 import { effectiveStatus, erasureDue, expiryFor, retentionDue } from '../../src/domain/lifecycle.js';
 import { logoType } from '../../src/domain/logo.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import type { Browser, Page } from 'playwright-core';
 import { runCli } from '../helpers/cli.js';
 import { browserDatabases } from '../helpers/databases.js';
@@ -31,7 +32,7 @@ for (const db of browserDatabases()) {
     async function takeIt(page: Page, url: string): Promise<void> {
       await page.goto(url);
       await page.getByRole('button', { name: 'Start the questionnaire' }).click();
-      for (;;) {
+      for (let pages = 0; pages < 50; pages++) {
         await page.waitForSelector('fieldset.item', { timeout: 30_000 });
         await answerPage(page);
         const finish = page.getByRole('button', { name: /^Finish$/ });
@@ -43,6 +44,7 @@ for (const db of browserDatabases()) {
         }
         await page.getByRole('button', { name: 'Next' }).click();
       }
+      throw new Error('no last page within 50 pages');
     }
 
     const release = async (id: string) =>

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import type { Browser, Page } from 'playwright-core';
 import { newAssessment } from '../helpers/fixtures.js';
 import type { Credentials } from '../helpers/http.js';

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import type { Browser } from 'playwright-core';
 import { darken } from '../../src/domain/colour.js';
 import { runCli } from '../helpers/cli.js';

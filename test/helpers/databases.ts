@@ -45,3 +45,18 @@ export async function freshDatabaseUrl(kind: DatabaseKind, dataDir: string): Pro
   url.pathname = `/${name}`;
   return url.href;
 }
+
+const NAMES: Record<DatabaseKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+/** Options for a test that applies to `kind` alone: on another database it shows as skipped, with why. */
+export function onlyOn(kind: DatabaseKind, db: DatabaseKind): { skip: string | false } {
+  return { skip: db === kind ? false : `${NAMES[kind]} only` };
+}
+
+/**
+ * Options for a suite that runs on PostgreSQL alone: a run without it (ASSAY_TEST_DATABASES=sqlite,
+ * the Node.js 24 pass) shows it as skipped, with why, rather than registering nothing.
+ */
+export function postgresOnly(): { skip: string | false } {
+  return { skip: testDatabases().includes('postgres') ? false : 'PostgreSQL only, and this run has no PostgreSQL (ASSAY_TEST_DATABASES)' };
+}

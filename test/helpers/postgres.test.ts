@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, mock, test } from 'node:test';
+import { mock } from 'node:test';
+import { describe, test } from './deadline.js';
 import pg from 'pg';
-import { testDatabases } from './databases.js';
+import { postgresOnly } from './databases.js';
 import { PORT_RANGE, startEmbeddedPostgres } from './postgres.js';
 
 const [LOW, HIGH] = PORT_RANGE;
@@ -24,9 +25,10 @@ async function holdPortInRange(): Promise<{ server: Server; port: number }> {
   throw new Error(`no free port in ${LOW}-${HIGH - 1} after 50 tries`);
 }
 
-// The test run's own PostgreSQL is started by this helper; an explicit ASSAY_TEST_DATABASES=sqlite leaves it out.
-for (const db of testDatabases().filter((d) => d === 'postgres')) {
-  describe(`embedded PostgreSQL for the tests [${db}]`, () => {
+// The test run's own PostgreSQL is started by this helper; a run without PostgreSQL shows this skipped.
+{
+  const db = 'postgres' as const;
+  describe(`embedded PostgreSQL for the tests [${db}]`, postgresOnly(), () => {
     test('starts on another port when the one it picked is taken, and answers there', { timeout: 120_000 }, async () => {
       const held = await holdPortInRange();
       const dir = mkdtempSync(join(tmpdir(), 'assay-pg-port-'));

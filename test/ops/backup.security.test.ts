@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { Database } from '../../src/store/sqlite-driver.js';
 import { runCli } from '../helpers/cli.js';
 import { apiClient, candidate } from '../helpers/http.js';

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { after, describe, test } from 'node:test';
+import { after } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
 import { apiClient, errorCode } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { eventually } from '../helpers/receiver.js';
 import { otherConnection, tempDir } from '../helpers/server.js';
+import { within } from '../helpers/ticks.js';
 
 for (const db of testDatabases()) {
   describe(`SIGKILL in the middle of a write load [${db}]`, () => {
@@ -28,9 +31,9 @@ for (const db of testDatabases()) {
       const first = await spawnServer(env);
       servers.push(first);
       const load = writeLoad(first.url, creds, 8);
-      while (load.result.acknowledgedAssessments.length < 150) await new Promise((r) => setTimeout(r, 20));
+      await eventually(async () => (load.result.acknowledgedAssessments.length >= 150 ? true : undefined), 60_000, '150 acknowledged assessments');
       first.child.kill('SIGKILL');
-      await first.exited;
+      await within(first.exited, 15_000, 'the killed server to exit');
       const result = await load.stop();
       assert.ok(result.acknowledgedCandidates.length >= 150);
 

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { after, describe, test } from 'node:test';
+import { after } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { testDatabases } from '../helpers/databases.js';
+import { postgresOnly, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
 import { operatorSetup, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer } from '../helpers/server.js';
+import { within } from '../helpers/ticks.js';
 
 for (const db of testDatabases()) {
   describe(`graceful shutdown on SIGTERM under load [${db}]`, () => {
@@ -45,7 +47,7 @@ for (const db of testDatabases()) {
       assert.equal(ready.headers.get('connection'), 'close');
       const closedDuringDrain = load.result.connectionClose;
 
-      const code = await server.exited;
+      const code = await within(server.exited, 30_000, 'the server to exit after its drain');
       const result = await load.stop();
       assert.equal(code, 0, server.output());
       assert.deepEqual(result.cutOff, [], 'no request was cut off mid-flight');
@@ -65,8 +67,9 @@ for (const db of testDatabases()) {
 }
 
 // PostgreSQL behind a proxy that stops passing bytes on: connections stay open and nothing answers.
-for (const db of testDatabases().filter((d) => d === 'postgres')) {
-  describe(`a stop that cannot finish [${db}]`, () => {
+{
+  const db = 'postgres' as const;
+  describe(`a stop that cannot finish [${db}]`, postgresOnly(), () => {
     test('with the database frozen mid-request, SIGTERM still ends the process at SHUTDOWN_TIMEOUT_MS, exit 1, saying why', async () => {
       const { dataDir, env, creds } = await operatorSetup(db, { SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' });
       const proxy = await freezableProxy(new URL(env.DATABASE_URL));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { PdfThreads } from '../../src/reports/pdf-threads.js';
 import type { ReportModel } from '../../src/reports/model.js';
 import { testDatabases } from '../helpers/databases.js';
@@ -10,14 +11,18 @@ import { readPdf } from '../helpers/pdf.js';
 import { eventually } from '../helpers/receiver.js';
 import { localPath, pdfHref } from '../helpers/report-links.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { within } from '../helpers/ticks.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 500));
+// Every callback of a settled promise has run by the next macrotask.
+const settle = () => new Promise((r) => setImmediate(r));
 
 for (const db of testDatabases()) {
   describe(`a report page makes its PDF ahead while no PDF thread runs [${db}]`, () => {
     let server: TestServer;
     // The names of the candidates whose PDFs were rendered, in order.
     const rendered: string[] = [];
+    // What each page's call to make its PDF ahead started, if anything: a check waits for these.
+    const made: Array<Promise<unknown>> = [];
     const completedLink = async (firstName: string) => {
       const creds = await server.tenant();
       const a = await newAssessment(server.url, creds, {}, { FirstName: firstName, LastName: 'Tester' });
@@ -32,6 +37,13 @@ for (const db of testDatabases()) {
         rendered.push(model.candidateName);
         return render(model, generatedAt);
       };
+      const ahead = pdfs.ahead.bind(pdfs);
+      pdfs.ahead = (make) =>
+        ahead(() => {
+          const making = make();
+          made.push(making);
+          return making;
+        });
     });
     after(() => server.stop());
 
@@ -49,8 +61,10 @@ for (const db of testDatabases()) {
 
       const second = await completedLink('Later');
       assert.equal((await request(server.url + second)).status, 200);
-      await settle();
+      // The page asks for its PDF ahead before it answers: anything that started has ended here.
+      await within(Promise.allSettled(made), 20_000, 'the PDFs made ahead');
       assert.deepEqual(rendered, ['Ahead Tester'], 'a thread runs: nothing made ahead for the second page');
+      assert.equal(made.length, 1, 'only the first page started a PDF ahead');
     });
   });
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { Worker } from 'node:worker_threads';
 import PDFDocument from 'pdfkit';
 import type { FontName } from '../../src/reports/fonts.js';
@@ -9,6 +9,7 @@ import { forgetParagraphs, keptParagraphs } from '../../src/reports/pdf-lines.js
 import { reportPdf } from '../../src/reports/pdf.js';
 import { inflatedStreams, readPdfPlaced, type PlacedText } from '../helpers/pdf.js';
 import { reportModel as model } from '../helpers/report-model.js';
+import { within } from '../helpers/ticks.js';
 
 const FONTS: FontName[] = ['regular', 'bold', 'han', 'hangul', 'arabic', 'hebrew', 'thai'];
 
@@ -43,7 +44,7 @@ async function recordShaping<T>(fn: () => Promise<T>): Promise<{ value: T; shape
 async function fontsParsedFor(name: string): Promise<string[]> {
   const worker = new Worker(new URL('../helpers/pdf-fonts-worker.js', import.meta.url), { workerData: name });
   try {
-    const [message] = (await once(worker, 'message')) as [{ bytes: number; fonts: string[] }];
+    const [message] = (await within(once(worker, 'message'), 60_000, 'the fonts thread')) as [{ bytes: number; fonts: string[] }];
     assert.ok(message.bytes > 1000, `a PDF of ${message.bytes} bytes`);
     return message.fonts.sort();
   } finally {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import type { Store } from '../../src/store/database.js';
 import { eraseCandidate } from '../../src/store/erasure.js';
 import { renderCache } from '../../src/store/render-cache.js';
-import { testDatabases } from '../helpers/databases.js';
+import { onlyOn, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { errorCode, type Credentials } from '../helpers/http.js';
@@ -80,39 +81,37 @@ for (const db of testDatabases()) {
       }
     });
 
-    if (db === 'sqlite') {
-      /** Runs `statement` on a connection of its own, as the CLI or another process would. */
-      function elsewhere(statement: string, ...args: unknown[]): void {
-        const other = otherConnection(server);
-        try {
-          other.prepare(statement).run(...args);
-        } finally {
-          other.close();
-        }
+    /** Runs `statement` on a connection of its own, as the CLI or another process would. */
+    function elsewhere(statement: string, ...args: unknown[]): void {
+      const other = otherConnection(server);
+      try {
+        other.prepare(statement).run(...args);
+      } finally {
+        other.close();
       }
-
-      test('a kept head is read anew once another process changes a column of it: results the candidate declined to release are withheld', async () => {
-        const a = await completed();
-        const path = `/api/candidateanalysisresult/${a.id}/en-GB`;
-        const first = await a.api.get(path);
-        assert.ok(first.body.NormScoreScales.length > 0);
-        assert.equal((await reads(() => a.api.get(path))).counts.head, 0, 'kept');
-        elsewhere("UPDATE assessments SET results_release = 'declined' WHERE analysis_id = ?", a.id);
-        const after = await reads(() => a.api.get(path));
-        assert.equal(after.counts.head, 1);
-        assert.deepEqual(after.result.body.NormScoreScales, []);
-        assert.match(after.result.body.Note, /not released/);
-      });
-
-      test('a change by another process to a column the head does not hold leaves the kept head in use', async () => {
-        const a = await completed();
-        const path = `/api/candidateanalysisresult/${a.id}/en-GB`;
-        const first = await a.api.get(path);
-        elsewhere("UPDATE assessments SET last_activity_at = '2030-01-01T00:00:00.000Z' WHERE analysis_id = ?", a.id);
-        const again = await reads(() => a.api.get(path));
-        assert.deepEqual(again.counts, { head: 0, row: 0, candidate: 0 });
-        assert.equal(again.result.text, first.text);
-      });
     }
+
+    test('a kept head is read anew once another process changes a column of it: results the candidate declined to release are withheld', onlyOn('sqlite', db), async () => {
+      const a = await completed();
+      const path = `/api/candidateanalysisresult/${a.id}/en-GB`;
+      const first = await a.api.get(path);
+      assert.ok(first.body.NormScoreScales.length > 0);
+      assert.equal((await reads(() => a.api.get(path))).counts.head, 0, 'kept');
+      elsewhere("UPDATE assessments SET results_release = 'declined' WHERE analysis_id = ?", a.id);
+      const after = await reads(() => a.api.get(path));
+      assert.equal(after.counts.head, 1);
+      assert.deepEqual(after.result.body.NormScoreScales, []);
+      assert.match(after.result.body.Note, /not released/);
+    });
+
+    test('a change by another process to a column the head does not hold leaves the kept head in use', onlyOn('sqlite', db), async () => {
+      const a = await completed();
+      const path = `/api/candidateanalysisresult/${a.id}/en-GB`;
+      const first = await a.api.get(path);
+      elsewhere("UPDATE assessments SET last_activity_at = '2030-01-01T00:00:00.000Z' WHERE analysis_id = ?", a.id);
+      const again = await reads(() => a.api.get(path));
+      assert.deepEqual(again.counts, { head: 0, row: 0, candidate: 0 });
+      assert.equal(again.result.text, first.text);
+    });
   });
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { ReportLinks } from '../../src/reports/links.js';
 import { runCli } from '../helpers/cli.js';
-import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
+import { freshDatabaseUrl, postgresOnly, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, request, type Credentials } from '../helpers/http.js';
@@ -100,26 +101,38 @@ for (const db of testDatabases()) {
 }
 
 describe('share links across instances and restarts', () => {
-  test('a link made on one instance opens on another with the same server key; not with another key', async () => {
-    const key = randomBytes(32).toString('base64');
-    // Several instances share PostgreSQL; a run limited to SQLite restarts one instance on its file instead.
-    const kind = testDatabases().includes('postgres') ? 'postgres' : 'sqlite';
+  // Several instances share PostgreSQL; a run limited to SQLite restarts one instance on its file.
+  const kind = testDatabases().includes('postgres') ? 'postgres' : 'sqlite';
+  /** A server on a fresh database with `key`, and a share link it made for a completed assessment. */
+  async function linkMade(key: string) {
     const dataDir = tempDir();
     const databaseUrl = await freshDatabaseUrl(kind, dataDir);
     const first = await startServer(kind, { ENCRYPTION_KEY: key }, { reuse: { dataDir, databaseUrl } });
-    const creds = await first.tenant();
-    const a = await newAssessment(first.url, creds);
+    const a = await newAssessment(first.url, await first.tenant());
     await completeViaForms(new FormClient(first.url), a.id);
     const link = localPath((await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ReportUrl);
     assert.equal((await request(first.url + link)).status, 200);
-    if (kind === 'postgres') {
+    return { first, link, dataDir, databaseUrl };
+  }
+
+  test('a link made on one instance opens on another with the same server key', postgresOnly(), async () => {
+    const key = randomBytes(32).toString('base64');
+    const { first, link, databaseUrl } = await linkMade(key);
+    try {
       const second = await startServer(kind, { ENCRYPTION_KEY: key }, { reuse: { dataDir: tempDir(), databaseUrl } });
       try {
         assert.equal((await request(second.url + link)).status, 200, 'another instance, the same server key');
       } finally {
         await second.stop();
       }
+    } finally {
+      await first.stop();
     }
+  });
+
+  test('a link opens after a restart with the same server key; not with another key', async () => {
+    const key = randomBytes(32).toString('base64');
+    const { first, link, dataDir, databaseUrl } = await linkMade(key);
     await first.stop(true);
     const restarted = await startServer(kind, { ENCRYPTION_KEY: key }, { reuse: { dataDir, databaseUrl } });
     try {

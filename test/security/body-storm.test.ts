@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { after, describe, test } from 'node:test';
+import { after } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { Agent, request as undiciRequest } from 'undici';
 import { runCli } from '../helpers/cli.js';
 import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';

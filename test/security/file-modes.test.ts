@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { apiClient, candidate } from '../helpers/http.js';
 import { startServer, tempDir } from '../helpers/server.js';
 

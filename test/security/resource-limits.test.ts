@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { within } from '../helpers/ticks.js';
 
 function openSlowRequest(port: number, partial: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -46,7 +48,7 @@ describe('resource limits', () => {
       for (let i = 0; i < 5; i++) assert.equal((await api.createCandidate(candidate())).status, 201);
       assert.equal((await request(`${server.url}/healthz`)).status, 200);
       // The server, not the client, ends them: headers within HEADERS_TIMEOUT_MS, bodies within REQUEST_TIMEOUT_MS.
-      await Promise.all([...slowHeaders, ...slowBodies].map(closed));
+      await within(Promise.all([...slowHeaders, ...slowBodies].map(closed)), 30_000, 'the server to end the slow connections');
     } finally {
       clearInterval(trickle);
       for (const s of [...slowHeaders, ...slowBodies]) s.destroy();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { provisionUser } from '../../src/provision.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { scanFiles } from '../helpers/files.js';

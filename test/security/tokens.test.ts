@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { newAnalysisId, newApiKey, newPassword } from '../../src/security/tokens.js';
 
 describe('tokens: random, never repeated, URL-safe', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { GroupCommitter } from '../../src/store/group-commit.js';
 
 /** A fake transaction runner that records batches, so batching is observable. */

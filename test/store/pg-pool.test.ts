@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { sql } from 'kysely';
-import { testDatabases } from '../helpers/databases.js';
+import { postgresOnly } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -33,8 +34,9 @@ function connectionsTo(port: number): Array<{ localPort: number; timer: string }
   return found;
 }
 
-for (const kind of testDatabases().filter((k) => k === 'postgres')) {
-  describe(`connections to PostgreSQL, with DATABASE_POOL_SIZE=1 (${kind})`, { timeout: 60_000 }, () => {
+{
+  const kind = 'postgres' as const;
+  describe(`connections to PostgreSQL, with DATABASE_POOL_SIZE=1 (${kind})`, { ...postgresOnly(), timeout: 60_000 }, () => {
     let server: TestServer;
     before(async () => {
       server = await startServer(kind, { DATABASE_POOL_SIZE: '1' });

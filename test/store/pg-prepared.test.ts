@@ -2,17 +2,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PREPARE, prepareMarkedStatements } from '../../src/store/pg-prepared.js';
-import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
+import { freshDatabaseUrl, postgresOnly } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { FormClient, itemNames, startPath } from '../helpers/forms.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-for (const kind of testDatabases().filter((k) => k === 'postgres')) {
-  describe(`marked statements run as named prepared statements (${kind})`, () => {
+{
+  const kind = 'postgres' as const;
+  describe(`marked statements run as named prepared statements (${kind})`, postgresOnly(), () => {
     let pool: pg.Pool;
     let db: Kysely<unknown>;
     before(async () => {
@@ -66,8 +68,9 @@ for (const kind of testDatabases().filter((k) => k === 'postgres')) {
   });
 }
 
-for (const kind of testDatabases().filter((k) => k === 'postgres')) {
-  describe(`the portal's session read is a named prepared statement (${kind})`, { timeout: 60_000 }, () => {
+{
+  const kind = 'postgres' as const;
+  describe(`the portal's session read is a named prepared statement (${kind})`, { ...postgresOnly(), timeout: 60_000 }, () => {
     let server: TestServer;
     before(async () => {
       // One connection, so every request below and the check read the same connection's statements.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { pageItems } from '../../src/domain/flow.js';
 import { findAssessment } from '../../src/store/assessments.js';
 import type { Store } from '../../src/store/database.js';

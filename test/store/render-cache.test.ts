@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RenderCache } from '../../src/store/render-cache.js';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { fdatasync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { CompiledQuery } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteFile } from '../../src/store/database.js';
@@ -23,6 +24,10 @@ function heldSync(raw: BetterSqlite3.Database) {
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Turns of the event loop until `ok`, for at most 10 s. */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !ok(); await turn()) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+}
 
 describe('SqliteWriter: single statements batched per turn, answered after the WAL is synced', () => {
   let path: string;
@@ -188,14 +193,14 @@ describe('SqliteWriter durability: no write is answered before a sync that start
     const write = (id: string) => writer.execute(insert(id)).then(() => answered.push(id));
 
     const first = [write('s1'), write('s2')];
-    while (held.length < 1) await turn();
+    await until(() => held.length >= 1, 'sync 1 to start');
     assert.equal(held[0]!.rowsAtStart, 2, 'the first sync started after both rows were committed');
     await turn();
     assert.deepEqual(answered, [], 'committed but not synced: nobody is answered');
 
     // Committed while the first sync runs: the first sync does not cover it.
     const second = write('s3');
-    while (held.length < 2) await turn();
+    await until(() => held.length >= 2, 'sync 2 to start');
     assert.equal(held[1]!.rowsAtStart, 3);
     held[0]!.release();
     await Promise.all(first);
@@ -209,7 +214,7 @@ describe('SqliteWriter durability: no write is answered before a sync that start
     raw.prepare('INSERT INTO t (id, note) VALUES (?, ?)').run('outside', 'o');
     let synced = false;
     const outside = writer.sync().then(() => (synced = true));
-    while (held.length < 3) await turn();
+    await until(() => held.length >= 3, 'sync 3 to start');
     assert.equal(held[2]!.rowsAtStart, 4);
     await turn();
     assert.equal(synced, false);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { TurnBatcher } from '../../src/store/turn-batcher.js';
 
 describe('TurnBatcher', () => {

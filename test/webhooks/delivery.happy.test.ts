@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
 
 for (const db of testDatabases()) {
   describe(`completion webhook [${db}]`, () => {
@@ -67,7 +69,8 @@ for (const db of testDatabases()) {
         await completeViaForms(new FormClient(server.url), a.id);
       }
       await receiver.waitFor(before + 4);
-      await new Promise((r) => setTimeout(r, 300));
+      // A second POST would come from a later look at the outbox: wait until it has had two.
+      await dispatcherQuiet(server.running.deps.webhooks);
       const got = receiver.received.slice(before).map((r) => JSON.parse(r.body).Analysis_Id as string);
       assert.deepEqual(got.sort(), ids.sort());
     });
@@ -78,7 +81,7 @@ for (const db of testDatabases()) {
       await completeViaForms(new FormClient(server.url), a.id);
       const res = await a.api.get(`/api/anonymous/assessment/${a.id}`);
       assert.equal(res.body.Data.Webhook, null);
-      await new Promise((r) => setTimeout(r, 200));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.length, before);
     });
   });

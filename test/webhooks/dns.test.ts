@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { HOST_NOT_USABLE, WebhookClient } from '../../src/webhooks/client.js';
 import { dnsResolver, HostNotFound } from '../../src/webhooks/dns.js';
 import { startDnsServer } from '../helpers/dns-server.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { latestAttempt } from '../../src/store/outbox.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
@@ -8,6 +9,7 @@ import { completeViaForms, FormClient } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { dispatcherLooked, dispatcherQuiet, within } from '../helpers/ticks.js';
 
 // Few places, so that the test fills them quickly; the dispatcher gives one tenant at most half.
 const PLACES = 16;
@@ -78,7 +80,7 @@ for (const db of testDatabases()) {
         assert.equal(row.claimed_at, row.created_at, 'claimed when it was queued');
         assert.ok(row.claimed_by);
       }
-      await new Promise((r) => setTimeout(r, 200));
+      await dispatcherQuiet(server.running.deps.webhooks);
       const got = receiver.received.filter((r) => r.url === '/claimed').map((r) => JSON.parse(r.body).Analysis_Id as string);
       assert.deepEqual(got.sort(), [...ids].sort());
     });
@@ -134,13 +136,15 @@ for (const db of testDatabases()) {
         const third = await server.tenant();
         const thirdWaits = await completeAs(third, '/hold-third');
         assert.equal((await attempt(thirdWaits)).status, 'pending');
-        await new Promise((r) => setTimeout(r, 300));
+        await dispatcherLooked(server.running.deps.webhooks);
+        assert.equal(server.running.deps.webhooks.activity.inFlight, PLACES, 'no attempt started past the places');
         assert.equal(sentTo('/hold-third') + sentTo('/first-next'), 0, 'nothing sent while every place is taken');
 
         // A place the second tenant gives back goes to the third (whose receiver holds it too): the first still holds its share.
         release('/hold-second', 1);
         await receiver.waitForPath('/hold-third', 1);
-        await new Promise((r) => setTimeout(r, 300));
+        await dispatcherLooked(server.running.deps.webhooks);
+        assert.equal(server.running.deps.webhooks.activity.inFlight, PLACES, 'no attempt started past the places');
         assert.equal(sentTo('/first-next'), 0, 'the first tenant still holds its share');
 
         // A place the first tenant gives back goes to a tenant holding none before the first's older
@@ -153,7 +157,7 @@ for (const db of testDatabases()) {
         let firstRace: string;
         try {
           release('/hold-first', 1);
-          await walk.held;
+          await within(walk.held, 15_000, 'the read of waiting tenants');
           firstRace = await completeAs(first, '/first-race');
           assert.equal((await attempt(firstRace)).status, 'pending', 'not handed the place the fourth tenant waits for');
         } finally {
@@ -213,8 +217,8 @@ describe('the dispatcher\'s loop [sqlite]', () => {
     await completeViaForms(new FormClient(server.url), first.id);
     await receiver.waitForPath('/throws', 1);
     await eventually(async () => (thrown === 1 ? true : undefined), 5_000, 'the throwing metric to be called');
-    // An unhandled rejection would have ended the test process by now; give it a turn to.
-    await new Promise((r) => setTimeout(r, 100));
+    // An unhandled rejection is reported before the next macrotask: give it that turn.
+    await new Promise((r) => setImmediate(r));
     metrics.webhookAttempt = original;
 
     const next = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/after') });
@@ -234,7 +238,7 @@ describe('the dispatcher\'s loop [sqlite]', () => {
     const walk = holdNextWalk(server);
     try {
       server.running.deps.webhooks.wake();
-      await walk.held;
+      await within(walk.held, 15_000, 'the read of waiting tenants');
       // A redelivery commits a pending attempt and wakes the dispatcher, which is still in that read.
       const res = await a.api.post(`/api/anonymous/assessment/${a.id}/webhook/redeliver`, {});
       assert.equal(res.status, 202, JSON.stringify(res.body));
@@ -257,7 +261,7 @@ describe('the dispatcher\'s loop [sqlite]', () => {
       // The redelivery's own wake reads the tenants, its attempt among them; the answer is held.
       const res = await a.api.post(`/api/anonymous/assessment/${a.id}/webhook/redeliver`, {});
       assert.equal(res.status, 202, JSON.stringify(res.body));
-      await walk.held;
+      await within(walk.held, 15_000, 'the read of waiting tenants');
       stopping = first.stop(true).then(() => {
         stopped = true;
       });
@@ -266,7 +270,7 @@ describe('the dispatcher\'s loop [sqlite]', () => {
     } finally {
       walk.letGo();
     }
-    await stopping;
+    await within(stopping!, 30_000, 'the stop, once the read ended');
     servers.splice(servers.indexOf(first), 1);
     assert.equal(receiver.received.filter((r) => r.url === '/stop').length, 1, 'nothing claimed or sent after the stop began');
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { Webhook } from 'standardwebhooks';
 import { runCli } from '../helpers/cli.js';
 import { scanFiles } from '../helpers/files.js';

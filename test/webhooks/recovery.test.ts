@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { latestAttempt } from '../../src/store/outbox.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
@@ -7,6 +8,7 @@ import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, errorCode } from '../helpers/http.js';
 import { Receiver, eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
 
 for (const db of testDatabases()) {
   describe(`a delivery claimed before a crash is never sent again, unless an operator redelivers it [${db}]`, () => {
@@ -45,7 +47,7 @@ for (const db of testDatabases()) {
       const api = apiClient(server.url, creds);
       const status = await api.get(`/api/anonymous/assessment/${a.id}`);
       assert.equal(status.body.Data.Webhook.Status, 'Unknown');
-      await new Promise((r) => setTimeout(r, 400));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.length, 0);
 
       // The operator recovers it on purpose: one more attempt, the same body.
@@ -61,7 +63,7 @@ for (const db of testDatabases()) {
       assert.deepEqual(log.map((x: any) => [x.Kind, x.Status]), [['Automatic', 'Unknown'], ['Manual', 'Delivered']]);
       const after = (await api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
       assert.deepEqual([after.Status, after.Attempts], ['Delivered', 2]);
-      await new Promise((r) => setTimeout(r, 300));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.length, 1, 'exactly one POST for one redelivery');
     });
 
@@ -122,7 +124,7 @@ for (const db of testDatabases()) {
 
       const huge = await api.post(`/api/anonymous/assessment/${done.id}/webhook/redeliver`, JSON.stringify({ pad: 'x'.repeat(200_000) }), { 'content-type': 'application/json' });
       assert.deepEqual([huge.status, errorCode(huge)], [413, 'PayloadTooLarge']);
-      await new Promise((r) => setTimeout(r, 300));
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.length, 1, 'a refused redelivery sends nothing');
     });
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { HOST_NOT_USABLE, WebhookClient } from '../../src/webhooks/client.js';
 import type { Resolver } from '../../src/webhooks/dns.js';
 import { testDatabases } from '../helpers/databases.js';

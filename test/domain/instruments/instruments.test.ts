@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/deadline.js';
 import { InstrumentError, loadInstruments } from '../../../src/domain/instruments/load.js';
 import { scoreAnswers } from '../../../src/domain/instruments/scoring.js';
 import type { Instrument } from '../../../src/domain/instruments/types.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/deadline.js';
 import { readContent } from '../../../src/domain/results/load.js';
 import { buildNormTable, NormError, parseNormFile, toNormFile, type SampleMember } from '../../../src/domain/results/norm-groups.js';
 import { scoreCompletion } from '../../../src/domain/results/completion.js';

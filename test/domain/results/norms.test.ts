@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/deadline.js';
 import fc from 'fast-check';
 import { buildNorm, normalCdf, normProblems, percentile, sten } from '../../../src/domain/results/norms.js';
 import type { Norm } from '../../../src/domain/results/types.js';

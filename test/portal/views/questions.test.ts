@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../helpers/deadline.js';
 import fc from 'fast-check';
 import { pageCount, pageItems } from '../../../src/domain/flow.js';
 import { loadInstruments } from '../../../src/domain/instruments/load.js';

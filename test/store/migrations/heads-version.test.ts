@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../../helpers/deadline.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { VERSION_MAX_AGE_MS, type Store } from '../../../src/store/database.js';
 import { findAssessmentHead } from '../../../src/store/assessments.js';
-import { testDatabases } from '../../helpers/databases.js';
+import { onlyOn, testDatabases } from '../../helpers/databases.js';
 import { newAssessment } from '../../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../../helpers/forms.js';
 import { otherConnection, startServer, type TestServer } from '../../helpers/server.js';
@@ -23,16 +24,13 @@ for (const db of testDatabases()) {
     });
     after(() => server.stop());
 
-    if (db === 'postgres') {
-      test('PostgreSQL has no heads version: no table, and the store gives none', async () => {
-        const tables = await sql<{ n: number }>`select count(*) as n from information_schema.tables where table_name = 'heads_version'`.execute(store.db);
-        assert.equal(Number(tables.rows[0]!.n), 0);
-        assert.equal(store.headsVersion(), undefined);
-      });
-      return;
-    }
+    test('PostgreSQL has no heads version: no table, and the store gives none', onlyOn('postgres', db), async () => {
+      const tables = await sql<{ n: number }>`select count(*) as n from information_schema.tables where table_name = 'heads_version'`.execute(store.db);
+      assert.equal(Number(tables.rows[0]!.n), 0);
+      assert.equal(store.headsVersion(), undefined);
+    });
 
-    test('every column of the head, and only those, bumps the version when it changes; so do deletions and the candidate changing', async () => {
+    test('every column of the head, and only those, bumps the version when it changes; so do deletions and the candidate changing', onlyOn('sqlite', db), async () => {
       const head = (await findAssessmentHead(store, id))!;
       const columns = Object.keys(head).filter((c) => c !== 'analysis_id' && c !== 'candidate_updated_at');
       assert.ok(columns.length >= 8, columns.join());
@@ -71,7 +69,7 @@ for (const db of testDatabases()) {
       }
     });
 
-    test('with its row gone (a file edited by hand) the store gives no version, and gives one again once the row is back', async () => {
+    test('with its row gone (a file edited by hand) the store gives no version, and gives one again once the row is back', onlyOn('sqlite', db), async () => {
       const other = otherConnection(server);
       const was = store.headsVersion()!;
       try {
@@ -86,7 +84,7 @@ for (const db of testDatabases()) {
       assert.equal(store.headsVersion(), was + 1_000);
     });
 
-    test("this process's own commits, a transaction's and a batch's, are seen at once, without waiting for the version read to age", async () => {
+    test("this process's own commits, a transaction's and a batch's, are seen at once, without waiting for the version read to age", onlyOn('sqlite', db), async () => {
       const realNow = performance.now;
       const frozen = realNow.call(performance);
       // With the clock stopped, a version read is used until something forgets it.
@@ -102,7 +100,7 @@ for (const db of testDatabases()) {
       }
     });
 
-    test('inside a transaction open on the server\'s connection the version is not given: its bump may yet roll back', async () => {
+    test('inside a transaction open on the server\'s connection the version is not given: its bump may yet roll back', onlyOn('sqlite', db), async () => {
       assert.equal(typeof store.headsVersion(), 'number');
       let inside: number | undefined = -1;
       await store.write(async () => {
