@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import type { CompetenceModel } from '../../src/domain/results/types.js';
 import { COMPETENCES_FILE, EXAMPLE_NORMS_DIR } from '../../src/paths.js';
 import { testDatabases } from '../helpers/databases.js';

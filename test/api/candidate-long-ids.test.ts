@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { LIMITS } from '../../src/schemas/fields.js';
 import { testDatabases } from '../helpers/databases.js';
 import { apiClient, authHeaders, candidate, errorCode, request, uniqueId, type Credentials } from '../helpers/http.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { insertRow, MARKERS, RESULTS_FILE } from '../../bench/results-rows.js';
 import { ROOT } from '../../src/paths.js';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { scoreCompletion } from '../../src/domain/results/completion.js';
 import { buildNormTable, type SampleMember } from '../../src/domain/results/norm-groups.js';
 import { competences, tma170 } from '../domain/results/content.js';

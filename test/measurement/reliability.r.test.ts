@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import { reliability, reverseKeyed } from '../../src/measurement/reliability.js';
 import { runR } from '../helpers/r.js';
 

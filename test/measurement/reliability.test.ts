@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../helpers/deadline.js';
 import fc from 'fast-check';
 import { compositeReliability, reliability, stenBand, stenSem } from '../../src/measurement/reliability.js';
 
