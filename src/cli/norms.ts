@@ -13,6 +13,16 @@ function date(value: string | undefined, option: string): string | undefined {
   return value;
 }
 
+/** A norm group speaks for one version of the content: a sample that mixes versions is refused. */
+function oneContentVersion(versions: ReadonlyArray<string | null>): string {
+  const distinct = [...new Set(versions.map((v) => v ?? 'unknown'))];
+  if (distinct.length > 1) {
+    throw new CliError(`The sample mixes content versions (${distinct.sort().join(', ')}): narrow it with --from and --to to one version ("unknown": completed before Assay recorded it)`);
+  }
+  if (distinct[0] === 'unknown') throw new CliError('The sample was completed before Assay recorded content versions: build from later completions (--from)');
+  return distinct[0] ?? 'unknown';
+}
+
 export function normsCommands(program: Command): void {
   const norms = program.command('norms').description('norm groups: what stens and percentiles are measured against');
 
@@ -21,18 +31,21 @@ export function normsCommands(program: Command): void {
     .description('build a norm group from completed assessments whose results may be used (released or not asked, without integrity flags); it starts inactive')
     .requiredOption('--instrument <type>', '0 (TMA170) or 1 (TMA312)')
     .requiredOption('--name <name>', 'a name that says whose norms these are')
+    .requiredOption('--language <nl|en>', 'only assessments completed in this language: a translation needs norms of its own')
     .option('--tenant <tenant>', 'only this tenant\'s assessments (id or name)')
     .option('--from <date>', 'completed on or after this date (YYYY-MM-DD)')
     .option('--to <date>', 'completed before this date (YYYY-MM-DD)')
     .option('--min-sample <n>', `refuse with fewer usable assessments than this (at least ${MIN_SAMPLE_FLOOR})`, String(DEFAULT_MIN_SAMPLE))
     .option('--json', 'print one JSON object')
-    .action(async (opts: { instrument: string; name: string; tenant?: string; from?: string; to?: string; minSample: string; json?: boolean }) => {
+    .action(async (opts: { instrument: string; name: string; language: string; tenant?: string; from?: string; to?: string; minSample: string; json?: boolean }) => {
       const type = Number(opts.instrument);
       const minSample = Number(opts.minSample);
       if (!Number.isInteger(minSample) || minSample < MIN_SAMPLE_FLOOR) throw new CliError(`--min-sample must be a whole number of at least ${MIN_SAMPLE_FLOOR}`);
       if (!opts.name.trim() || opts.name.length > NORM_LIMITS.name) throw new CliError(`--name must be 1 to ${NORM_LIMITS.name} characters`);
       const [nameProblem] = textProblems({ '--name': opts.name });
       if (nameProblem) throw new CliError(nameProblem);
+      if (opts.language !== 'nl' && opts.language !== 'en') throw new CliError('--language must be nl or en');
+      const language = opts.language;
       const from = date(opts.from, '--from');
       const to = date(opts.to, '--to');
       const out = await withStore(async (store, config) => {
@@ -40,9 +53,10 @@ export function normsCommands(program: Command): void {
         const instrument = instruments.get(type);
         if (!instrument) throw new CliError('--instrument must be 0 (TMA170) or 1 (TMA312)');
         const tenant = opts.tenant ? await tenantId(store, opts.tenant) : undefined;
-        const sample = await normSample(store, { assessmentType: type, ...(tenant ? { tenantId: tenant } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
+        const sample = await normSample(store, { assessmentType: type, language, ...(tenant ? { tenantId: tenant } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
+        const contentVersion = oneContentVersion(sample.map((m) => m.contentVersion ?? null));
         const built = buildNormTable(sample, instrument, competences, minSample);
-        const scope = [tenant ? `tenant ${opts.tenant}` : 'all tenants', from ? `from ${from}` : '', to ? `before ${to}` : ''].filter(Boolean).join(', ');
+        const scope = [tenant ? `tenant ${opts.tenant}` : 'all tenants', `in ${language === 'nl' ? 'Dutch' : 'English'}`, `content version ${contentVersion}`, from ? `from ${from}` : '', to ? `before ${to}` : ''].filter(Boolean).join(', ');
         const id = await insertNormGroup(store, {
           name: opts.name,
           assessmentType: type,
@@ -51,6 +65,8 @@ export function normsCommands(program: Command): void {
           collectedFrom: from ?? null,
           collectedTo: to ?? null,
           illustrative: false,
+          contentVersion,
+          language,
           table: built.table,
         });
         return { id, name: opts.name, instrument: instrument.code, sampleSize: built.used, excluded: built.excluded };

@@ -18,6 +18,7 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
     `Norm group ${group.id} "${group.name}"`,
     `  instrument:    ${instrument.code} (${instrument.name.en})`,
     `  sample:        N = ${group.sampleSize}, collected ${dates}`,
+    `  language:      ${group.language ?? 'not recorded'}; content version ${group.contentVersion ?? 'not recorded'}`,
     `  source:        ${group.source}`,
     `  illustrative:  ${group.illustrative ? 'yes: simulated, never for selection decisions' : 'no'}`,
     `  active:        ${group.active ? 'yes, for its instrument' : 'no'}`,

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Envelope } from './envelopes.js';
 import { AbsoluteUrl, AnalysisIdParam, ExternalId, LIMITS, Text } from './fields.js';
-import { IntegrityFlags, NormGroupInfo, ReportUrl, ResultsRelease } from './results.js';
+import { IntegrityFlags, NormGroupInfo, ReportUrl, ResultsRelease, TakenIn } from './results.js';
 
 export const AssessmentCreateBody = Type.Object(
   {
@@ -50,6 +50,7 @@ export const AssessmentStatus = Envelope(
     ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], { description: 'Once completed: 0–100, agreement between designated item pairs.' }),
     IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], { description: 'Once completed: StraightLining, Speeding, LowConsistency; see README "Results".' }),
     NormGroup: NormGroupInfo,
+    ...TakenIn,
     ResultsRelease,
     ReportUrl,
     Webhook: Type.Union([

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Envelope } from './envelopes.js';
 import { ExternalId } from './fields.js';
-import { IntegrityFlags, NormGroupInfo, ResultsRelease } from './results.js';
+import { IntegrityFlags, NormGroupInfo, ResultsRelease, TakenIn } from './results.js';
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -41,6 +41,7 @@ export const CandidateData = Envelope(
         CancelledAt: Timestamp,
         ReturnUrl: Type.Union([Type.String(), Type.Null()]),
         WebhookUrl: Type.Union([Type.String(), Type.Null()], { description: 'Without the webhook credentials, which are never returned.' }),
+        ...TakenIn,
         ResultsRelease,
         Answers: Type.Union([Type.Null(), Type.Array(Type.Object({ ItemId: Type.String(), Value: Type.Integer(), AnsweredAt: Type.String() }))], {
           description: 'Null while the candidate has not released the results (a portal setting).',

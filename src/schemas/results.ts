@@ -35,6 +35,15 @@ export const ReportUrl = Type.Union([Type.String(), Type.Null()], {
   description: 'Once completed: a signed link to the report on the portal domain, for people without API credentials. It expires (REPORT_LINK_DAYS).',
 });
 
+export const TakenIn = {
+  ContentVersion: Type.Union([Type.String(), Type.Null()], {
+    description: "Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it.",
+  }),
+  Language: Type.Union([Type.Literal('nl'), Type.Literal('en'), Type.Null()], {
+    description: 'Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it.',
+  }),
+};
+
 export const ResultsRelease = Type.Union(
   [Type.Literal('NotRequired'), Type.Literal('Pending'), Type.Literal('Released'), Type.Literal('Declined')],
   { description: 'Whether the candidate must release the results before they are shown (a portal setting), and their answer.' },

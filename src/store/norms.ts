@@ -18,6 +18,8 @@ function toGroup(row: NormGroupTable): NormGroup {
     collectedFrom: row.collected_from,
     collectedTo: row.collected_to,
     illustrative: row.illustrative === 1,
+    contentVersion: row.content_version,
+    language: row.language,
     table: JSON.parse(row.norms) as NormTable,
   };
 }
@@ -74,6 +76,8 @@ export async function insertNormGroup(store: Store, group: NewNormGroup): Promis
         collected_from: group.collectedFrom,
         collected_to: group.collectedTo,
         illustrative: group.illustrative ? 1 : 0,
+        content_version: group.contentVersion,
+        language: group.language,
         norms: JSON.stringify(group.table),
         active: 0,
         created_at: now(),
@@ -139,6 +143,8 @@ export async function listNormGroups(store: Store) {
 
 export interface SampleFilter {
   assessmentType: number;
+  /** Only assessments completed in this language. */
+  language?: string;
   tenantId?: string;
   from?: string;
   to?: string;
@@ -148,7 +154,7 @@ export interface SampleFilter {
 export async function normSample(store: Store, filter: SampleFilter): Promise<SampleMember[]> {
   let q = store.db
     .selectFrom('assessments')
-    .select(['analysis_id', 'scores', 'competence_scores', 'integrity_flags'])
+    .select(['analysis_id', 'scores', 'competence_scores', 'integrity_flags', 'content_version'])
     .where('status', '=', 'Completed')
     .where('assessment_type', '=', filter.assessmentType)
     .where('scores', 'is not', null)
@@ -156,6 +162,7 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
     // Only results the candidate let be used: none while a release is pending, declined or withdrawn.
     .where((eb) => eb.or([eb('results_release', 'is', null), eb('results_release', '=', 'released')]));
   if (filter.tenantId) q = q.where('tenant_id', '=', filter.tenantId);
+  if (filter.language) q = q.where('language', '=', filter.language as 'nl' | 'en');
   if (filter.from) q = q.where('completed_at', '>=', filter.from);
   if (filter.to) q = q.where('completed_at', '<', filter.to);
   const rows = await q.execute();
@@ -171,5 +178,6 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
     competences: JSON.parse(r.competence_scores!) as CompetenceScore[],
     flags: JSON.parse(r.integrity_flags ?? '[]') as IntegrityFlag[],
     answers: answers.get(r.analysis_id)!,
+    contentVersion: r.content_version,
   }));
 }

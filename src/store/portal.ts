@@ -318,6 +318,7 @@ export async function completeAssessment(
   analysisId: string,
   score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>) => CompletedResult | undefined,
   claimer?: string,
+  takenIn?: { contentVersion: string; language: 'nl' | 'en' },
 ): Promise<Completion> {
   return store.write(async (trx): Promise<Completion> => {
     const progress = await progressOf(trx, analysisId);
@@ -339,6 +340,8 @@ export async function completeAssessment(
         norm_group_id: await normGroupInForce(trx, progress.api_key_id, progress.assessment_type),
         report_nonce: randomBytes(12).toString('base64url'),
         results_release: settings.candidate_release ? 'pending' : null,
+        content_version: takenIn?.contentVersion ?? null,
+        language: takenIn?.language ?? null,
       })
       .where('analysis_id', '=', analysisId)
       .where('status', 'in', ['Created', 'Started'])

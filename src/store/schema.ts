@@ -76,6 +76,10 @@ export interface AssessmentTable {
   /** Null when the portal does not ask the candidate; else pending, released or declined. */
   results_release: 'pending' | 'released' | 'declined' | null;
   results_released_at: string | null;
+  /** The instrument's content version it was taken in; null before it was recorded. */
+  content_version: string | null;
+  /** The portal's language at completion; null before it was recorded. */
+  language: 'nl' | 'en' | null;
   /** Null for assessments created before expiry existed: those never expire. */
   expires_at: string | null;
   cancelled_at: string | null;
@@ -147,6 +151,9 @@ export interface NormGroupTable {
   /** The default for its instrument: at most one per assessment type. */
   active: number;
   created_at: string;
+  /** The content version and language of its sample, where known. */
+  content_version: string | null;
+  language: string | null;
 }
 
 export interface PortalNormTable {

@@ -70,14 +70,18 @@ for (const db of testDatabases()) {
       for (const decision of ['release', 'decline', undefined]) await completedAndDecided(tenant, decision);
       await cli('portal', 'set', '--portal-domain', tenant.portalDomain, '--candidate-release', 'off', '--json');
 
-      const refused = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Too few'], env);
+      const refused = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Too few', '--language', 'en'], env);
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /30 usable completed assessments \(1 more had integrity flags\); at least 200 are needed/);
-      const floor = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Below the floor', '--min-sample', '29'], env);
+      const floor = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Below the floor', '--language', 'en', '--min-sample', '29'], env);
       assert.equal(floor.code, 1);
       assert.match(floor.stderr, /--min-sample must be a whole number of at least 30/);
 
-      const built = await cli('norms', 'build', '--instrument', '0', '--name', `Our applicants ${db}`, '--tenant', tenant.tenantId, '--min-sample', '30', '--json');
+      // Every completion here was in English: none is Dutch.
+      const dutch = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Dutch', '--language', 'nl', '--min-sample', '30'], env);
+      assert.equal(dutch.code, 1);
+      assert.match(dutch.stderr, /^assay: 0 usable completed assessments/m);
+      const built = await cli('norms', 'build', '--instrument', '0', '--name', `Our applicants ${db}`, '--language', 'en', '--tenant', tenant.tenantId, '--min-sample', '30', '--json');
       assert.equal(built.sampleSize, 30, '29 without a release question and the released one; not the pending or declined');
       assert.equal(built.excluded, 1);
       let list = await cli('norms', 'list', '--json');
@@ -85,6 +89,14 @@ for (const db of testDatabases()) {
       // Built from answers, the group records each scale's reliability (these profiles answer a scale alike: alpha 1).
       const sheet = await cli('norms', 'show', built.id, '--json');
       assert.equal(sheet.format, 'assay-norms/2');
+      assert.deepEqual([sheet.language, sheet.contentVersion], ['en', tma170.version], 'the group records what its sample was taken in');
+      // One completion in another content version: the sample mixes two, and is refused.
+      const store = server.running.deps.store;
+      await store.write((trx) => trx.updateTable('assessments').set({ content_version: '0.9.0' }).where('analysis_id', '=', before).execute());
+      const mixed = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Mixed', '--language', 'en', '--tenant', tenant.tenantId, '--min-sample', '30'], env);
+      assert.equal(mixed.code, 1);
+      assert.match(mixed.stderr, new RegExp(`mixes content versions \\(0\\.9\\.0, ${tma170.version.replace(/\./g, '\\.')}\\)`));
+      await store.write((trx) => trx.updateTable('assessments').set({ content_version: tma170.version }).where('analysis_id', '=', before).execute());
       for (const s of tma170.scales) {
         assert.equal(sheet.scales[s.id].reliability.alpha, 1, s.id);
         assert.equal(sheet.scales[s.id].reliability.items.length, tma170.items.filter((i) => i.scale === s.id).length);
@@ -217,7 +229,7 @@ for (const db of testDatabases()) {
       assert.equal(list.code, 0, list.stderr);
       assert.ok(!list.stdout.includes('\u001b'), 'norms list prints no escape sequence');
       assert.doesNotMatch(list.stdout, /Evil/);
-      const build = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Evil \u001b[2J', '--min-sample', '30'], env);
+      const build = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Evil \u001b[2J', '--language', 'en', '--min-sample', '30'], env);
       assert.equal(build.code, 1, build.stdout);
       assert.match(build.stderr, /--name contains a character that is not allowed \(U\+001B/);
       // Positive control: the same file, without them, at the longest source allowed.

@@ -169,12 +169,16 @@ export interface paths {
                                 CompletedAt: string | null;
                                 /** @description Once completed: 0–100, agreement between designated item pairs. */
                                 ConsistencyScore: number | null;
+                                /** @description Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it. */
+                                ContentVersion: string | null;
                                 /** Format: date-time */
                                 CreatedAt: string;
                                 ExpiresAt: string | null;
                                 ExternalId: string;
                                 /** @description Once completed: StraightLining, Speeding, LowConsistency; see README "Results". */
                                 IntegrityFlags: null | ("StraightLining" | "Speeding" | "LowConsistency")[];
+                                /** @description Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it. */
+                                Language: "nl" | "en" | null;
                                 /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
                                 NormGroup: null | {
                                     CollectedFrom: string | null;
@@ -1011,9 +1015,13 @@ export interface paths {
                                     AssessmentType: number;
                                     CancelledAt: string | null;
                                     CompletedAt: string | null;
+                                    /** @description Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it. */
+                                    ContentVersion: string | null;
                                     /** Format: date-time */
                                     CreatedAt: string;
                                     ExpiresAt: string | null;
+                                    /** @description Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it. */
+                                    Language: "nl" | "en" | null;
                                     Results: null | {
                                         Competences: {
                                             Code: string;

@@ -7,6 +7,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, csrfToken, FormClient, startPath } from '../helpers/forms.js';
 import { errorCode, request, type Credentials } from '../helpers/http.js';
 import { Receiver } from '../helpers/receiver.js';
+import { instruments } from '../helpers/results.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 type Tenant = Credentials & { apiKeyId: string };
@@ -53,6 +54,7 @@ for (const db of testDatabases()) {
       assert.match(page.headers.get('content-security-policy') ?? '', /form-action 'self' https:\/\/ats\.example\.com/);
       const status = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data;
       assert.equal(status.ResultsRelease, 'NotRequired');
+      assert.deepEqual([status.Language, status.ContentVersion], ['nl', instruments.get(0)!.version], 'taken in Dutch, in the content version shipped');
       assert.equal((await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.NormScores.length, 26);
       const again = await client.get(startPath(a.id));
       assert.match(again.html, new RegExp(`href="/anonymous/analyse/${a.id}/feedback"`), "the start link offers the results again in the candidate's browser");

@@ -58,6 +58,8 @@ export function assessmentGet(app: App, deps: Deps): void {
           ConsistencyScore: stored?.consistency ?? null,
           IntegrityFlags: stored ? [...stored.flags] : null,
           NormGroup: stored ? normGroupInfo(await pinnedNormGroup(store, row)) : null,
+          ContentVersion: row.content_version,
+          Language: row.language,
           ResultsRelease: releaseState(row),
           ReportUrl: reportUrl(deps, row),
           Webhook: row.webhook_url ? webhookSummary(attempts) : null,

@@ -62,6 +62,8 @@ export function candidateGet(app: App, deps: Deps): void {
           CancelledAt: row.cancelled_at,
           ReturnUrl: row.return_url,
           WebhookUrl: row.webhook_url,
+          ContentVersion: row.content_version,
+          Language: row.language,
           ResultsRelease: releaseState(row),
           Answers: answers,
           SecondsPerPage: [...(await readPageTimes(store.db, row.analysis_id))].map(([Page, ms]) => ({ Page, Seconds: Math.round(ms / 100) / 10 })),

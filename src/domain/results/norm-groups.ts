@@ -11,6 +11,8 @@ export interface SampleMember {
   flags: readonly IntegrityFlag[];
   /** Every item's answer, for the reliability evidence; absent when the answers are gone. */
   answers?: ReadonlyMap<string, number>;
+  /** The instrument's content version it was taken in; null when not recorded. */
+  contentVersion?: string | null;
 }
 
 export const DEFAULT_MIN_SAMPLE = 200;
@@ -63,6 +65,9 @@ export interface NormFile {
   collectedFrom?: string | null;
   collectedTo?: string | null;
   illustrative?: boolean;
+  /** Version 2: the sample's content version and language, where known. */
+  contentVersion?: string | null;
+  language?: string | null;
   scales: NormTable['scales'];
   competences?: NormTable['competences'];
 }
@@ -88,6 +93,9 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     if (v !== undefined && v !== null && (typeof v !== 'string' || !DATE.test(v))) problems.push(`${key} must be a date (YYYY-MM-DD) or null`);
   }
   if (f.illustrative !== undefined && typeof f.illustrative !== 'boolean') problems.push('illustrative must be true or false');
+  if (f.format === 'assay-norms/1' && (f.contentVersion != null || f.language != null)) problems.push('contentVersion and language need format "assay-norms/2"');
+  if (f.contentVersion != null && (typeof f.contentVersion !== 'string' || !/^[\w.-]{1,40}$/.test(f.contentVersion))) problems.push('contentVersion must be a version such as "1.0.0", or null');
+  if (f.language != null && f.language !== 'nl' && f.language !== 'en') problems.push('language must be "nl", "en" or null');
   const instrument = [...instruments.values()].find((i) => i.code === f.instrument);
   if (!instrument) problems.push('instrument must be "TMA170" or "TMA312"');
   else {
@@ -103,14 +111,17 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     collectedFrom: f.collectedFrom ?? null,
     collectedTo: f.collectedTo ?? null,
     illustrative: f.illustrative ?? false,
+    contentVersion: f.contentVersion ?? null,
+    language: f.language ?? null,
     table: { scales: f.scales!, competences: f.competences ?? {} },
   };
 }
 
 /** A norm group as a norm file, the inverse of `parseNormFile`. */
 export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument): NormFile {
+  const version2 = hasReliability(group.table) || group.contentVersion !== null || group.language !== null;
   return {
-    format: hasReliability(group.table) ? 'assay-norms/2' : 'assay-norms/1',
+    format: version2 ? 'assay-norms/2' : 'assay-norms/1',
     name: group.name,
     instrument: instrument.code,
     source: group.source,
@@ -118,6 +129,7 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
     collectedFrom: group.collectedFrom,
     collectedTo: group.collectedTo,
     illustrative: group.illustrative,
+    ...(version2 ? { contentVersion: group.contentVersion, language: group.language } : {}),
     scales: group.table.scales,
     competences: group.table.competences,
   };

@@ -66,6 +66,9 @@ export interface NormGroup {
   collectedTo: string | null;
   /** An example for trying Assay out: never for selection decisions. */
   illustrative: boolean;
+  /** The sample's content version and language, where known (a group built by Assay records both). */
+  contentVersion: string | null;
+  language: string | null;
   table: NormTable;
 }
 

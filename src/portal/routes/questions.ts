@@ -106,7 +106,9 @@ export function questionRoutes(app: App, deps: Deps): void {
     if (!l) return reply;
     if (nav !== 'finish') return redirect(reply, pageUrl(l.id, pageCount(l.instrument)));
     const score = (all: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>) => scoreCompletion(l.instrument, deps.competences, all, pageMs);
-    const done = await deps.webhooks.completeWith(l.session.assessment.tenant_id, (claimer) => completeAssessment(deps.store, l.id, score, claimer));
+    const done = await deps.webhooks.completeWith(l.session.assessment.tenant_id, (claimer) =>
+      completeAssessment(deps.store, l.id, score, claimer, { contentVersion: l.instrument.version, language: l.ctx.lang }),
+    );
     if (done.outcome === 'incomplete') return redirect(reply, pageUrl(l.id, resumePage(l.instrument, l.session.answers)));
     if (done.outcome === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
     // The browser that finished holds the candidate's credential: the employer's copy of the link does not.
