@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { REFRESH_AFTER } from '../../src/api/auth.js';
+import { loadConfig } from '../../src/config.js';
 import { provisionKey } from '../../src/provision.js';
 import type { KdfPool } from '../../src/security/kdf-pool.js';
 import { revokeKey } from '../../src/store/credentials.js';
@@ -17,6 +18,9 @@ const REFRESH_MS = TTL_MS * REFRESH_AFTER;
 // whatever the test arranged: at its 2-second default it fired during a test now and then
 // (issue 46: "7 !== 6"). An hour: it cannot fire during this suite. It has tests of its own below.
 const NO_FLUSH = { AUTH_CACHE_FLUSH_MS: '3600000' };
+// These tests time requests against the TTL; the overload guard's event-loop check, on a machine
+// kept busy by other work, would answer some of them 503 and prove nothing about the cache.
+const NO_LOOP_GUARD = { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' };
 
 const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
@@ -77,7 +81,7 @@ for (const db of testDatabases()) {
     let server: TestServer;
     let kdf: ReturnType<typeof gateKdf>;
     before(async () => {
-      server = await startServer(db, { AUTH_CACHE_TTL_MS: String(TTL_MS), ...NO_FLUSH });
+      server = await startServer(db, { AUTH_CACHE_TTL_MS: String(TTL_MS), ...NO_FLUSH, ...NO_LOOP_GUARD });
       kdf = gateKdf(server.running.deps.kdf);
     });
     after(() => server.stop());
@@ -217,7 +221,7 @@ if (testDatabases().includes('postgres')) {
     const FLUSH_MS = 1_000;
     let server: TestServer;
     // The default TTL (a minute): in these tests only the floor can end a kept caller.
-    before(async () => (server = await startServer('postgres', { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS) })));
+    before(async () => (server = await startServer('postgres', { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS), ...NO_LOOP_GUARD })));
     after(() => server.stop());
 
     const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
@@ -233,6 +237,20 @@ if (testDatabases().includes('postgres')) {
       const changed = await s.running.deps.store.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', apiKeyId).executeTakeFirst();
       assert.equal(changed.numUpdatedRows, 1n);
     }
+
+    test('AUTH_CACHE_FLUSH_MS is validated: 2000 by default, 100 to 3600000', () => {
+      const pgUrl = { DATABASE_URL: 'postgres://u:p@db.invalid:5432/assay' };
+      const flushOf = (env: Record<string, string>) => {
+        const { database } = loadConfig({ ...pgUrl, ...env });
+        return database.kind === 'postgres' ? database.credentialsFlushMs : undefined;
+      };
+      assert.equal(flushOf({}), 2_000);
+      assert.equal(flushOf({ AUTH_CACHE_FLUSH_MS: '250' }), 250);
+      assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '50' }), /AUTH_CACHE_FLUSH_MS must be between 100 and 3600000/);
+      assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '2s' }), /AUTH_CACHE_FLUSH_MS must be a whole number/);
+      // Checked on SQLite too, where it does nothing: a bad value is not found only on the move to PostgreSQL.
+      assert.throws(() => loadConfig({ AUTH_CACHE_FLUSH_MS: '0' }), /AUTH_CACHE_FLUSH_MS/);
+    });
 
     test('fires every AUTH_CACHE_FLUSH_MS, not at the 2-second default', async () => {
       const store = server.running.deps.store;
@@ -253,23 +271,35 @@ if (testDatabases().includes('postgres')) {
     test('a revocation whose NOTIFY was lost is unheard until the floor fires, and refused after it', async () => {
       const store = server.running.deps.store;
       const tenant = await server.tenant();
-      const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
-      const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
-      // Right after a firing: a whole FLUSH_MS to keep the caller and revoke its key.
-      const firedAt = await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
-      const version = store.credentialsVersion();
-      assert.equal((await ask(api)).status, 404, 'the caller is read and kept');
-      await revokeUnheard(server, key.apiKeyId);
-      // The positive control: nothing but the floor tells this instance of that revocation.
-      assert.equal((await ask(api)).status, 404, 'the kept caller still serves: the revocation went unheard');
-      assert.equal(store.credentialsVersion(), version, 'and the floor had not fired yet (else the check above proves nothing)');
-      const refusedAt = await eventually(async () => ((await ask(api)).status === 401 ? Date.now() : undefined), 3 * FLUSH_MS, 'a 401 for the revoked key');
-      assert.notEqual(store.credentialsVersion(), version, 'the floor fired before the key was refused');
-      assert.ok(refusedAt - firedAt >= FLUSH_MS - 50, `refused ${refusedAt - firedAt} ms after the previous firing, sooner than the floor`);
+      // Tries again, with a new key, when the machine was too slow to revoke within one FLUSH_MS.
+      for (let attempt = 1; ; attempt++) {
+        const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
+        const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
+        // The password's verdict is kept apart from callers and outlives a flush: after this, a
+        // request after a firing reads the caller and runs no KDF.
+        assert.equal((await ask(api)).status, 404);
+        // Right after a firing: a whole FLUSH_MS to keep the caller and revoke its key.
+        const firedAt = await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
+        const version = store.credentialsVersion();
+        assert.equal((await ask(api)).status, 404, 'the caller is read and kept');
+        await revokeUnheard(server, key.apiKeyId);
+        const stale = (await ask(api)).status;
+        if (store.credentialsVersion() !== version) {
+          // The floor fired before that request: it proves nothing either way.
+          assert.ok(attempt < 5, 'five tries, each slower than the floor');
+          continue;
+        }
+        // The positive control: nothing but the floor tells this instance of that revocation.
+        assert.equal(stale, 404, 'the kept caller still serves: the revocation went unheard');
+        const refusedAt = await eventually(async () => ((await ask(api)).status === 401 ? Date.now() : undefined), 3 * FLUSH_MS, 'a 401 for the revoked key');
+        assert.notEqual(store.credentialsVersion(), version, 'the floor fired before the key was refused');
+        assert.ok(refusedAt - firedAt >= FLUSH_MS - 50, `refused ${refusedAt - firedAt} ms after the previous firing, sooner than the floor`);
+        return;
+      }
     });
 
     test('set to an hour (as the suite above has it), the floor does not fire: the unheard revocation stays unheard past 2 seconds', async () => {
-      const quiet = await startServer('postgres', NO_FLUSH);
+      const quiet = await startServer('postgres', { ...NO_FLUSH, ...NO_LOOP_GUARD });
       try {
         const store = quiet.running.deps.store;
         const tenant = await quiet.tenant();
