@@ -10,7 +10,11 @@ export interface Config {
   /** PUBLIC_BASE_URL; undefined: `http://HOST:<the port listened on>` (`publicOrigin`). */
   publicBaseUrl: string | undefined;
   dataDir: string;
-  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number };
+  /**
+   * PostgreSQL: `credentialsFlushMs` (AUTH_CACHE_FLUSH_MS) is the floor on how long a credential
+   * change whose NOTIFY was lost can go unheard: the credentials version moves that often anyway.
+   */
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolSize: number; credentialsFlushMs: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   encryptionKey: string | undefined;
   demoTenant: boolean;
@@ -97,6 +101,8 @@ export function parseOrigin(value: string, what: string): string {
 }
 
 function parseDatabase(env: Env, dataDir: string): Config['database'] {
+  // Validated whatever the database, so a bad value is found before a move to PostgreSQL.
+  const credentialsFlushMs = int(env, 'AUTH_CACHE_FLUSH_MS', 2_000, 100, 3_600_000);
   const raw = env.DATABASE_URL?.trim() || `sqlite:${resolve(dataDir, 'assay.db')}`;
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
@@ -109,7 +115,7 @@ function parseDatabase(env: Env, dataDir: string): Config['database'] {
     } catch {
       throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
     }
-    return { kind: 'postgres', url: raw, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
+    return { kind: 'postgres', url: raw, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200), credentialsFlushMs };
   }
   throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
 }

@@ -1,8 +1,26 @@
 import type { Command } from 'commander';
 import { startApp } from '../app.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
+import { CliError } from './shared.js';
+
+/**
+ * A port that cannot be bound (another server on it, or a privileged port) as one line naming the
+ * setting to change, not a stack trace; undefined for any other failure.
+ */
+export function listenProblem(err: unknown, config: Pick<Config, 'port' | 'host' | 'metrics'>): string | undefined {
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (e?.syscall !== 'listen' && e?.syscall !== 'bind') return undefined;
+  const metrics = config.metrics !== undefined && e.port === config.metrics.port && e.port !== config.port;
+  const [portVar, hostVar] = metrics ? ['METRICS_PORT', 'METRICS_HOST'] : ['PORT', 'HOST'];
+  const port = e.port ?? (metrics ? config.metrics!.port : config.port);
+  const host = e.address ?? (metrics ? config.metrics!.host : config.host);
+  if (e.code === 'EADDRINUSE') return `Port ${port} on ${host} is in use (is another Assay running?): set ${portVar} to a free port`;
+  if (e.code === 'EACCES') return `Port ${port} on ${host} needs privileges this process lacks: set ${portVar} to 1024 or above`;
+  if (e.code === 'EADDRNOTAVAIL') return `Address ${host} is not one of this machine's: set ${hostVar} to one of its addresses, or 0.0.0.0`;
+  return undefined;
+}
 
 export function serveCommands(program: Command): void {
   program
@@ -41,7 +59,19 @@ export function serveCommands(program: Command): void {
       };
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
-      const running = (started = await starting);
+      let running: Awaited<typeof starting>;
+      try {
+        running = started = await starting;
+      } catch (err) {
+        // The start closed what it had opened; main.ts prints this one line and exits 1.
+        const problem = listenProblem(err, config);
+        throw problem ? new CliError(problem) : err;
+      }
+      if (config.webhook.allowPrivateNetworks) {
+        running.app.log.warn(
+          'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: webhooks may reach loopback, private and other non-public addresses, this network included; for development only, never in production',
+        );
+      }
       running.app.log.info({ url: running.url }, 'Assay is serving');
     });
 

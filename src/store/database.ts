@@ -90,8 +90,6 @@ export interface Store {
 
 /** PostgreSQL NOTIFY channel for credential changes (CLI, other instances). */
 export const CREDENTIALS_CHANNEL = 'assay_credentials';
-/** On PostgreSQL, credential caches are dropped at least this often, whatever NOTIFY does. */
-export const CREDENTIALS_BOUND_MS = 2_000;
 
 // Kysely's SQLite driver starts transactions DEFERRED; a deferred writer can fail with
 // SQLITE_BUSY when the CLI writes from another process. IMMEDIATE waits on busy_timeout instead.
@@ -284,7 +282,7 @@ const PG_KEEPALIVE_IDLE_MS = 10_000;
 // COUNT(*) and BIGINT come back as strings by default; every number Assay stores fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) => void, observe: WriteObserver | undefined): Store {
+function openPostgres(url: string, poolSize: number, credentialsFlushMs: number, onPoolError: (err: Error) => void, observe: WriteObserver | undefined): Store {
   const poolOf = (max: number) => {
     // TCP keepalive: a connection whose server or network went away without a reset (a failover, a
     // NAT that dropped it while idle) is otherwise never found dead. A query whose answer never
@@ -322,7 +320,8 @@ function openPostgres(url: string, poolSize: number, onPoolError: (err: Error) =
   const bump = () => void version++;
   listener.on(CREDENTIALS_CHANNEL, bump);
   // NOTIFY is fast but not guaranteed (the LISTEN connection may be down): a floor on staleness.
-  const floor = setInterval(bump, CREDENTIALS_BOUND_MS);
+  // Credential caches are dropped at least every AUTH_CACHE_FLUSH_MS, whatever NOTIFY does.
+  const floor = setInterval(bump, credentialsFlushMs);
   floor.unref();
   return {
     dialect: 'postgres',
@@ -371,5 +370,5 @@ export interface OpenOptions {
 export function openStore(database: Config['database'], options: OpenOptions = {}): Store {
   return database.kind === 'sqlite'
     ? openSqlite(database.path, options.serving ?? false, options.onDurableWrite)
-    : openPostgres(database.url, database.poolSize, options.onPoolError ?? (() => {}), options.onDurableWrite);
+    : openPostgres(database.url, database.poolSize, database.credentialsFlushMs, options.onPoolError ?? (() => {}), options.onDurableWrite);
 }
