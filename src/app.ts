@@ -9,7 +9,7 @@ import { loadInterpretations } from './reports/interpretations.js';
 import { CandidateKeys } from './portal/candidate-key.js';
 import { ReportLinks } from './reports/links.js';
 import { PdfThreads } from './reports/pdf-threads.js';
-import { demoBanner, ensureDemoTenant, ensureExampleNorms } from './provision.js';
+import { demoBanner, ensureDemoTenant, ensureExampleNorms, giveDemoExampleNorms } from './provision.js';
 import { WindowLimiter } from './security/window-limiter.js';
 import { KdfPool } from './security/kdf-pool.js';
 import { loadServerKey, SecretBox } from './security/secret-box.js';
@@ -103,6 +103,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     if (config.demoTenant) {
       const origin = publicOrigin(config, (app.server.address() as AddressInfo).port);
       const demo = await ensureDemoTenant(store, origin);
+      if (demo) await giveDemoExampleNorms(store, demo.apiKeyId, instruments, competences);
       if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, origin));
     }
     await dispatcher.start();

@@ -200,7 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     encryptionKey,
     demoTenant: bool(env, 'DEMO_TENANT', true),
-    exampleNorms: bool(env, 'EXAMPLE_NORMS', true),
+    exampleNorms: bool(env, 'EXAMPLE_NORMS', false),
     contentDir: env.ASSESSMENT_CONTENT_DIR?.trim() ? resolve(env.ASSESSMENT_CONTENT_DIR.trim()) : undefined,
     trustProxy: parseTrustProxy(env),
     webhook: {

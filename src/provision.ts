@@ -4,7 +4,7 @@ import { newApiKey, newPassword } from './security/tokens.js';
 import { countTenants, createKey, createTenant, createUser } from './store/credentials.js';
 import type { Store } from './store/database.js';
 import { isUniqueViolation } from './store/errors.js';
-import { activateNormGroup, countNormGroups, insertNormGroup } from './store/norms.js';
+import { activateNormGroup, countNormGroups, insertNormGroup, setPortalNormGroup } from './store/norms.js';
 import type { Instruments } from './domain/instruments/load.js';
 import { readContent } from './domain/results/load.js';
 import { parseNormFile } from './domain/results/norm-groups.js';
@@ -110,19 +110,36 @@ export function demoBanner(c: IssuedCredentials, baseUrl: string): string {
   ].join('\n');
 }
 
+/** Stores the illustrative example of each instrument from content/norms, inactive; a fixed id, so once. Returns their ids. */
+async function storeExampleNorms(store: Store, instruments: Instruments, model: CompetenceModel, dir: string): Promise<Map<number, string>> {
+  const ids = new Map<number, string>();
+  for (const instrument of instruments.values()) {
+    const group = parseNormFile(readContent(join(dir, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
+    ids.set(instrument.assessmentType, await insertNormGroup(store, { ...group, id: `example-${instrument.code.toLowerCase()}-${instrument.version}` }));
+  }
+  return ids;
+}
+
 /**
- * On a database with no norm group for an instrument, the illustrative example from content/norms,
- * active, so a fresh install shows normed results. Its name and source say it is simulated and not
- * for selection. Instances starting together insert it once (a fixed id) and activate it once.
+ * EXAMPLE_NORMS=true, an operator's choice: on a database with no norm group for an instrument,
+ * the illustrative example, active for every portal. Its name and source say it is simulated and
+ * not for selection, and it never fills the vendor's lists. Instances starting together insert it
+ * once (a fixed id) and activate it once.
  */
 export async function ensureExampleNorms(store: Store, instruments: Instruments, model: CompetenceModel, dir = EXAMPLE_NORMS_DIR): Promise<string[]> {
   const added: string[] = [];
-  for (const instrument of instruments.values()) {
-    if ((await countNormGroups(store, instrument.assessmentType)) > 0) continue;
-    const group = parseNormFile(readContent(join(dir, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
-    const id = await insertNormGroup(store, { ...group, id: `example-${instrument.code.toLowerCase()}-${instrument.version}` });
-    await activateNormGroup(store, id);
-    added.push(id);
+  const empty = [];
+  for (const instrument of instruments.values()) if ((await countNormGroups(store, instrument.assessmentType)) === 0) empty.push(instrument.assessmentType);
+  if (empty.length === 0) return added;
+  const ids = await storeExampleNorms(store, instruments, model, dir);
+  for (const type of empty) {
+    await activateNormGroup(store, ids.get(type)!);
+    added.push(ids.get(type)!);
   }
   return added;
+}
+
+/** The demo portal's own choice: the illustrative examples, so trying Assay out shows stens in its report, with the warning. */
+export async function giveDemoExampleNorms(store: Store, apiKeyId: string, instruments: Instruments, model: CompetenceModel, dir = EXAMPLE_NORMS_DIR): Promise<void> {
+  for (const id of (await storeExampleNorms(store, instruments, model, dir)).values()) await setPortalNormGroup(store, apiKeyId, id);
 }

@@ -1,7 +1,7 @@
 import { html, type Html } from '../html.js';
 import type { Language } from '../domain/instruments/types.js';
 import { profileChart } from './chart.js';
-import type { ReportModel } from './model.js';
+import { howToRead, type ReportModel } from './model.js';
 import { REPORT_TEXTS } from './texts.js';
 
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
@@ -29,6 +29,7 @@ ${body}
 /** The report as an accessible HTML page; `pdfHref` adds the download link (share links). */
 export function reportPage(m: ReportModel, opts: { pdfHref?: string; generatedAt: string }): Html {
   const { t } = m;
+  const reliable = m.competences.some((c) => c.reliability !== undefined);
   return page(
     m.lang,
     `${t.title}: ${m.candidateName}`,
@@ -52,14 +53,14 @@ ${profileChart(m)}
 <caption>${t.tableCaption}</caption>
 <thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th><th scope="col">${t.band}</th></tr></thead>
 <tbody>
-${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td><td>${t.bands[s.band]}</td></tr>`)}
+${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td><td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
 </tbody>
 </table>
 </section>
 <section aria-labelledby="meaning">
-<h2 id="meaning">${t.interpretation}</h2>
+<h2 id="meaning">${m.norm.normed ? t.interpretation : t.scalesMeaning}</h2>
 <dl class="interpretations">
-${m.scales.map((s) => html`<dt>${s.name} <span class="band">(${t.bands[s.band]})</span></dt><dd>${s.interpretation}</dd>`)}
+${m.scales.map((s) => html`<dt>${s.name}${s.band ? html` <span class="band">(${t.bands[s.band]})</span>` : ''}</dt><dd>${s.interpretation}</dd>`)}
 </dl>
 </section>
 <section aria-labelledby="competences">
@@ -67,9 +68,9 @@ ${m.scales.map((s) => html`<dt>${s.name} <span class="band">(${t.bands[s.band]})
 <p>${t.competencesIntro}</p>
 <table>
 <caption>${t.competences}</caption>
-<thead><tr><th scope="col">${t.competence}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th></tr></thead>
+<thead><tr><th scope="col">${t.competence}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th>${reliable ? html`<th scope="col" class="num">${t.compositeReliability}</th>` : ''}</tr></thead>
 <tbody>
-${m.competences.map((c) => html`<tr><th scope="row">${c.name}<div class="competence-description">${c.description}</div></th><td class="num">${num(c.sten)}</td><td class="num">${num(c.percentile)}</td><td class="num">${c.raw.toFixed(2)}</td></tr>`)}
+${m.competences.map((c) => html`<tr><th scope="row">${c.name}<div class="competence-description">${c.description}</div></th><td class="num">${num(c.sten)}</td><td class="num">${num(c.percentile)}</td><td class="num">${c.raw.toFixed(2)}</td>${reliable ? html`<td class="num">${c.reliability === undefined ? '–' : c.reliability.toFixed(2)}</td>` : ''}</tr>`)}
 </tbody>
 </table>
 </section>
@@ -80,7 +81,7 @@ ${m.flags.length ? html`<ul>${m.flags.map((f) => html`<li>${f.text}</li>`)}</ul>
 </section>
 <section aria-labelledby="how">
 <h2 id="how">${t.howToRead}</h2>
-<ul>${t.howToReadItems.map((i) => html`<li>${i}</li>`)}</ul>
+<ul>${howToRead(m).map((i) => html`<li>${i}</li>`)}</ul>
 </section>
 <section aria-labelledby="limits">
 <h2 id="limits">${t.limits}</h2>

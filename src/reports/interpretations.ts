@@ -13,12 +13,12 @@ export interface Interpretations {
 }
 
 /**
- * Where a score stands. Against a norm group: sten 1–3 low, 4–7 average, 8–10 high. Without
- * one, from the raw mean on 1–5: below 2.5 low, above 3.5 high.
+ * Where a score stands against a norm group: sten 1–3 low, 4–7 average, 8–10 high. Without one
+ * there is no band: a raw score says how someone answered, not how they compare with others.
  */
-export function band(s: Pick<Scored, 'sten' | 'raw'>): Band {
-  if (s.sten !== undefined) return s.sten <= 3 ? 'low' : s.sten >= 8 ? 'high' : 'average';
-  return s.raw < 2.5 ? 'low' : s.raw > 3.5 ? 'high' : 'average';
+export function band(s: Pick<Scored, 'sten'>): Band | null {
+  if (s.sten === undefined) return null;
+  return s.sten <= 3 ? 'low' : s.sten >= 8 ? 'high' : 'average';
 }
 
 /** Loads the per-scale band texts and checks that every scale of every instrument has all of them. */

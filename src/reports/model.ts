@@ -6,7 +6,9 @@ import { band, type Band, type Interpretations } from './interpretations.js';
 import { longDate, REPORT_TEXTS, type ReportTexts } from './texts.js';
 
 export interface ReportScale extends Scored {
-  band: Band;
+  /** Null without a norm group: nothing to compare with. */
+  band: Band | null;
+  /** The band's interpretation; without a norm group, what the scale measures. */
   interpretation: string;
 }
 
@@ -20,7 +22,8 @@ export interface ReportModel {
   /** The norm group line, or the statement that the scores are not norm-referenced. */
   norm: { normed: boolean; line: string; illustrative: boolean };
   scales: ReportScale[];
-  competences: Scored[];
+  /** With Mosier's reliability in the norm group's sample, where the group records it. */
+  competences: Array<Scored & { reliability?: number }>;
   consistency: string;
   flags: Array<{ flag: IntegrityFlag; text: string }>;
 }
@@ -39,8 +42,8 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   const group = result.normGroup;
   const scales = result.scales.map((s): ReportScale => {
     const b = band(s);
-    const id = instrument.scales.find((x) => x.number === s.id)!.id;
-    return { ...s, band: b, interpretation: interpretations.scales[id]!.report[b][lang] };
+    const scale = instrument.scales.find((x) => x.number === s.id)!;
+    return { ...s, band: b, interpretation: b ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang] };
   });
   return {
     lang,
@@ -52,8 +55,16 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
       ? { normed: true, line: t.normed(group.name, group.sampleSize, t.period(group.collectedFrom, group.collectedTo)), illustrative: group.illustrative }
       : { normed: false, line: t.notNormed, illustrative: false },
     scales,
-    competences: result.competences,
+    competences: result.competences.map((c) => {
+      const alpha = group?.table.competences[c.code]?.reliability?.alpha;
+      return alpha === undefined ? c : { ...c, reliability: alpha };
+    }),
     consistency: result.consistency === undefined ? t.noConsistency : t.consistency(result.consistency),
     flags: result.flags.map((flag) => ({ flag, text: t.flags[flag] })),
   };
+}
+
+/** How to read the report: stens explained when normed; without a norm group, what a raw score can and cannot say. */
+export function howToRead(m: ReportModel): readonly string[] {
+  return m.norm.normed ? m.t.howToReadItems : [m.t.howToReadItems[0]!, m.t.howToReadRaw];
 }

@@ -2,7 +2,7 @@ import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
 import { drawnLines, parsedFont, runs, wordLayouts, type FontName, type Run, type WordLayout } from './fonts.js';
-import type { ReportModel } from './model.js';
+import { howToRead, type ReportModel } from './model.js';
 import { flow } from './pdf-lines.js';
 
 const MARGIN = 50;
@@ -57,18 +57,20 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   chart(doc, m, width);
 
   heading(doc, t.tableCaption);
-  table(doc, width, [t.scale, t.sten, t.percentile, t.raw, t.band], m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), t.bands[s.band]]));
+  table(doc, width, [t.scale, t.sten, t.percentile, t.raw, t.band], m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), s.band ? t.bands[s.band] : '–']));
 
-  heading(doc, t.interpretation);
+  heading(doc, m.norm.normed ? t.interpretation : t.scalesMeaning);
   for (const s of m.scales) {
     ensure(doc, 40);
-    flow(doc.font('bold').fontSize(10).fillColor(INK), `${s.name} (${t.bands[s.band]})`, { x: MARGIN, width });
+    flow(doc.font('bold').fontSize(10).fillColor(INK), s.band ? `${s.name} (${t.bands[s.band]})` : s.name, { x: MARGIN, width });
     flow(doc.font('regular').fontSize(9.5), s.interpretation, { width }).moveDown(0.4);
   }
 
   heading(doc, t.competences);
   flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), t.competencesIntro, { width }).moveDown(0.3);
-  table(doc, width, [t.competence, t.sten, t.percentile, t.raw], m.competences.map((c) => [c.name, num(c.sten), num(c.percentile), c.raw.toFixed(2)]));
+  const reliable = m.competences.some((c) => c.reliability !== undefined);
+  const row = (c: ReportModel['competences'][number]) => [c.name, num(c.sten), num(c.percentile), c.raw.toFixed(2), ...(reliable ? [c.reliability === undefined ? '–' : c.reliability.toFixed(2)] : [])];
+  table(doc, width, [t.competence, t.sten, t.percentile, t.raw, ...(reliable ? [t.compositeReliability] : [])], m.competences.map(row));
 
   heading(doc, t.quality);
   paragraph(doc, `${m.consistency} ${t.consistencyHelp}`, width);
@@ -78,7 +80,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   } else paragraph(doc, t.noFlags, width);
 
   heading(doc, t.howToRead);
-  for (const item of t.howToReadItems) paragraph(doc, `• ${item}`, width);
+  for (const item of howToRead(m)) paragraph(doc, `• ${item}`, width);
   heading(doc, t.limits);
   for (const item of t.limitsItems) paragraph(doc, `• ${item}`, width);
   paragraph(doc, t.generated(generatedAt), width);

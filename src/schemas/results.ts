@@ -71,7 +71,8 @@ export const AnalysisResult = Type.Object({
   ConsistencyScore: Type.String({ description: 'Integer 0–100 as a string: agreement between designated item pairs. "" when not finished.' }),
   NormGroup: NormGroupInfo,
   Note: Type.Union([Type.String(), Type.Null()], {
-    description: 'Why lists are empty (no norm group; results not released by the candidate), or that the norm group is only illustrative.',
+    description:
+      'Why lists are empty (no norm group; an illustrative group, whose simulated stens never fill them; results not released by the candidate), and, with every result that has competences, that they are a model without validation evidence. Null before completion.',
   }),
   IntegrityFlags,
   ReportUrl: ReportUrl,

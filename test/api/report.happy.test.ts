@@ -11,6 +11,7 @@ import { authHeaders, type Credentials } from '../helpers/http.js';
 import { readPdf } from '../helpers/pdf.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { activateTestNorms } from '../helpers/norms.js';
 
 const model = JSON.parse(readFileSync(COMPETENCES_FILE, 'utf8')) as CompetenceModel;
 const texts = JSON.parse(readFileSync(INTERPRETATIONS_FILE, 'utf8'));
@@ -25,6 +26,7 @@ for (const db of testDatabases()) {
     let creds: Credentials;
     before(async () => {
       server = await startServer(db);
+      await activateTestNorms(server.running.deps.store);
       creds = await server.tenant();
     });
     after(() => server.stop());

@@ -20,7 +20,8 @@ describe('the CLI speaks one dialect: camelCase --json everywhere, yes/no in tab
   let server: TestServer;
   let env: Record<string, string>;
   before(async () => {
-    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    // The illustrative examples, active: `norms list` then has rows to print.
+    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', EXAMPLE_NORMS: 'true' });
     env = { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   });
   after(() => server.stop());

@@ -1369,7 +1369,7 @@ export interface paths {
                                 /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
-                            /** @description Why lists are empty (no norm group; results not released by the candidate), or that the norm group is only illustrative. */
+                            /** @description Why lists are empty (no norm group; an illustrative group, whose simulated stens never fill them; results not released by the candidate), and, with every result that has competences, that they are a model without validation evidence. Null before completion. */
                             Note: string | null;
                             /** @description Once completed: a signed link to the report on the portal domain, for people without API credentials. It expires (REPORT_LINK_DAYS). */
                             ReportUrl: string | null;

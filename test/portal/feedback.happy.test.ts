@@ -9,6 +9,7 @@ import { errorCode, request, type Credentials } from '../helpers/http.js';
 import { Receiver } from '../helpers/receiver.js';
 import { instruments } from '../helpers/results.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { activateTestNorms } from '../helpers/norms.js';
 
 type Tenant = Credentials & { apiKeyId: string };
 const LISTS = ['AptitudeScores', 'NormScores', 'NormScoresPercentage', 'AptitudeScoresPercentage', 'NormScoreScales', 'AptitudeScoresScale'];
@@ -20,6 +21,8 @@ for (const db of testDatabases()) {
     before(async () => {
       receiver = await Receiver.start();
       server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' });
+      // A real group, so released results fill the normed lists (an illustrative one never does).
+      await activateTestNorms(server.running.deps.store);
     });
     after(async () => {
       await server.stop();

@@ -2,7 +2,6 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CULTURES, cultureLanguage } from '../../domain/results/culture.js';
 import type { Result, Scored } from '../../domain/results/result.js';
-import type { NormGroup } from '../../domain/results/types.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
@@ -18,9 +17,12 @@ const variantOf = (lang: Language) => `results:${lang}`;
 
 const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Description: s.name, ExternalCode: s.code });
 
-/** The vendor's list fields from a result: raw scores always, stens and percentiles where normed. */
+/**
+ * The vendor's list fields from a result: raw scores always, stens and percentiles where normed by
+ * a real group. An illustrative group's never go here: a client of these fields never reads the warning.
+ */
 function lists(r: Result) {
-  const normed = (xs: Scored[]) => xs.filter((x) => x.sten !== undefined);
+  const normed = (xs: Scored[]) => (r.normGroup?.illustrative ? [] : xs.filter((x) => x.sten !== undefined));
   return {
     AptitudeScores: normed(r.competences).map((c) => item(c, c.sten!)),
     NormScores: normed(r.scales).map((s) => item(s, s.sten!)),
@@ -33,10 +35,17 @@ function lists(r: Result) {
 
 const WITHHELD = 'The candidate has not released these results (the portal asks them to first): the lists stay empty until they do.';
 
-function note(group: NormGroup | null): string | null {
-  if (!group) return 'No norm group was in force when this assessment was completed: the sten and percentile lists are empty, and the raw scores are not norm-referenced.';
-  if (group.illustrative) return 'The norm group is an illustrative example built from simulated answers: never use these stens or percentiles for selection decisions.';
-  return null;
+/** The competences' standing, said with every result that has them: a model, not a validated measure. */
+const COMPETENCE_NOTE = 'The competences (Aptitude lists) are a model written for Assay: weighted combinations of scales with no validation evidence behind the weights.';
+
+function note(r: Result): string {
+  const group = r.normGroup;
+  const norms = !group
+    ? 'No norm group was in force when this assessment was completed: the sten and percentile lists are empty, and the raw scores are not norm-referenced.'
+    : group.illustrative
+      ? 'The norm group in force is an illustrative example built from simulated answers, so the sten and percentile lists stay empty: no simulated score goes where the warning cannot be seen. The raw scores are not norm-referenced.'
+      : undefined;
+  return [norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ');
 }
 
 const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [] };
@@ -66,7 +75,7 @@ async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promi
     DoneDate: row.completed_at,
     ConsistencyScore: result.consistency === undefined ? '' : String(result.consistency),
     NormGroup: normGroupInfo(result.normGroup),
-    Note: note(result.normGroup),
+    Note: note(result) || null,
     IntegrityFlags: result.flags,
     ReportUrl: reportUrl(deps, row),
   };

@@ -47,8 +47,13 @@ export function feedbackRoutes(app: App, deps: Deps): void {
     const result = row && (await resultOf(deps, row, l.ctx.lang));
     if (!result) return toCurrentStep(reply, l);
     const ranked = [...result.scales].sort((a, b) => strength(b) - strength(a));
-    const ids = new Map(l.instrument.scales.map((s) => [s.number, s.id]));
-    const text = (s: Scored) => ({ scale: s, text: deps.interpretations.scales[ids.get(s.id)!]!.feedback[band(s)][l.ctx.lang] });
+    const scales = new Map(l.instrument.scales.map((s) => [s.number, s]));
+    // Without a norm group nothing is compared with anyone: the scale's own description instead.
+    const text = (s: Scored) => {
+      const b = band(s);
+      const scale = scales.get(s.id)!;
+      return { scale: s, text: b ? deps.interpretations.scales[scale.id]!.feedback[b][l.ctx.lang] : scale.description[l.ctx.lang] };
+    };
     const state = l.session.assessment.results_release;
     return sendPage(
       reply,
@@ -57,6 +62,7 @@ export function feedbackRoutes(app: App, deps: Deps): void {
         least: ranked.slice(-2).reverse().map(text),
         release: state ? { state, action: feedbackUrl(l.id), csrf: reply.generateCsrf({ userInfo: l.id }) } : null,
         code: deps.candidateKeys.code(l.id),
+        norms: !result.normGroup ? 'none' : result.normGroup.illustrative ? 'illustrative' : 'real',
         next: afterwards(l),
       }),
       { formTarget: l.session.assessment.return_url },

@@ -11,6 +11,8 @@ export interface FeedbackView {
   release: null | { state: 'pending' | 'released' | 'declined'; action: string; csrf: string };
   /** The candidate's personal code, for coming back on another device. */
   code: string;
+  /** What the texts compare with: a real norm group, a simulated example (said so), or nothing. */
+  norms: 'real' | 'illustrative' | 'none';
   /** Where the candidate goes on: the ReturnUrl, or the close-tab page. */
   next: string;
 }
@@ -50,6 +52,8 @@ export function feedbackPage(ctx: PageContext, v: FeedbackView): Html {
     t.feedbackTitle,
     html`<h1>${t.feedbackTitle}</h1>
 <p class="lead">${t.feedbackIntro}</p>
+${v.norms === 'illustrative' ? html`<p class="notice">${t.feedbackIllustrative}</p>` : ''}
+${v.norms === 'none' ? html`<p class="hint">${t.feedbackNotNormed}</p>` : ''}
 <h2>${t.feedbackMost}</h2>
 <ul class="feedback">${v.most.map(item)}</ul>
 <h2>${t.feedbackLeast}</h2>

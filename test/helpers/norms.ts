@@ -1,0 +1,22 @@
+import { join } from 'node:path';
+import { loadCompetences, readContent } from '../../src/domain/results/load.js';
+import { parseNormFile } from '../../src/domain/results/norm-groups.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, EXAMPLE_NORMS_DIR } from '../../src/paths.js';
+import type { Store } from '../../src/store/database.js';
+import { activateNormGroup, insertNormGroup } from '../../src/store/norms.js';
+import { loadInstruments } from '../../src/domain/instruments/load.js';
+
+/**
+ * For tests that need stens in every list: the shipped example tables, stored as a group that is
+ * not marked illustrative (an illustrative group never fills the vendor's lists) and made each
+ * instrument's default. The tables are the example files' own, so oracles can read them there.
+ */
+export async function activateTestNorms(store: Store): Promise<void> {
+  const instruments = loadInstruments(BUILT_IN_CONTENT_DIR);
+  const model = loadCompetences(COMPETENCES_FILE, instruments);
+  for (const instrument of instruments.values()) {
+    const group = parseNormFile(readContent(join(EXAMPLE_NORMS_DIR, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
+    const id = await insertNormGroup(store, { ...group, name: `Test norms (${instrument.code})`, illustrative: false, id: `test-${instrument.code.toLowerCase()}` });
+    await activateNormGroup(store, id);
+  }
+}
