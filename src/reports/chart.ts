@@ -38,6 +38,7 @@ ${model.scales.map((s, i) => {
 <text x="${LABEL - 8}" y="${y + 15}" text-anchor="end" font-size="13" fill="#111827">${s.name}</text>
 <rect x="${LABEL}" y="${y + 4}" width="${Math.max(2, x(v) - LABEL)}" height="${ROW - 8}" fill="#1d4ed8"></rect>
 <text x="${x(v) + 6}" y="${y + 15}" font-size="12" fill="#111827">${model.norm.normed ? v : v.toFixed(2)}</text>
+${model.norm.normed && s.stenBand ? html`<line class="sten-band" x1="${x(s.stenBand.low)}" y1="${y + ROW / 2}" x2="${x(s.stenBand.high)}" y2="${y + ROW / 2}" stroke="#111827" stroke-width="2"></line>` : ''}
 </g>`;
 })}
 </svg>`;

@@ -1,7 +1,7 @@
 import { html, type Html } from '../html.js';
 import type { Language } from '../domain/instruments/types.js';
 import { profileChart } from './chart.js';
-import { howToRead, type ReportModel } from './model.js';
+import { bandText, hasBands, howToRead, type ReportModel } from './model.js';
 import { REPORT_TEXTS } from './texts.js';
 
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
@@ -30,6 +30,7 @@ ${body}
 export function reportPage(m: ReportModel, opts: { pdfHref?: string; generatedAt: string }): Html {
   const { t } = m;
   const reliable = m.competences.some((c) => c.reliability !== undefined);
+  const bands = hasBands(m);
   return page(
     m.lang,
     `${t.title}: ${m.candidateName}`,
@@ -48,12 +49,13 @@ ${opts.pdfHref ? html`<a class="pdf-link" href="${opts.pdfHref}" download>${t.pd
 <section aria-labelledby="profile">
 <h2 id="profile">${t.profile}</h2>
 <p>${m.norm.normed ? t.profileIntro : t.profileRaw}</p>
+${bands ? html`<p>${t.stenBandExplained}</p>` : ''}
 ${profileChart(m)}
 <table>
 <caption>${t.tableCaption}</caption>
-<thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th><th scope="col">${t.band}</th></tr></thead>
+<thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th>${bands ? html`<th scope="col" class="num">${t.stenBand}</th>` : ''}<th scope="col">${t.band}</th></tr></thead>
 <tbody>
-${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td><td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
+${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
 </tbody>
 </table>
 </section>

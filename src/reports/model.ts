@@ -64,6 +64,14 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   };
 }
 
+/** The 90% band of a sten as the report prints it, or '–' when the norm group records no reliability. */
+export function bandText(s: Pick<ReportScale, 'stenBand'>): string {
+  return s.stenBand ? `${s.stenBand.low.toFixed(1)}–${s.stenBand.high.toFixed(1)}` : '–';
+}
+
+/** Whether any sten of the report has a band: only then does the report show the column and the sentence. */
+export const hasBands = (m: ReportModel): boolean => m.scales.some((s) => s.stenBand !== undefined);
+
 /** How to read the report: stens explained when normed; without a norm group, what a raw score can and cannot say. */
 export function howToRead(m: ReportModel): readonly string[] {
   return m.norm.normed ? m.t.howToReadItems : [m.t.howToReadItems[0]!, m.t.howToReadRaw];

@@ -2,7 +2,7 @@ import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
 import { drawnLines, parsedFont, runs, wordLayouts, type FontName, type Run, type WordLayout } from './fonts.js';
-import { howToRead, type ReportModel } from './model.js';
+import { bandText, hasBands, howToRead, type ReportModel } from './model.js';
 import { flow } from './pdf-lines.js';
 
 const MARGIN = 50;
@@ -57,7 +57,14 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   chart(doc, m, width);
 
   heading(doc, t.tableCaption);
-  table(doc, width, [t.scale, t.sten, t.percentile, t.raw, t.band], m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), s.band ? t.bands[s.band] : '–']));
+  const bands = hasBands(m);
+  if (bands) flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), t.stenBandExplained, { width }).moveDown(0.3);
+  table(
+    doc,
+    width,
+    [t.scale, t.sten, t.percentile, t.raw, ...(bands ? [t.stenBand] : []), t.band],
+    m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), s.band ? t.bands[s.band] : '–']),
+  );
 
   heading(doc, m.norm.normed ? t.interpretation : t.scalesMeaning);
   for (const s of m.scales) {
@@ -308,6 +315,10 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
     const v = value(s);
     label(doc.fillColor(INK), s.name, { x: MARGIN, y: y + 2, width: labels - 8, align: 'right', size: 8.5 });
     doc.rect(x(min), y + 2, Math.max(1.5, x(v) - x(min)), row - 5).fill(BRAND);
+    if (m.norm.normed && s.stenBand) {
+      const mid = y + 2 + (row - 5) / 2;
+      doc.moveTo(x(s.stenBand.low), mid).lineTo(x(s.stenBand.high), mid).lineWidth(1.2).strokeColor(INK).stroke();
+    }
     doc.font('regular').fontSize(8).fillColor(INK).text(m.norm.normed ? String(v) : v.toFixed(2), x(v) + 4, y + 2, { lineBreak: false });
   });
   doc.y = top + height;

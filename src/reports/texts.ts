@@ -28,6 +28,9 @@ const en = {
   averageBand: 'Average band (sten 4–7)',
   interpretation: 'What the scores mean',
   scalesMeaning: 'What each scale measures',
+  stenBand: '90% band',
+  stenBandExplained:
+    'The 90% band is where the sten would fall nine times out of ten if the candidate answered again: the questionnaire measures with some error. Two stens whose bands overlap may not really differ. The chart draws each band as a line across the bar’s end.',
   competences: 'Competences',
   competencesIntro:
     'Each competence combines several motivation scales. It says how well the candidate’s motivation fits work that calls for it, not how well they would do that work. The competences and their weights are a model written for Assay: no validation evidence stands behind them.',
@@ -92,6 +95,9 @@ const nl: ReportTexts = {
   averageBand: 'Gemiddelde band (sten 4–7)',
   interpretation: 'Wat de scores betekenen',
   scalesMeaning: 'Wat elke schaal meet',
+  stenBand: '90%-band',
+  stenBandExplained:
+    'De 90%-band is waar de stenscore negen van de tien keer zou uitkomen als de kandidaat de vragenlijst opnieuw invulde: de vragenlijst meet met enige fout. Twee stenscores waarvan de banden overlappen, verschillen misschien niet echt. Het diagram tekent elke band als een lijn over het einde van de balk.',
   competences: 'Competenties',
   competencesIntro:
     'Elke competentie combineert een aantal motivatieschalen. Ze zegt hoe goed de motivatie van de kandidaat past bij werk dat erom vraagt, niet hoe goed de kandidaat dat werk zou doen. De competenties en hun gewichten zijn een model dat voor Assay is geschreven: er staat geen validiteitsonderzoek achter.',

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Envelope } from './envelopes.js';
 import { ExternalId } from './fields.js';
-import { IntegrityFlags, NormGroupInfo, ResultsRelease, TakenIn } from './results.js';
+import { IntegrityFlags, NormGroupInfo, ResultsRelease, TakenIn, StenBand } from './results.js';
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -13,6 +13,7 @@ const Scored = Type.Object({
   Raw: Type.Number(),
   Sten: Type.Union([Type.Integer(), Type.Null()]),
   Percentile: Type.Union([Type.Integer(), Type.Null()]),
+  StenBand: Type.Union([StenBand, Type.Null()], { description: 'Null without a sten, or when the norm group records no reliability.' }),
 });
 
 /** Everything Assay holds about one candidate: the answer to a data subject's access request. */

@@ -56,6 +56,11 @@ export const ResultParams = Type.Object({
   culture: Type.String({ minLength: 1, maxLength: 20, description: 'nl-NL, en-GB or en-US (case-insensitive): the language of Description.' }),
 });
 
+export const StenBand = Type.Object(
+  { Low: Type.Number(), High: Type.Number() },
+  { description: "The sten's 90% band: ±1.645 standard errors of measurement from the norm group's reliability, within 1–10, one decimal." },
+);
+
 /** The vendor's classic results response: field names and types exactly as documented, plus Assay's extensions. */
 export const AnalysisResult = Type.Object({
   AnalysisToken: Type.String(),
@@ -76,5 +81,9 @@ export const AnalysisResult = Type.Object({
   }),
   IntegrityFlags,
   ReportUrl: ReportUrl,
+  StenBands: Type.Array(Type.Object({ ID: Type.Integer(), ExternalCode: Type.String(), Sten: Type.Integer(), ...StenBand.properties }), {
+    description:
+      "Assay's: the precision of each sten in NormScores and AptitudeScores (same ID and ExternalCode): its 90% band. Empty when the lists are, or when the norm group records no reliability (precision unknown).",
+  }),
 }, { description: "The results, in TMA's own format (no envelope)" });
 export type AnalysisResult = Static<typeof AnalysisResult>;

@@ -1029,6 +1029,11 @@ export interface paths {
                                             Percentile: number | null;
                                             Raw: number;
                                             Sten: number | null;
+                                            /** @description Null without a sten, or when the norm group records no reliability. */
+                                            StenBand: {
+                                                High: number;
+                                                Low: number;
+                                            } | null;
                                         }[];
                                         ConsistencyScore: number | null;
                                         /** @description Signs that the answers may not describe the candidate; see README "Results". Empty when none. */
@@ -1050,6 +1055,11 @@ export interface paths {
                                             Percentile: number | null;
                                             Raw: number;
                                             Sten: number | null;
+                                            /** @description Null without a sten, or when the norm group records no reliability. */
+                                            StenBand: {
+                                                High: number;
+                                                Low: number;
+                                            } | null;
                                         }[];
                                     };
                                     /** @description Whether the candidate must release the results before they are shown (a portal setting), and their answer. */
@@ -1373,6 +1383,14 @@ export interface paths {
                             Note: string | null;
                             /** @description Once completed: a signed link to the report on the portal domain, for people without API credentials. It expires (REPORT_LINK_DAYS). */
                             ReportUrl: string | null;
+                            /** @description Assay's: the precision of each sten in NormScores and AptitudeScores (same ID and ExternalCode): its 90% band. Empty when the lists are, or when the norm group records no reliability (precision unknown). */
+                            StenBands: {
+                                ExternalCode: string;
+                                High: number;
+                                ID: number;
+                                Low: number;
+                                Sten: number;
+                            }[];
                         };
                     };
                 };

@@ -30,6 +30,7 @@ function lists(r: Result) {
     AptitudeScoresPercentage: normed(r.competences).map((c) => item(c, c.percentile!)),
     NormScoreScales: r.scales.map((s) => item(s, s.raw)),
     AptitudeScoresScale: r.competences.map((c) => item(c, c.raw)),
+    StenBands: [...normed(r.scales), ...normed(r.competences)].flatMap((x) => (x.stenBand ? [{ ID: x.id, ExternalCode: x.code, Sten: x.sten!, Low: x.stenBand.low, High: x.stenBand.high }] : [])),
   };
 }
 
@@ -48,7 +49,7 @@ function note(r: Result): string {
   return [norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ');
 }
 
-const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [] };
+const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [], StenBands: [] };
 
 /** The vendor's result body for one assessment in one language. */
 async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promise<Static<typeof AnalysisResult>> {

@@ -13,7 +13,14 @@ import { webhookSummary } from '../webhook-view.js';
 import { readPageTimes } from '../../store/portal.js';
 import { normGroupInfo } from '../norm-group-view.js';
 
-const scored = (s: Scored) => ({ Code: s.code, Name: s.name, Raw: s.raw, Sten: s.sten ?? null, Percentile: s.percentile ?? null });
+const scored = (s: Scored) => ({
+  Code: s.code,
+  Name: s.name,
+  Raw: s.raw,
+  Sten: s.sten ?? null,
+  Percentile: s.percentile ?? null,
+  StenBand: s.stenBand ? { Low: s.stenBand.low, High: s.stenBand.high } : null,
+});
 
 /** A data subject's access request in one call: everything Assay holds about the candidate. */
 export function candidateGet(app: App, deps: Deps): void {

@@ -1,4 +1,5 @@
 import type { Instrument, Language, ScaleScore } from '../instruments/types.js';
+import { stenBand } from '../../measurement/reliability.js';
 import { percentile, sten } from './norms.js';
 import type { Competence, CompetenceModel, CompetenceScore, IntegrityFlag, Norm, NormGroup } from './types.js';
 
@@ -18,6 +19,11 @@ export interface Scored {
   /** Against the norm group; undefined when the result is not norm-referenced. */
   sten: number | undefined;
   percentile: number | undefined;
+  /**
+   * The 90% band around the sten, from the norm group's reliability: undefined when the group
+   * records none (precision unknown). Stens, one decimal.
+   */
+  stenBand?: { low: number; high: number };
 }
 
 /** Everything a completed assessment's result says, in one language: the results endpoint and the report both render it. */
@@ -36,8 +42,15 @@ export interface StoredResult {
   flags: readonly IntegrityFlag[];
 }
 
+const tenth = (x: number) => Math.round(x * 10) / 10;
+
 function scored(id: number, code: string, name: string, description: string, raw: number, norm: Norm | undefined): Scored {
-  return { id, code, name, description, raw, sten: norm && sten(raw, norm), percentile: norm && percentile(raw, norm) };
+  const s: Scored = { id, code, name, description, raw, sten: norm && sten(raw, norm), percentile: norm && percentile(raw, norm) };
+  if (s.sten !== undefined && norm?.reliability) {
+    const band = stenBand(s.sten, norm.reliability.alpha);
+    s.stenBand = { low: tenth(band.low), high: tenth(band.high) };
+  }
+  return s;
 }
 
 /** Turns what completion stored, and the norm group it pinned, into the result. Pure and cheap. */
