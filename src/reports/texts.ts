@@ -38,7 +38,7 @@ const en = {
   competence: 'Competence',
   quality: 'How the questionnaire was answered',
   consistency: (score: number) => `Consistency: ${score} out of 100.`,
-  consistencyHelp: 'The questionnaire asks some things twice in different words. The consistency score shows how much those answers agree: careful answering scores high, random answering about 60.',
+  consistencyHelp: 'The questionnaire asks some things twice in different words. The consistency score shows how much those answers go together: careful answering scores high, random answering near 0, and the same answer everywhere 0.',
   noConsistency: 'No consistency score is available for this questionnaire.',
   noFlags: 'Nothing in the way the questionnaire was answered calls for attention.',
   flags: {
@@ -105,7 +105,7 @@ const nl: ReportTexts = {
   competence: 'Competentie',
   quality: 'Hoe de vragenlijst is ingevuld',
   consistency: (score) => `Consistentie: ${score} van de 100.`,
-  consistencyHelp: 'De vragenlijst vraagt sommige dingen twee keer, in andere woorden. De consistentiescore laat zien hoe goed die antwoorden overeenkomen: zorgvuldig invullen geeft een hoge score, willekeurig invullen ongeveer 60.',
+  consistencyHelp: 'De vragenlijst vraagt sommige dingen twee keer, in andere woorden. De consistentiescore laat zien hoe goed die antwoorden overeenkomen: zorgvuldig invullen geeft een hoge score, willekeurig invullen bijna 0, en overal hetzelfde antwoord 0.',
   noConsistency: 'Voor deze vragenlijst is geen consistentiescore beschikbaar.',
   noFlags: 'Niets in de manier van invullen vraagt om aandacht.',
   flags: {

@@ -2,14 +2,14 @@ import { pageCount, pageItems } from '../flow.js';
 import type { Instrument } from '../instruments/types.js';
 import type { IntegrityFlag } from './types.js';
 
-/** The thresholds, documented in README "Results". */
+/** The thresholds, with their sources in docs/PSYCHOMETRICS.md. */
 export const INTEGRITY = {
-  /** Share of questionnaire pages on which every statement got the same answer. */
+  /** Share of questionnaire pages on which every statement got the same answer, whichever answer (the midpoint too). */
   straightLiningPages: 0.5,
-  /** Median seconds per statement across pages; faster than this reads no statement. */
-  speedingSecondsPerItem: 1,
-  /** ConsistencyScore below this (answering at random averages 60). */
-  lowConsistency: 70,
+  /** Median seconds per statement across pages: under 2 s reads no statement (Huang et al., 2012). */
+  speedingSecondsPerItem: 2,
+  /** ConsistencyScore (within-person r × 100) below this: random answering averages 0, with an SD of about 20 over 26 pairs. */
+  lowConsistency: 30,
 } as const;
 
 export interface IntegrityInput {
@@ -23,8 +23,8 @@ export interface IntegrityInput {
 /**
  * Signs that the answers may not describe the candidate:
  * - StraightLining: on at least half of the pages every statement got the same answer;
- * - Speeding: the median time per statement across the pages is under a second;
- * - LowConsistency: the consistency score is under 70.
+ * - Speeding: the median time per statement across the pages is under two seconds;
+ * - LowConsistency: the consistency score is under 30.
  * A flag asks for a conversation with the candidate; it is not a verdict.
  */
 export function integrityFlags({ instrument, answers, pageMs, consistency }: IntegrityInput): IntegrityFlag[] {

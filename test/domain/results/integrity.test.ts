@@ -14,25 +14,35 @@ function consistent(level: (scale: string) => number): Map<string, number> {
 const slowPages = new Map(Array.from({ length: pageCount(tma170) }, (_, i) => [i + 1, 60_000]));
 
 describe('consistency', () => {
-  test('answers that follow a profile score 100; agreeing with everything scores 0', () => {
+  test('answers that follow a profile score 100; agreeing with everything, or the midpoint everywhere, scores 0', () => {
     assert.equal(consistencyScore(tma170, consistent((s) => (s.length % 5) + 1)), 100);
     assert.equal(consistencyScore(tma170, new Map(tma170.items.map((i) => [i.id, 5]))), 0, 'every designated pair is keyed both ways');
+    assert.equal(consistencyScore(tma170, new Map(tma170.items.map((i) => [i.id, 3]))), 0, 'the midpoint everywhere shows no consistency');
+    // A profile that swaps one pair's halves on a few scales is less consistent than a clean one.
+    const noisy = consistent((s) => (s.length % 5) + 1);
+    for (const [a] of tma170.consistencyPairs!.slice(0, 6)) noisy.set(a, 6 - noisy.get(a)!);
+    const score = consistencyScore(tma170, noisy)!;
+    assert.ok(score > 0 && score < 100, `${score}`);
   });
 
-  test('lies within 0–100 for any answers; random answering averages about 60', () => {
+  test('lies within 0–100 for any answers; random answering averages about 0, and nine in ten random answer sets fall under the threshold', () => {
     let total = 0;
     let runs = 0;
+    let low = 0;
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 170, maxLength: 170 }), (values) => {
         const score = consistencyScore(tma170, new Map(tma170.items.map((item, i) => [item.id, values[i]!])))!;
         assert.ok(score >= 0 && score <= 100);
         total += score;
+        if (score < INTEGRITY.lowConsistency) low++;
         runs++;
       }),
       { numRuns: 500 },
     );
     const mean = total / runs;
-    assert.ok(mean > 55 && mean < 65, `mean ${mean}`);
+    // Negative correlations count as 0, so the mean of max(0, r) lies a little above 0.
+    assert.ok(mean > 2 && mean < 15, `mean ${mean}`);
+    assert.ok(low / runs > 0.9, `${low} of ${runs} under ${INTEGRITY.lowConsistency}`);
   });
 });
 
@@ -47,17 +57,17 @@ describe('integrity flags', () => {
     assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 100 }), ['StraightLining']);
   });
 
-  test('under a second per statement, at the median page, is speeding', () => {
+  test('under two seconds per statement, at the median page, is speeding', () => {
     const answers = consistent(() => 4);
     const perPage = (secondsPerItem: number) => new Map(Array.from({ length: pageCount(tma170) }, (_, i) => [i + 1, secondsPerItem * 1000 * pageItems(tma170, i + 1).length]));
-    assert.ok(integrityFlags({ instrument: tma170, answers, pageMs: perPage(0.5), consistency: 100 }).includes('Speeding'));
+    assert.ok(integrityFlags({ instrument: tma170, answers, pageMs: perPage(1.9), consistency: 100 }).includes('Speeding'));
     assert.ok(!integrityFlags({ instrument: tma170, answers, pageMs: perPage(INTEGRITY.speedingSecondsPerItem + 0.5), consistency: 100 }).includes('Speeding'));
     assert.ok(!integrityFlags({ instrument: tma170, answers, pageMs: new Map(), consistency: 100 }).includes('Speeding'), 'no timings, no verdict');
   });
 
-  test('a consistency score under 70 is low consistency', () => {
+  test('a consistency score under 30 is low consistency', () => {
     const answers = consistent(() => 4);
-    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 69 }), ['LowConsistency']);
-    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 70 }), []);
+    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 29 }), ['LowConsistency']);
+    assert.deepEqual(integrityFlags({ instrument: tma170, answers, pageMs: slowPages, consistency: 30 }), []);
   });
 });
