@@ -47,7 +47,7 @@ export const AssessmentStatus = Envelope(
     CancelledAt: Timestamp,
     AnsweredItems: Type.Integer({ description: 'Statements answered so far: the candidate\'s progress.' }),
     TotalItems: Type.Integer({ description: 'Statements in the questionnaire.' }),
-    ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], { description: 'Once completed: 0–100, agreement between designated item pairs.' }),
+    ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], { description: 'Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see README "Results".' }),
     IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], { description: 'Once completed: StraightLining, Speeding, LowConsistency; see README "Results".' }),
     NormGroup: NormGroupInfo,
     ...TakenIn,

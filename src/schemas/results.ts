@@ -73,7 +73,7 @@ export const AnalysisResult = Type.Object({
   AptitudeScoresScale: List('Per competence: the raw score, the weighted mean of its scales on 1–5.'),
   Done: Type.Boolean(),
   DoneDate: Timestamp,
-  ConsistencyScore: Type.String({ description: 'Integer 0–100 as a string: agreement between designated item pairs. "" when not finished.' }),
+  ConsistencyScore: Type.String({ description: 'Integer 0–100 as a string: the within-person correlation of designated item pairs × 100 (0 when negative or without variation). "" when not finished.' }),
   NormGroup: NormGroupInfo,
   Note: Type.Union([Type.String(), Type.Null()], {
     description:

@@ -167,7 +167,7 @@ export interface paths {
                                 AssessmentUrl: string;
                                 CancelledAt: string | null;
                                 CompletedAt: string | null;
-                                /** @description Once completed: 0–100, agreement between designated item pairs. */
+                                /** @description Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see README "Results". */
                                 ConsistencyScore: number | null;
                                 /** @description Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it. */
                                 ContentVersion: string | null;
@@ -1329,7 +1329,7 @@ export interface paths {
                             }[];
                             /** @description The candidate's ExternalId. */
                             CandidateIdentifier: string;
-                            /** @description Integer 0–100 as a string: agreement between designated item pairs. "" when not finished. */
+                            /** @description Integer 0–100 as a string: the within-person correlation of designated item pairs × 100 (0 when negative or without variation). "" when not finished. */
                             ConsistencyScore: string;
                             Done: boolean;
                             DoneDate: string | null;
