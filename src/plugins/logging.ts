@@ -32,7 +32,8 @@ function cut(url: string, start: number, keep: (code: number) => boolean, replac
  * never a share link's signature. Every request's line passes here, so it is plain string
  * searching rather than a regular expression with a `replace` callback, which cost far more.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(raw: string): string {
+  const url = withUnreservedDecoded(raw);
   const candidate = url.indexOf(EXTERNAL_ID_AFTER);
   if (candidate !== -1 && candidate + EXTERNAL_ID_AFTER.length < url.length) return url.slice(0, candidate + EXTERNAL_ID_AFTER.length) + REDACTED;
   let redacted = url;
@@ -50,6 +51,19 @@ export function redactUrl(url: string): string {
     if (at !== -1) redacted = cut(redacted, at + marker.length, (code) => code !== 38 && code !== 35, () => REDACTED);
   }
   return redacted;
+}
+
+/**
+ * The router decodes percent-encoded letters, so '/api/anonymous/%61ssessment/<token>' reaches the
+ * assessment route: such characters are decoded first, or the search above would not find the
+ * segment and the whole token would be logged. Only URLs with a '%' pay for it.
+ */
+function withUnreservedDecoded(url: string): string {
+  if (!url.includes('%')) return url;
+  return url.replace(/%([0-9A-Fa-f]{2})/g, (escaped, hex: string) => {
+    const code = parseInt(hex, 16);
+    return tokenChar(code) || code === 46 || code === 126 ? String.fromCharCode(code) : escaped;
+  });
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;

@@ -35,6 +35,12 @@ describe('logs', () => {
     assert.equal(redactUrl('/api/anonymous/candidate/a/b?c#d'), '/api/anonymous/candidate/...');
     assert.equal(redactUrl('/api/anonymous/candidate'), '/api/anonymous/candidate');
     assert.equal(redactUrl('/healthz'), '/healthz');
+    // Percent-encoded letters reach the same routes, so they are found the same way.
+    assert.equal(redactUrl('/api/anonymous/%61ssessment/AbCdEfGhIjKlMnOpQrStUvWx'), '/api/anonymous/assessment/AbCdEf...');
+    assert.equal(redactUrl('/anonymous/analyse/start/%41bCdEfGhIjKlMnOpQrStUvWx'), '/anonymous/analyse/start/AbCdEf...');
+    assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx?%73ig=Zm9vYmFy'), '/reports/AbCdEf...?sig=...');
+    assert.equal(redactUrl('/api/anonymous/%63andidate/cand-1'), '/api/anonymous/candidate/...');
+    assert.equal(redactUrl('/search?q=a%2Fb'), '/search?q=a%2Fb', 'reserved characters stay encoded');
   });
 
   test('JSON lines with a request id; no password, API key, webhook password, whole token or share link signature', async () => {
