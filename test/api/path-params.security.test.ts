@@ -12,6 +12,7 @@ const ROUTES: Array<[method: 'GET' | 'POST' | 'DELETE', path: (id: string) => st
   ['GET', (id) => `/api/anonymous/assessment/${id}/report`],
   ['GET', (id) => `/api/anonymous/assessment/${id}/webhooks`],
   ['POST', (id) => `/api/anonymous/assessment/${id}/webhook/redeliver`],
+  ['DELETE', (id) => `/api/anonymous/assessment/${id}/report-links`],
   ['GET', (id) => `/api/candidateanalysisresult/${id}/en-GB`],
   ['GET', (id) => `/api/anonymous/candidate/${id}`],
   ['DELETE', (id) => `/api/anonymous/candidate/${id}`],

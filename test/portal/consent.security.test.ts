@@ -90,6 +90,30 @@ for (const db of testDatabases()) {
       assert.equal(await release(a), 'Released');
     });
 
+    test('a burst of wrong codes from one address is refused with 429 and Retry-After, the right code included, until the window passes', async () => {
+      // A server of its own with a small window: the other tests' guesses do not count here.
+      const small = await startServer(db, { PORTAL_UNKNOWN_TOKEN_PER_MINUTE: '3' });
+      try {
+        const tenant = (await small.tenant()) as Tenant;
+        const r = await runCli(['portal', 'set', '--key', tenant.apiKeyId, '--candidate-release', 'on', '--json'], { DATABASE_URL: small.databaseUrl, DATA_DIR: small.dataDir });
+        assert.equal(r.code, 0, r.stderr);
+        const a = await newAssessment(small.url, tenant);
+        const candidate = new FormClient(small.url);
+        const code = CODE.exec((await candidate.get((await completeViaForms(candidate, a.id)).location!)).html)![1]!;
+        const guesser = new FormClient(small.url);
+        const form = await guesser.get(`/anonymous/analyse/${a.id}/code`);
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i++) statuses.push((await guesser.post(`/anonymous/analyse/${a.id}/code`, { _csrf: csrfToken(form.html), code: `0000-0000-000${i}` })).status);
+        assert.deepEqual(statuses, [400, 400, 400, 429, 429]);
+        const right = await guesser.post(`/anonymous/analyse/${a.id}/code`, { _csrf: csrfToken(form.html), code });
+        assert.equal(right.status, 429, 'while limited, no code is checked');
+        assert.ok(Number(right.headers.get('retry-after')) > 0);
+        assert.equal(await release(a), 'Pending');
+      } finally {
+        await small.stop();
+      }
+    });
+
     test('a withdrawn release withholds the results again on every route, and the share link shows no name', async () => {
       const { a, candidate, feedback } = await finished();
       let page = await candidate.get(feedback);

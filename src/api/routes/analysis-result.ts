@@ -39,14 +39,14 @@ const WITHHELD = 'The candidate has not released these results (the portal asks 
 /** The competences' standing, said with every result that has them: a model, not a validated measure. */
 const COMPETENCE_NOTE = 'The competences (Aptitude lists) are a model written for Assay: weighted combinations of scales with no validation evidence behind the weights.';
 
-function note(r: Result): string {
+function note(r: Result): string | null {
   const group = r.normGroup;
   const norms = !group
     ? 'No norm group was in force when this assessment was completed: the sten and percentile lists are empty, and the raw scores are not norm-referenced.'
     : group.illustrative
       ? 'The norm group in force is an illustrative example built from simulated answers, so the sten and percentile lists stay empty: no simulated score goes where the warning cannot be seen. The raw scores are not norm-referenced.'
       : undefined;
-  return [norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ');
+  return [norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ') || null;
 }
 
 const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [], StenBands: [] };
@@ -76,7 +76,7 @@ async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promi
     DoneDate: row.completed_at,
     ConsistencyScore: result.consistency === undefined ? '' : String(result.consistency),
     NormGroup: normGroupInfo(result.normGroup),
-    Note: note(result) || null,
+    Note: note(result),
     IntegrityFlags: result.flags,
     ReportUrl: reportUrl(deps, row),
   };
