@@ -7,7 +7,7 @@
  */
 import { openSync } from 'node:fs';
 import Fastify from 'fastify';
-import { genReqId, logDestination, loggerOptions, OneLinePerRequest } from '../src/plugins/logging.js';
+import { genReqId, logDestination, loggerOptions, OneLinePerRequest } from '../src/http/plugins/logging.js';
 
 const logs = logDestination(openSync('/dev/null', 'w'));
 const app = Fastify({ logger: loggerOptions({ logLevel: 'info' }, logs.stream), logController: new OneLinePerRequest(), genReqId, keepAliveTimeout: 72_000 });

@@ -1,6 +1,6 @@
 import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/store/database.js';
-import { migrateToLatest } from '../src/store/migrate.js';
+import { openStore } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
 
 /**
  * The bulk path for --preload: candidates written straight through the store in large

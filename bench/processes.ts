@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../src/paths.js';
+import { ROOT } from '../src/platform/paths.js';
 import { inherited } from '../test/helpers/cli.js';
 import { peakRssMb } from '../test/helpers/load.js';
 import { portOnceListening } from '../test/helpers/ports.js';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT } from '../src/paths.js';
+import { ROOT } from '../src/platform/paths.js';
 
 interface ProfileNode {
   id: number;

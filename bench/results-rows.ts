@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../src/paths.js';
+import { ROOT } from '../src/platform/paths.js';
 
 /** The run log: every benchmark run's row, by mode. bench/README.md keeps only the status. */
 export const RESULTS_FILE = join(ROOT, 'bench', 'RESULTS.md');

@@ -14,7 +14,6 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ROOT } from '../src/paths.js';
 import { ownPostgres } from '../test/helpers/postgres.js';
 import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';

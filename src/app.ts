@@ -1,28 +1,28 @@
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { Authenticator } from './api/auth.js';
-import type { App, Deps } from './app-types.js';
+import type { App, Deps } from './http/app-types.js';
 import { publicOrigin, type Config } from './config.js';
-import { loadInstruments } from './domain/instruments/load.js';
-import { loadCompetences } from './domain/results/load.js';
-import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, INTERPRETATIONS_FILE } from './paths.js';
+import { loadInstruments } from './measurement/instruments/load.js';
+import { loadCompetences } from './measurement/load.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, INTERPRETATIONS_FILE } from './platform/paths.js';
 import { loadInterpretations } from './reports/interpretations.js';
 import { CandidateKeys } from './portal/candidate-key.js';
 import { ReportLinks } from './reports/links.js';
 import { PdfThreads } from './reports/pdf-threads.js';
-import { demoBanner, ensureDemoTenant, ensureExampleNorms, giveDemoExampleNorms } from './provision.js';
+import { demoBanner, ensureDemoTenant, ensureExampleNorms, giveDemoExampleNorms } from './tenancy/provision.js';
 import { WindowLimiter } from './security/window-limiter.js';
 import { KdfPool } from './security/kdf-pool.js';
 import { loadServerKey, SecretBox } from './security/secret-box.js';
 import { buildServer } from './server.js';
-import { openStore } from './store/database.js';
-import { migrateToLatest } from './store/migrate.js';
+import { openStore } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
 import type { Resolver } from './webhooks/dns.js';
 import { Metrics } from './ops/metrics.js';
 import { startMetricsServer } from './ops/metrics-server.js';
-import { RetentionSweeper } from './ops/retention.js';
-import { countByStatus } from './store/assessments.js';
+import { RetentionSweeper } from './lifecycle/retention.js';
+import { countByStatus } from './assessments/assessments-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
-import { close, listen, openConnections } from './listeners.js';
+import { close, listen, openConnections } from './http/listeners.js';
 
 export interface RunningApp {
   app: App;

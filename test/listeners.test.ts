@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Server as NetServer } from 'node:net';
 import { describe, test } from './helpers/deadline.js';
 import { Client } from 'undici';
-import { canSharePort, close, copyDescriptor, LISTENERS } from '../src/listeners.js';
+import { canSharePort, close, copyDescriptor, LISTENERS } from '../src/http/listeners.js';
 import { startServer, tempDir, type TestServer } from './helpers/server.js';
 
 /** Inodes of the sockets in LISTEN state on `port`, from the kernel's own table. */

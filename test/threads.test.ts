@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from './helpers/deadline.js';
 import { DomainError } from '../src/domain/errors.js';
-import { Threads } from '../src/threads.js';
+import { Threads } from '../src/platform/threads.js';
 
 const WORKER = new URL('./helpers/busy-worker.js', import.meta.url);
 

@@ -4,8 +4,8 @@ import { WindowLimiter } from '../security/window-limiter.js';
 import type { KdfPool } from '../security/kdf-pool.js';
 import { parseBasic } from '../security/basic-auth.js';
 import { sha256 } from '../security/tokens.js';
-import { findCaller } from '../store/credentials.js';
-import type { Store } from '../store/database.js';
+import { findCaller } from '../tenancy/credentials-store.js';
+import type { Store } from '../db/database.js';
 
 export interface Caller {
   tenantId: string;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
-import { isUnavailableError } from '../store/errors.js';
+import { isUnavailableError } from '../db/errors.js';
 
 import { ERROR_STATUS } from '../schemas/errors.js';
 import { NAME_PATTERN } from '../schemas/fields.js';

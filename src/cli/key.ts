@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { provisionKey } from '../provision.js';
-import { listKeys, revokeKey } from '../store/credentials.js';
+import { provisionKey } from '../tenancy/provision.js';
+import { listKeys, revokeKey } from '../tenancy/credentials-store.js';
 import { CliError, issueWebhookSecret, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 export function keyCommands(program: Command): void {

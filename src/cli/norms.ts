@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { readContent } from '../domain/results/load.js';
-import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../domain/results/norm-groups.js';
+import { readContent } from '../measurement/load.js';
+import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../measurement/norm-groups.js';
 import { normSheet } from '../measurement/norm-sheet.js';
-import { activateNormGroup, clearPortalNormGroup, deactivateNormDefault, insertNormGroup, listNormGroups, normSample, setPortalNormGroup, showNormGroup } from '../store/norms.js';
+import { activateNormGroup, clearPortalNormGroup, deactivateNormDefault, insertNormGroup, listNormGroups, normSample, setPortalNormGroup, showNormGroup } from '../measurement/norms-store.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { AA_CONTRAST, contrastRatio, HEX_COLOUR } from '../domain/colour.js';
 import { logoType } from '../domain/logo.js';
 import { textProblem } from '../domain/text.js';
-import { portalSettings, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../store/portal-settings.js';
+import { portalSettings, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../tenancy/portal-settings-store.js';
 import { CliError, issueWebhookSecret, portalKey, print, withStore } from './shared.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { revokeReportLinks } from '../store/portal.js';
+import { revokeReportLinks } from '../reports/share-links-store.js';
 import { CliError, print, withStore } from './shared.js';
 
 export function reportCommands(program: Command): void {

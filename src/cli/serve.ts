@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { startApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import { openStore } from '../store/database.js';
-import { migrateToLatest } from '../store/migrate.js';
+import { openStore } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
 import { CliError } from './shared.js';
 
 /**

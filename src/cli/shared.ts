@@ -1,15 +1,15 @@
 import { loadConfig, type Config } from '../config.js';
 import { parseOrigin } from '../config.js';
-import { findActiveKeys, findTenant } from '../store/credentials.js';
-import { openStore, type Store } from '../store/database.js';
-import { migrateToLatest } from '../store/migrate.js';
-import { ProvisionError } from '../provision.js';
-import { loadInstruments } from '../domain/instruments/load.js';
-import { ContentError, loadCompetences } from '../domain/results/load.js';
-import { NormError } from '../domain/results/norm-groups.js';
-import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from '../paths.js';
+import { findActiveKeys, findTenant } from '../tenancy/credentials-store.js';
+import { openStore, type Store } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { ProvisionError } from '../tenancy/provision.js';
+import { loadInstruments } from '../measurement/instruments/load.js';
+import { ContentError, loadCompetences } from '../measurement/load.js';
+import { NormError } from '../measurement/norm-groups.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from '../platform/paths.js';
 import { loadServerKey, SecretBox } from '../security/secret-box.js';
-import { rotateWebhookSecret } from '../store/portal-settings.js';
+import { rotateWebhookSecret } from '../tenancy/portal-settings-store.js';
 import { newWebhookSecret, secretContext } from '../webhooks/signing.js';
 
 export class CliError extends Error {}

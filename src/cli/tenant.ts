@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { provisionTenant } from '../provision.js';
-import { listTenants, setRetentionDays } from '../store/credentials.js';
+import { provisionTenant } from '../tenancy/provision.js';
+import { listTenants, setRetentionDays } from '../tenancy/credentials-store.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
 
 export function tenantCommands(program: Command): void {

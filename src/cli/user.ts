@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { checkUsername, provisionUser } from '../provision.js';
+import { checkUsername, provisionUser } from '../tenancy/provision.js';
 import { hashPassword } from '../security/passwords.js';
 import { newPassword } from '../security/tokens.js';
-import { disableUser, listUsers, setPassword } from '../store/credentials.js';
+import { disableUser, listUsers, setPassword } from '../tenancy/credentials-store.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
 
 export function userCommands(program: Command): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { DomainError } from '../domain/errors.js';
-import { checkAssessmentRequest } from '../domain/assessments.js';
-import { findAttempts, isDelivered, latestAttempt, requestRedelivery, type AttemptRow } from '../store/outbox.js';
+import { checkAssessmentRequest } from '../assessments/rules.js';
+import { findAttempts, isDelivered, latestAttempt, requestRedelivery, type AttemptRow } from '../webhooks/outbox-store.js';
 import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient } from '../webhooks/client.js';
 import { loadConfig } from '../config.js';

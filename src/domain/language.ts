@@ -1,4 +1,4 @@
-import type { Language } from './instruments/types.js';
+import type { Language } from '../measurement/instruments/types.js';
 
 /** Picks nl or en from an Accept-Language header by q-value; English when neither is asked for. */
 export function negotiateLanguage(header: string | undefined): Language {

@@ -1,5 +1,5 @@
-import type { Instrument } from '../domain/instruments/types.js';
-import type { CompetenceModel, NormReliability } from '../domain/results/types.js';
+import type { Instrument } from './instruments/types.js';
+import type { CompetenceModel, NormReliability } from './types.js';
 import { compositeReliability, reliability, stenSem } from './reliability.js';
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;

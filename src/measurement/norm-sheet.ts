@@ -1,5 +1,5 @@
-import type { Instrument } from '../domain/instruments/types.js';
-import type { CompetenceModel, Norm, NormGroup } from '../domain/results/types.js';
+import type { Instrument } from './instruments/types.js';
+import type { CompetenceModel, Norm, NormGroup } from './types.js';
 
 const f2 = (x: number | undefined | null) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(2) : '-');
 const pad = (s: string, n: number) => s.padEnd(n);

@@ -2,10 +2,10 @@ import { closeSync, constants, copyFileSync, existsSync, linkSync, lstatSync, mk
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { privateDir, privateFile } from '../private-files.js';
+import { privateDir, privateFile } from '../platform/private-files.js';
 import { SecretBox } from '../security/secret-box.js';
-import { MIGRATION_NAMES, migrateFreshTo } from '../store/migrate.js';
-import { Database } from '../store/sqlite-driver.js';
+import { MIGRATION_NAMES, migrateFreshTo } from '../db/migrate.js';
+import { Database } from '../db/sqlite-driver.js';
 import { secretContext } from '../webhooks/signing.js';
 
 export class BackupError extends Error {

@@ -1,4 +1,4 @@
-import type { PortalSettings } from '../store/portal-settings.js';
+import type { PortalSettings } from '../tenancy/portal-settings-store.js';
 
 /** What a portal's pages show of the organisation behind it. */
 export interface Brand {

@@ -1,8 +1,8 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LANGUAGES, type Language } from '../domain/instruments/types.js';
-import type { Html } from '../html.js';
-import { hasPlainHost } from '../domain/assessments.js';
+import { LANGUAGES, type Language } from '../measurement/instruments/types.js';
+import type { Html } from '../platform/html.js';
+import { hasPlainHost } from '../assessments/rules.js';
 import { negotiateLanguage } from '../domain/language.js';
 import type { PageContext } from './views/layout.js';
 

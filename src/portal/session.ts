@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../app-types.js';
+import type { Deps } from '../http/app-types.js';
 import { currentStep, type Progress, type Step } from '../domain/flow.js';
-import { effectiveStatus } from '../domain/lifecycle.js';
+import { effectiveStatus } from '../lifecycle/rules.js';
 import { brandOf } from './brand.js';
-import type { Instrument } from '../domain/instruments/types.js';
-import { loadSession, type Session } from '../store/portal.js';
+import type { Instrument } from '../measurement/instruments/types.js';
+import { loadSession, type Session } from './session-store.js';
 import { pageContext, redirect, sendPage } from './render.js';
 import type { PageContext } from './views/layout.js';
 import { TEXTS } from './texts.js';

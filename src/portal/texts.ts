@@ -1,4 +1,4 @@
-import type { Language } from '../domain/instruments/types.js';
+import type { Language } from '../measurement/instruments/types.js';
 
 /** Every word the portal shows, in both languages. The instrument files hold the questionnaire's own. */
 const en = {

@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.js';
+import { html, type Html } from '../platform/html.js';
 import type { ReportModel } from './model.js';
 
 const WIDTH = 720;

@@ -1,5 +1,5 @@
-import { html, type Html } from '../html.js';
-import type { Language } from '../domain/instruments/types.js';
+import { html, type Html } from '../platform/html.js';
+import type { Language } from '../measurement/instruments/types.js';
 import { profileChart } from './chart.js';
 import { bandText, hasBands, howToRead, type ReportModel } from './model.js';
 import { REPORT_TEXTS } from './texts.js';

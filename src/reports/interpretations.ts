@@ -1,7 +1,7 @@
-import type { Instruments } from '../domain/instruments/load.js';
-import { LANGUAGES, type Localized } from '../domain/instruments/types.js';
-import { ContentError, readContent } from '../domain/results/load.js';
-import type { Scored } from '../domain/results/result.js';
+import type { Instruments } from '../measurement/instruments/load.js';
+import { LANGUAGES, type Localized } from '../measurement/instruments/types.js';
+import { ContentError, readContent } from '../measurement/load.js';
+import type { Scored } from '../measurement/result.js';
 
 export type Band = 'low' | 'average' | 'high';
 export const BANDS: readonly Band[] = ['low', 'average', 'high'];

@@ -1,7 +1,7 @@
-import type { Instrument, Language } from '../domain/instruments/types.js';
+import type { Instrument, Language } from '../measurement/instruments/types.js';
 import { fullName } from '../domain/names.js';
-import type { Result, Scored } from '../domain/results/result.js';
-import type { IntegrityFlag } from '../domain/results/types.js';
+import type { Result, Scored } from '../measurement/result.js';
+import type { IntegrityFlag } from '../measurement/types.js';
 import { band, type Band, type Interpretations } from './interpretations.js';
 import { longDate, REPORT_TEXTS, type ReportTexts } from './texts.js';
 

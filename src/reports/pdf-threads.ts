@@ -1,5 +1,4 @@
-import { BUSY_RETRY_AFTER_SECONDS } from '../plugins/overload.js';
-import { Threads, type ThreadLimits } from '../threads.js';
+import { BUSY_RETRY_AFTER_SECONDS, Threads, type ThreadLimits } from '../platform/threads.js';
 import type { ReportModel } from './model.js';
 
 /** What a PDF thread is given: the model without its texts (each thread has them), and the stamp. */

@@ -1,11 +1,11 @@
-import type { Deps } from '../app-types.js';
-import type { Language } from '../domain/instruments/types.js';
-import { buildResult, type Result } from '../domain/results/result.js';
-import type { Html } from '../html.js';
-import { findAssessment, findAssessmentHead, type AssessmentHead, type AssessmentRow } from '../store/assessments.js';
-import { findCandidate, type CandidateRow } from '../store/candidates.js';
-import { renderCache } from '../store/render-cache.js';
-import { pinnedNormGroup, storedResult } from '../store/results.js';
+import type { Deps } from '../http/app-types.js';
+import type { Language } from '../measurement/instruments/types.js';
+import { buildResult, type Result } from '../measurement/result.js';
+import type { Html } from '../platform/html.js';
+import { findAssessment, findAssessmentSummary, type AssessmentSummary, type AssessmentRow } from '../assessments/assessments-store.js';
+import { findCandidate, type CandidateRow } from '../assessments/candidates-store.js';
+import { renderCache } from './render-cache.js';
+import { pinnedNormGroup, storedResult } from '../measurement/results-store.js';
 import { reportPage } from './html.js';
 import { reportModel, type ReportModel } from './model.js';
 
@@ -56,58 +56,64 @@ function reportFingerprint(row: Fingerprinted, candidateUpdatedAt: string): stri
   return `${resultFingerprint(row)}\u0000${candidateUpdatedAt}`;
 }
 
-const sourceOf = (head: AssessmentHead, fingerprint: string) => ({ analysisId: head.analysis_id, fingerprint });
-// A head is kept under the heads version it was read after.
-const headSource = (analysisId: string, version: number) => ({ analysisId, fingerprint: String(version) });
+const sourceOf = (summary: AssessmentSummary, fingerprint: string) => ({ analysisId: summary.analysis_id, fingerprint });
+// A summary is kept under the summaries version it was read after.
+const summarySource = (analysisId: string, version: number) => ({ analysisId, fingerprint: String(version) });
 
-/** A head's rough size in memory, for the cache's byte bound: ten short strings. */
-const HEAD_BYTES = 512;
+/** A summary's rough size in memory, for the cache's byte bound: ten short strings. */
+const SUMMARY_BYTES = 512;
 
 /**
- * The assessment's head as the database holds it now. On SQLite a head is kept beside the renders
- * under the heads version it was read after (`Store.headsVersion`), and served while that version
+ * The assessment's summary as the database holds it now. On SQLite a summary is kept beside the renders
+ * under the summaries version it was read after (`Store.summariesVersion`), and served while that version
  * holds: no committed change to anything in it since, by any process. Otherwise it is read.
  */
-export async function currentHead(deps: Pick<Deps, 'store'>, analysisId: string): Promise<AssessmentHead | undefined> {
-  // Read before the head: a head is never kept under a version newer than what it shows.
-  const version = deps.store.headsVersion();
-  if (version === undefined) return findAssessmentHead(deps.store, analysisId);
-  const source = headSource(analysisId, version);
+export async function currentSummary(deps: Pick<Deps, 'store'>, analysisId: string): Promise<AssessmentSummary | undefined> {
+  // Read before the summary: a summary is never kept under a version newer than what it shows.
+  const version = deps.store.summariesVersion();
+  if (version === undefined) return findAssessmentSummary(deps.store, analysisId);
+  const source = summarySource(analysisId, version);
   return renderCache(deps.store).get(
     source,
-    'head',
+    'summary',
     async () => {
-      const head = await findAssessmentHead(deps.store, analysisId);
-      return head && { value: head, fingerprint: source.fingerprint, externalId: head.external_id };
+      const summary = await findAssessmentSummary(deps.store, analysisId);
+      return summary && { value: summary, fingerprint: source.fingerprint, externalId: summary.external_id };
     },
-    () => HEAD_BYTES,
+    () => SUMMARY_BYTES,
   );
 }
 
+/** The tenant's own assessment's summary; another tenant's reads as none. */
+export async function currentOwnSummary(deps: Pick<Deps, 'store'>, tenantId: string, analysisId: string): Promise<AssessmentSummary | undefined> {
+  const summary = await currentSummary(deps, analysisId);
+  return summary?.tenant_id === tenantId ? summary : undefined;
+}
+
 /**
- * What `currentHead` then `cachedRender` would give when both are kept, without awaiting either:
+ * What `currentSummary` then `cachedRender` would give when both are kept, without awaiting either:
  * an ATS polling for results mostly asks again for what it was given. Undefined when either
- * must be read or made, and when the head is another tenant's.
+ * must be read or made, and when the summary is another tenant's.
  */
-export function keptRender<V>(deps: Pick<Deps, 'store'>, analysisId: string, tenantId: string, variant: string): V | undefined {
-  const version = deps.store.headsVersion();
+export function peekCachedRender<V>(deps: Pick<Deps, 'store'>, analysisId: string, tenantId: string, variant: string): V | undefined {
+  const version = deps.store.summariesVersion();
   if (version === undefined) return undefined;
   const cache = renderCache(deps.store);
-  const head = cache.peek<AssessmentHead>(headSource(analysisId, version), 'head');
-  return head && head.tenant_id === tenantId ? cache.peek<V>(sourceOf(head, resultFingerprint(head)), variant) : undefined;
+  const summary = cache.peek<AssessmentSummary>(summarySource(analysisId, version), 'summary');
+  return summary && summary.tenant_id === tenantId ? cache.peek<V>(sourceOf(summary, resultFingerprint(summary)), variant) : undefined;
 }
 
 /**
  * A render of a completed assessment's result (the results endpoint's body), kept while its row is
- * unchanged. A kept render costs the head's read only; `make` gets the whole row, read afresh.
+ * unchanged. A kept render costs the summary's read only; `make` gets the whole row, read afresh.
  * Undefined if the assessment is gone by then.
  */
-export function cachedRender<V>(deps: Pick<Deps, 'store'>, head: AssessmentHead, variant: string, make: (row: AssessmentRow) => Promise<V>, sizeOf: (value: V) => number): Promise<V | undefined> {
+export function cachedRender<V>(deps: Pick<Deps, 'store'>, summary: AssessmentSummary, variant: string, make: (row: AssessmentRow) => Promise<V>, sizeOf: (value: V) => number): Promise<V | undefined> {
   return renderCache(deps.store).get(
-    sourceOf(head, resultFingerprint(head)),
+    sourceOf(summary, resultFingerprint(summary)),
     variant,
     async () => {
-      const row = await findAssessment(deps.store, head.analysis_id);
+      const row = await findAssessment(deps.store, summary.analysis_id);
       return row && { value: await make(row), fingerprint: resultFingerprint(row), externalId: row.external_id };
     },
     sizeOf,
@@ -125,13 +131,13 @@ async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow
  * A report rendered by `render` and kept while its rows are unchanged; undefined until completed
  * or after erasure. The rows it is made from are read only when it is made.
  */
-async function cachedReport(deps: Deps, head: AssessmentHead, lang: Language, variant: string, render: (model: ReportModel) => Buffer | Promise<Buffer>): Promise<Buffer | undefined> {
-  if (head.status !== 'Completed' || !head.completed_at || head.candidate_updated_at === null) return undefined;
+async function cachedReport(deps: Deps, summary: AssessmentSummary, lang: Language, variant: string, render: (model: ReportModel) => Buffer | Promise<Buffer>): Promise<Buffer | undefined> {
+  if (summary.status !== 'Completed' || !summary.completed_at || summary.candidate_updated_at === null) return undefined;
   return renderCache(deps.store).get(
-    sourceOf(head, reportFingerprint(head, head.candidate_updated_at)),
+    sourceOf(summary, reportFingerprint(summary, summary.candidate_updated_at)),
     variant,
     async () => {
-      const row = await findAssessment(deps.store, head.analysis_id);
+      const row = await findAssessment(deps.store, summary.analysis_id);
       const candidate = row && (await findCandidate(deps.store, row.external_id));
       const model = row && candidate && (await modelFrom(deps, row, candidate, lang));
       return model && { value: await render(model), fingerprint: reportFingerprint(row, candidate.updated_at), externalId: row.external_id };
@@ -141,13 +147,13 @@ async function cachedReport(deps: Deps, head: AssessmentHead, lang: Language, va
 }
 
 /** The report as an HTML page, UTF-8 (with a link to its PDF when given); undefined until completed or after erasure. */
-export function reportHtmlOf(deps: Deps, head: AssessmentHead, lang: Language, pdfHref?: string): Promise<Buffer | undefined> {
-  return cachedReport(deps, head, lang, `html:${lang}:${pdfHref ?? ''}`, (model) => Buffer.from(reportHtml(model, pdfHref).value));
+export function reportHtmlOf(deps: Deps, summary: AssessmentSummary, lang: Language, pdfHref?: string): Promise<Buffer | undefined> {
+  return cachedReport(deps, summary, lang, `html:${lang}:${pdfHref ?? ''}`, (model) => Buffer.from(reportHtml(model, pdfHref).value));
 }
 
 /** The report as a PDF; undefined until completed or after erasure. */
-export function reportPdfOf(deps: Deps, head: AssessmentHead, lang: Language): Promise<Buffer | undefined> {
-  return cachedReport(deps, head, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang)));
+export function reportPdfOf(deps: Deps, summary: AssessmentSummary, lang: Language): Promise<Buffer | undefined> {
+  return cachedReport(deps, summary, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang)));
 }
 
 /**
@@ -157,8 +163,8 @@ export function reportPdfOf(deps: Deps, head: AssessmentHead, lang: Language): P
  * While threads run, and for every other page opened meanwhile, nothing is made ahead, so at
  * most one PDF nobody asks for is made each time the threads have ended after 10 idle minutes.
  */
-export function pdfAhead(deps: Deps, head: AssessmentHead, lang: Language): void {
-  deps.pdfs.ahead(() => reportPdfOf(deps, head, lang));
+export function pdfAhead(deps: Deps, summary: AssessmentSummary, lang: Language): void {
+  deps.pdfs.ahead(() => reportPdfOf(deps, summary, lang));
 }
 
 function reportHtml(model: ReportModel, pdfHref?: string): Html {

@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, Deps } from '../app-types.js';
-import type { Language } from '../domain/instruments/types.js';
+import type { App, Deps } from '../http/app-types.js';
+import type { Language } from '../measurement/instruments/types.js';
 import { negotiateLanguage } from '../domain/language.js';
-import type { Html } from '../html.js';
-import { ROOT } from '../paths.js';
-import type { AssessmentHead } from '../store/assessments.js';
+import type { Html } from '../platform/html.js';
+import { ROOT } from '../platform/paths.js';
+import type { AssessmentSummary } from '../assessments/assessments-store.js';
 import { linkNotFoundPage, withheldPage } from './html.js';
-import { currentHead, pdfAhead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
+import { currentSummary, pdfAhead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from './render.js';
 
 interface LinkQuery {
   expires?: string;
@@ -37,10 +37,10 @@ function sendHtml(reply: FastifyReply, page: Html | Buffer, status = 200): Fasti
  * a guess against the client's address (the portal's limiter).
  */
 export async function reportRoutes(app: App, deps: Deps): Promise<void> {
-  async function linked(request: FastifyRequest, reply: FastifyReply): Promise<AssessmentHead | undefined> {
+  async function linked(request: FastifyRequest, reply: FastifyReply): Promise<AssessmentSummary | undefined> {
     const { id } = request.params as { id: string };
     const { expires, sig } = request.query as LinkQuery;
-    const row = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await currentHead(deps, id) : undefined;
+    const row = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await currentSummary(deps, id) : undefined;
     if (row && row.status === 'Completed' && deps.reportLinks.valid(id, row.report_nonce, expires, sig)) return row;
     const wait = deps.tokenGuesses.retryAfter(request.ip);
     if (wait > 0) reply.header('retry-after', String(wait));
@@ -50,7 +50,7 @@ export async function reportRoutes(app: App, deps: Deps): Promise<void> {
   }
 
   /** The report's row behind a valid link, released; sends the 404, 429 or withheld page itself otherwise. */
-  async function released(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentHead; lang: Language } | undefined> {
+  async function released(request: FastifyRequest, reply: FastifyReply): Promise<{ row: AssessmentSummary; lang: Language } | undefined> {
     const row = await linked(request, reply);
     if (!row) return undefined;
     const lang = language(request);

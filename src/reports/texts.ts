@@ -1,5 +1,5 @@
-import type { Language } from '../domain/instruments/types.js';
-import type { IntegrityFlag } from '../domain/results/types.js';
+import type { Language } from '../measurement/instruments/types.js';
+import type { IntegrityFlag } from '../measurement/types.js';
 import type { Band } from './interpretations.js';
 
 /** Every word of the report in both languages. Scale and competence texts are content data. */

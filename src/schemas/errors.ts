@@ -1,4 +1,4 @@
-import { WEBHOOK_URL_NOT_ALLOWED } from '../domain/assessments.js';
+import { WEBHOOK_URL_NOT_ALLOWED } from '../assessments/rules.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { ErrorRef } from './envelopes.js';
 

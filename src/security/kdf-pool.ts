@@ -1,5 +1,5 @@
 import { DomainError } from '../domain/errors.js';
-import { Threads, type ThreadLimits } from '../threads.js';
+import { Threads, type ThreadLimits } from '../platform/threads.js';
 
 export interface KdfLimits extends ThreadLimits {
   /** Checks one client may have running or waiting at once; past that, 429. */

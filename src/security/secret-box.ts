@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateDir, privateFile } from '../private-files.js';
+import { privateDir, privateFile } from '../platform/private-files.js';
 
 /** AES-256-GCM for secrets Assay must use later (webhook passwords). Format: v1.iv.tag.ciphertext. */
 export class SecretBox {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app-types.js';
+import type { App } from '../http/app-types.js';
 import { errorBody } from '../api/errors.js';
-import { html } from '../html.js';
+import { html } from '../platform/html.js';
 import { pageContext, sendPage } from '../portal/render.js';
 import { layout } from '../portal/views/layout.js';
 import { messagePage } from '../portal/views/pages.js';

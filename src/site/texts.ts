@@ -1,4 +1,4 @@
-import type { Language } from '../domain/instruments/types.js';
+import type { Language } from '../measurement/instruments/types.js';
 
 /** The service's own pages (the front door, page not found), in the portal's two languages. */
 export const SITE_TEXTS: Record<Language, {

@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
-import { isPublicAddress, literalAddress } from '../domain/network-policy.js';
+import { isPublicAddress, literalAddress } from './network-policy.js';
 import { dnsResolver, type Resolver } from './dns.js';
 
 export class AddressRefused extends Error {

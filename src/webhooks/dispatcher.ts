@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
-import type { Store } from '../store/database.js';
-import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, TENANTS_PER_WALK, type ClaimedAttempt } from '../store/outbox.js';
+import type { Store } from '../db/database.js';
+import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, TENANTS_PER_WALK, type ClaimedAttempt } from './outbox-store.js';
 import { shareOut, TenantWalk } from './share.js';
 import { messageId, secretContext, signatureHeaders } from './signing.js';
 import { basicAuthorization } from '../security/basic-auth.js';
@@ -21,9 +21,9 @@ const ABANDON_MARGIN_MS = 60_000;
  * directly, across PostgreSQL instances by LISTEN/NOTIFY, and from a poll as a fallback. The poll
  * also marks deliveries abandoned by crashed processes as unknown.
  *
- * Places (`WEBHOOK_MAX_IN_FLIGHT`, attempts this process makes at once) are shared out by
+ * Slots (`WEBHOOK_MAX_IN_FLIGHT`, attempts this process makes at once) are shared out by
  * tenant: one tenant holds at most half of them. A tenant whose receivers never answer holds its
- * half for the webhook timeout each; the other half stays for every other tenant. Places are
+ * half for the webhook timeout each; the other half stays for every other tenant. Slots are
  * taken before the work that may fill them (a hand-off's completion, a claim) and given back for
  * what it did not fill, so racing hand-offs and claims never hold more than either bound.
  */
@@ -35,13 +35,13 @@ export class Dispatcher {
   readonly #log: FastifyBaseLogger;
   readonly #client: WebhookClient;
   readonly #metrics: Metrics | undefined;
-  readonly #places: number;
+  readonly #slots: number;
   readonly #share: number;
   readonly #inFlight = new Set<Promise<void>>();
-  // Places taken, in all and by tenant: attempts in flight and places held for ones being claimed.
+  // Slots taken, in all and by tenant: attempts in flight and slots held for ones being claimed.
   #taken = 0;
   readonly #takenBy = new Map<string, number>();
-  // Whether the last look at the waiting tenants left one under its share short of places.
+  // Whether the last look at the waiting tenants left one under its share short of slots.
   #short = false;
   readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: this.#share }), TENANTS_PER_WALK);
   #timer: NodeJS.Timeout | undefined;
@@ -60,8 +60,8 @@ export class Dispatcher {
     this.#store = store;
     this.#box = box;
     this.#config = config;
-    this.#places = config.webhook.maxInFlight;
-    this.#share = Math.max(1, Math.floor(this.#places / 2));
+    this.#slots = config.webhook.maxInFlight;
+    this.#share = Math.max(1, Math.floor(this.#slots / 2));
     this.#log = log.child({ component: 'webhooks' });
     this.#client = new WebhookClient({ ...config.webhook, ...(resolver ? { resolver } : {}) });
   }
@@ -97,18 +97,18 @@ export class Dispatcher {
   }
 
   /**
-   * Runs a completion's transaction with this dispatcher as `claimer` when it has a place for one
+   * Runs a completion's transaction with this dispatcher as `claimer` when it has a slot for one
    * more of `tenantId`'s attempts, and sends the attempt the completion queued once it has
    * committed. That saves the separate claim's commit, the larger part of completion-to-webhook
    * latency under load. A crash between the commit and the POST leaves the attempt 'sending',
-   * later marked unknown, exactly as a crash between a claim and its POST does. Without a place
+   * later marked unknown, exactly as a crash between a claim and its POST does. Without a slot
    * (or before start, or after stop) the attempt is queued pending and a wake claims it.
    */
   completeWith<T extends { outcome: string; attemptId?: string }>(tenantId: string, complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
-    // While a tenant waits short of places, a hand-off would take the place it waits for: the claim decides instead.
-    if (!this.#started || this.#stopped || this.#short || this.#room(tenantId) === 0) {
-      // Queued with every place taken, this attempt waits for one another tenant holds.
-      if (this.#taken >= this.#places) this.#short = true;
+    // While a tenant waits short of slots, a hand-off would take the slot it waits for: the claim decides instead.
+    if (!this.#started || this.#stopped || this.#short || this.#freeSlotsFor(tenantId) === 0) {
+      // Queued with every slot taken, this attempt waits for one another tenant holds.
+      if (this.#taken >= this.#slots) this.#short = true;
       return complete(undefined).then((r) => {
         if (r.attemptId) this.wake();
         return r;
@@ -130,8 +130,8 @@ export class Dispatcher {
   }
 
   /** How many more of the tenant's attempts this dispatcher may take now. */
-  #room(tenantId: string): number {
-    return Math.max(0, Math.min(this.#places - this.#taken, this.#share - (this.#takenBy.get(tenantId) ?? 0)));
+  #freeSlotsFor(tenantId: string): number {
+    return Math.max(0, Math.min(this.#slots - this.#taken, this.#share - (this.#takenBy.get(tenantId) ?? 0)));
   }
 
   #take(tenantId: string, n: number): void {
@@ -140,8 +140,8 @@ export class Dispatcher {
   }
 
   /**
-   * Gives places back. A place an attempt held may be what a pending attempt waits for: a wake.
-   * Not for places a claim held and did not fill: on PostgreSQL those attempts may be another
+   * Gives slots back. A slot an attempt held may be what a pending attempt waits for: a wake.
+   * Not for slots a claim held and did not fill: on PostgreSQL those attempts may be another
    * instance's claim, still uncommitted, and claiming again at once would spin until it commits.
    */
   #give(tenantId: string, n: number, wake = true): void {
@@ -195,9 +195,9 @@ export class Dispatcher {
   /** One look at the outbox: claims what the waiting tenants' shares allow, and starts sending it. */
   async #pass(): Promise<void> {
     // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
-    // Also when every place is taken: it says whether a tenant waits short, which stops hand-offs.
+    // Also when every slot is taken: it says whether a tenant waits short, which stops hand-offs.
     const waiting = await this.#walk.next();
-    const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, this.#places - this.#taken, this.#share);
+    const { wants, short } = shareOut(waiting, (t) => this.#takenBy.get(t) ?? 0, this.#slots - this.#taken, this.#share);
     this.#short = short;
     // Nothing to claim now; a wake that came during the read still runs the loop again.
     // Stopped during the read: what waits stays pending for the next start.
@@ -207,7 +207,7 @@ export class Dispatcher {
     try {
       rows = await claimAttempts(this.#store, this.#id, wants);
     } finally {
-      // Places held for attempts the claim did not get (another instance did, or none were left).
+      // Slots held for attempts the claim did not get (another instance did, or none were left).
       for (const want of wants) this.#give(want.tenantId, want.limit - rows.filter((r) => r.tenant_id === want.tenantId).length, false);
     }
     for (const row of rows) {

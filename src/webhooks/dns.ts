@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { Resolver as CaresResolver } from 'node:dns/promises';
-import { isLocalName } from '../domain/network-policy.js';
+import { isLocalName } from './network-policy.js';
 
 /** Resolves a host name to every address it has. Injectable so tests can play DNS. */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;

@@ -1,4 +1,4 @@
-import type { WaitingTenant } from '../store/outbox.js';
+import type { WaitingTenant } from './outbox-store.js';
 
 export interface Want {
   tenantId: string;
@@ -7,15 +7,15 @@ export interface Want {
 
 export interface Shares {
   wants: Want[];
-  /** Whether a waiting tenant under its share is left with fewer places than it could use. */
+  /** Whether a waiting tenant under its share is left with fewer slots than it could use. */
   short: boolean;
 }
 
 /**
- * How many of each waiting tenant's attempts to claim with `free` places, none of a tenant past
- * `share` places. Tenants holding fewer places go first, and among equals the one waiting longest:
- * when a slow tenant's attempt ends, the place goes to a tenant that holds none before it goes
- * back to that tenant's backlog. A tenant is given no more places than it has attempts waiting.
+ * How many of each waiting tenant's attempts to claim with `free` slots, none of a tenant past
+ * `share` slots. Tenants holding fewer slots go first, and among equals the one waiting longest:
+ * when a slow tenant's attempt ends, the slot goes to a tenant that holds none before it goes
+ * back to that tenant's backlog. A tenant is given no more slots than it has attempts waiting.
  */
 export function shareOut(waiting: readonly WaitingTenant[], held: (tenantId: string) => number, free: number, share: number): Shares {
   const order = [...waiting].sort((a, b) => held(a.tenantId) - held(b.tenantId) || (a.oldest < b.oldest ? -1 : a.oldest > b.oldest ? 1 : 0));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { renderCache } from '../../src/store/render-cache.js';
+import { renderCache } from '../../src/reports/render-cache.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
@@ -35,14 +35,14 @@ for (const db of testDatabases()) {
       assert.equal((await apiClient(server.url, owner).get(`/api/candidateanalysisresult/${done.id}/en-GB`)).body.Done, true);
     });
 
-    test(`results the owner has already read${db === 'sqlite' ? ' (their head and body kept)' : ''} are still a 404 to another tenant`, async () => {
+    test(`results the owner has already read${db === 'sqlite' ? ' (their summary and body kept)' : ''} are still a 404 to another tenant`, async () => {
       const done = await newAssessment(server.url, owner);
       await completeViaForms(new FormClient(server.url), done.id);
       const path = `/api/candidateanalysisresult/${done.id}/en-GB`;
       const kept = renderCache(server.running.deps.store).size;
       for (let i = 0; i < 2; i++) assert.equal((await apiClient(server.url, owner).get(path)).body.Done, true);
-      // On SQLite the stranger's request meets the kept head and body: the check that refuses it is the kept path's own.
-      if (db === 'sqlite') assert.equal(renderCache(server.running.deps.store).size, kept + 2, 'the head and the body are kept');
+      // On SQLite the stranger's request meets the kept summary and body: the check that refuses it is the kept path's own.
+      if (db === 'sqlite') assert.equal(renderCache(server.running.deps.store).size, kept + 2, 'the summary and the body are kept');
       const unknown = await apiClient(server.url, other).get('/api/candidateanalysisresult/AAAAAAAAAAAAAAAAAAAAAAAA/en-GB');
       const res = await apiClient(server.url, other).get(path);
       assert.equal(res.status, 404);

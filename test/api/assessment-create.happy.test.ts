@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { provisionKey } from '../../src/provision.js';
-import { findAssessment } from '../../src/store/assessments.js';
+import { provisionKey } from '../../src/tenancy/provision.js';
+import { findAssessment } from '../../src/assessments/assessments-store.js';
 import { testDatabases } from '../helpers/databases.js';
 import { apiClient, candidate, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';

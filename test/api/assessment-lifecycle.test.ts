@@ -4,7 +4,7 @@ import { describe, test } from '../helpers/deadline.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient, startPath } from '../helpers/forms.js';
-import { updatePortalSettings } from '../../src/store/portal-settings.js';
+import { updatePortalSettings } from '../../src/tenancy/portal-settings-store.js';
 import { apiClient, authHeaders, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';

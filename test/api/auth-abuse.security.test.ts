@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { provisionUser } from '../../src/provision.js';
+import { provisionUser } from '../../src/tenancy/provision.js';
 import { testDatabases } from '../helpers/databases.js';
 import { apiClient, candidate, errorCode, type Credentials } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { provisionKey, provisionUser } from '../../src/provision.js';
+import { provisionKey, provisionUser } from '../../src/tenancy/provision.js';
 import { hashPassword } from '../../src/security/passwords.js';
-import { disableUser, revokeKey, setPassword } from '../../src/store/credentials.js';
+import { disableUser, revokeKey, setPassword } from '../../src/tenancy/credentials-store.js';
 import { testDatabases } from '../helpers/databases.js';
 import { apiClient, basic, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
 import { startServer, type TestServer } from '../helpers/server.js';

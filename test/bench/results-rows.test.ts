@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from '../helpers/deadline.js';
 import { insertRow, MARKERS, RESULTS_FILE } from '../../bench/results-rows.js';
-import { ROOT } from '../../src/paths.js';
+import { ROOT } from '../../src/platform/paths.js';
 
 describe("the benchmark's run log", () => {
   test('bench/RESULTS.md has a table after every marker a run writes after', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, test } from '../helpers/deadline.js';
-import { ROOT } from '../../src/paths.js';
+import { ROOT } from '../../src/platform/paths.js';
 
 describe("the benchmark's options", () => {
   test('an unknown option or a number that is not one ends the run at once, saying which', { timeout: 30_000 }, async () => {

@@ -3,7 +3,7 @@ import { after } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../src/paths.js';
+import { ROOT } from '../../src/platform/paths.js';
 import { apiClient, candidate, request } from '../helpers/http.js';
 import { spawnServe, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { tempDir } from '../helpers/server.js';

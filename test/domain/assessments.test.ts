@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { assessmentCode, checkAssessmentRequest } from '../../src/domain/assessments.js';
+import { assessmentCode, checkAssessmentRequest } from '../../src/assessments/rules.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 const base = { assessmentType: 0, returnUrl: undefined, webhookUrl: undefined, webhookUsername: undefined, webhookPassword: undefined };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
 import { AA_CONTRAST, contrastRatio, darken } from '../../src/domain/colour.js';
-import { effectiveStatus, erasureDue, expiryFor, retentionDue } from '../../src/domain/lifecycle.js';
+import { effectiveStatus, erasureDue, expiryFor, retentionDue } from '../../src/lifecycle/rules.js';
 import { logoType } from '../../src/domain/logo.js';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { isLocalName, isPublicAddress, literalAddress } from '../../src/domain/network-policy.js';
+import { isLocalName, isPublicAddress, literalAddress } from '../../src/webhooks/network-policy.js';
 
 describe('isPublicAddress', () => {
   test('refuses every special-purpose range', () => {

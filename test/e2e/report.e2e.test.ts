@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import type { Browser } from 'playwright-core';
-import { updatePortalSettings } from '../../src/store/portal-settings.js';
+import { updatePortalSettings } from '../../src/tenancy/portal-settings-store.js';
 import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';

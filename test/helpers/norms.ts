@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { loadCompetences, readContent } from '../../src/domain/results/load.js';
-import { parseNormFile } from '../../src/domain/results/norm-groups.js';
-import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, EXAMPLE_NORMS_DIR } from '../../src/paths.js';
-import type { Store } from '../../src/store/database.js';
-import { activateNormGroup, insertNormGroup } from '../../src/store/norms.js';
-import { loadInstruments } from '../../src/domain/instruments/load.js';
+import { loadCompetences, readContent } from '../../src/measurement/load.js';
+import { parseNormFile } from '../../src/measurement/norm-groups.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, EXAMPLE_NORMS_DIR } from '../../src/platform/paths.js';
+import type { Store } from '../../src/db/database.js';
+import { activateNormGroup, insertNormGroup } from '../../src/measurement/norms-store.js';
+import { loadInstruments } from '../../src/measurement/instruments/load.js';
 
 /**
  * For tests that need stens in every list: the shipped example tables, stored as a group that is

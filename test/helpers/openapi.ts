@@ -5,7 +5,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import createClient, { type Middleware } from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { ROOT } from '../../src/paths.js';
+import { ROOT } from '../../src/platform/paths.js';
 import type { paths } from '../generated/assay-api.js';
 import { authHeaders, type Credentials } from './http.js';
 

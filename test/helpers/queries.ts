@@ -1,5 +1,5 @@
 import type { CompiledQuery } from 'kysely';
-import type { Store } from '../../src/store/database.js';
+import type { Store } from '../../src/db/database.js';
 
 /**
  * Runs `fn` while counting the statements `store.db` runs, by kind: a statement counts for the

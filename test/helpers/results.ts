@@ -1,7 +1,7 @@
-import { loadInstruments } from '../../src/domain/instruments/load.js';
-import type { Instrument } from '../../src/domain/instruments/types.js';
-import { BUILT_IN_CONTENT_DIR } from '../../src/paths.js';
-import type { Store } from '../../src/store/database.js';
+import { loadInstruments } from '../../src/measurement/instruments/load.js';
+import type { Instrument } from '../../src/measurement/instruments/types.js';
+import { BUILT_IN_CONTENT_DIR } from '../../src/platform/paths.js';
+import type { Store } from '../../src/db/database.js';
 import type { CompleteOptions } from './forms.js';
 
 export const instruments = loadInstruments(BUILT_IN_CONTENT_DIR);

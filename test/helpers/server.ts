@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openSqliteFile } from '../../src/store/database.js';
-import { provisionTenant, type IssuedCredentials } from '../../src/provision.js';
+import { openSqliteFile } from '../../src/db/database.js';
+import { provisionTenant, type IssuedCredentials } from '../../src/tenancy/provision.js';
 import type { Resolver } from '../../src/webhooks/dns.js';
 import { freshDatabaseUrl, type DatabaseKind } from './databases.js';
 

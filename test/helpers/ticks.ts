@@ -1,4 +1,4 @@
-import type { Deps } from '../../src/app-types.js';
+import type { Deps } from '../../src/http/app-types.js';
 
 type Webhooks = Pick<Deps['webhooks'], 'wake' | 'activity'>;
 

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSyn
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { Database } from '../../src/store/sqlite-driver.js';
+import { Database } from '../../src/db/sqlite-driver.js';
 import { runCli } from '../helpers/cli.js';
 import { apiClient, candidate } from '../helpers/http.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';

@@ -4,7 +4,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { Database } from '../../src/store/sqlite-driver.js';
+import { Database } from '../../src/db/sqlite-driver.js';
 import { runCli } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';

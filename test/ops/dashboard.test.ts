@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from '../helpers/deadline.js';
-import { ROOT } from '../../src/paths.js';
+import { ROOT } from '../../src/platform/paths.js';
 import { families, scrape } from '../helpers/metrics.js';
 import { startServer } from '../helpers/server.js';
 

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { after } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { loggerOptions, redactUrl } from '../../src/plugins/logging.js';
+import { loggerOptions, redactUrl } from '../../src/http/plugins/logging.js';
 import { testDatabases } from '../helpers/databases.js';
 import { runCli } from '../helpers/cli.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { findCandidate } from '../../src/store/candidates.js';
+import { findCandidate } from '../../src/assessments/candidates-store.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { provisionUser } from '../../src/provision.js';
+import { provisionUser } from '../../src/tenancy/provision.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { scanFiles } from '../helpers/files.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';

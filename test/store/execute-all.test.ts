@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { CompiledQuery, sql } from 'kysely';
-import type { Store } from '../../src/store/database.js';
+import type { Store } from '../../src/db/database.js';
 import { testDatabases } from '../helpers/databases.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 

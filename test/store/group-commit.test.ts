@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { GroupCommitter } from '../../src/store/group-commit.js';
+import { GroupCommitter } from '../../src/db/group-commit.js';
 
 /** A fake transaction runner that records batches, so batching is observable. */
 function recorder(failWhen: (ops: number) => boolean = () => false) {

@@ -6,7 +6,7 @@ import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { PREPARE, prepareMarkedStatements } from '../../src/store/pg-prepared.js';
+import { PREPARE, prepareMarkedStatements } from '../../src/db/pg-prepared.js';
 import { freshDatabaseUrl, postgresOnly } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { FormClient, itemNames, startPath } from '../helpers/forms.js';

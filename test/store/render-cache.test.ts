@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RenderCache } from '../../src/store/render-cache.js';
+import { RenderCache } from '../../src/reports/render-cache.js';
 
 const source = (fingerprint: string, analysisId = 'a1') => ({ analysisId, fingerprint });
 

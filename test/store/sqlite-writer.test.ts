@@ -5,9 +5,9 @@ import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { CompiledQuery } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openSqliteFile } from '../../src/store/database.js';
-import { SqliteCheckpointer } from '../../src/store/sqlite-checkpointer.js';
-import { SqliteWriter, type SyncFd } from '../../src/store/sqlite-writer.js';
+import { openSqliteFile } from '../../src/db/database.js';
+import { SqliteCheckpointer } from '../../src/db/sqlite-checkpointer.js';
+import { SqliteWriter, type SyncFd } from '../../src/db/sqlite-writer.js';
 import { eventually } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/server.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { TurnBatcher } from '../../src/store/turn-batcher.js';
+import { TurnBatcher } from '../../src/db/turn-batcher.js';
 
 describe('TurnBatcher', () => {
   test('calls made in one turn share one flush, and each gets its own result', async () => {

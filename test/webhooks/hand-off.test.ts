@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { latestAttempt } from '../../src/store/outbox.js';
+import { latestAttempt } from '../../src/webhooks/outbox-store.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { latestAttempt } from '../../src/store/outbox.js';
+import { latestAttempt } from '../../src/webhooks/outbox-store.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
 import fc from 'fast-check';
-import type { WaitingTenant } from '../../src/store/outbox.js';
+import type { WaitingTenant } from '../../src/webhooks/outbox-store.js';
 import { shareOut, TenantWalk, type WalkRead } from '../../src/webhooks/share.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
-import { ROOT } from '../../src/paths.js';
+import { ROOT } from '../../src/platform/paths.js';
 import { WebhookClient } from '../../src/webhooks/client.js';
 import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';

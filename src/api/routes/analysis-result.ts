@@ -1,13 +1,13 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
-import { CULTURES, cultureLanguage } from '../../domain/results/culture.js';
-import type { Result, Scored } from '../../domain/results/result.js';
+import { CULTURES, cultureLanguage } from '../../measurement/culture.js';
+import type { Result, Scored } from '../../measurement/result.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { normGroupInfo } from '../norm-group-view.js';
+import { normGroupInfo } from '../../measurement/norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
-import type { AssessmentRow } from '../../store/assessments.js';
-import { cachedRender, currentHead, keptRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
-import type { Language } from '../../domain/instruments/types.js';
+import type { AssessmentRow } from '../../assessments/assessments-store.js';
+import { cachedRender, currentOwnSummary, peekCachedRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
+import type { Language } from '../../measurement/instruments/types.js';
 import type { Static } from 'typebox';
 import type { FastifyReply } from 'fastify';
 
@@ -53,12 +53,12 @@ const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], Ap
 
 /** The vendor's result body for one assessment in one language. */
 async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promise<Static<typeof AnalysisResult>> {
-  const head = { AnalysisToken: row.analysis_id, CandidateIdentifier: row.external_id };
+  const ids = { AnalysisToken: row.analysis_id, CandidateIdentifier: row.external_id };
   const result = withheld(row) ? undefined : await resultOf(deps, row, lang);
   if (!result) {
     const done = row.status === 'Completed';
     return {
-      ...head,
+      ...ids,
       ...EMPTY,
       Done: done,
       DoneDate: done ? row.completed_at : null,
@@ -70,7 +70,7 @@ async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promi
     };
   }
   return {
-    ...head,
+    ...ids,
     ...lists(result),
     Done: true,
     DoneDate: row.completed_at,
@@ -110,7 +110,7 @@ export function analysisResult(app: App, deps: Deps): void {
         });
       }
       // A plain function, not an async one: a kept body goes out with nothing awaited.
-      const kept = keptRender<Buffer>(deps, token, request.caller!.tenantId, variantOf(lang));
+      const kept = peekCachedRender<Buffer>(deps, token, request.caller!.tenantId, variantOf(lang));
       if (kept) {
         reply.type(JSON_UTF8).send(kept);
         return;
@@ -120,11 +120,11 @@ export function analysisResult(app: App, deps: Deps): void {
   );
 
   async function answer(token: string, lang: Language, tenantId: string, reply: FastifyReply): Promise<FastifyReply> {
-    const head = await currentHead(deps, token);
+    const summary = await currentOwnSummary(deps, tenantId, token);
     const notFound = () => new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
-    if (!head || head.tenant_id !== tenantId) throw notFound();
+    if (!summary) throw notFound();
     // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
-    const body = await cachedRender(deps, head, variantOf(lang), async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
+    const body = await cachedRender(deps, summary, variantOf(lang), async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
     // Gone between the two reads: erased.
     if (!body) throw notFound();
     return reply.type(JSON_UTF8).send(body);

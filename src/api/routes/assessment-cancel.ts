@@ -1,8 +1,8 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentCancelled, AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { cancelAssessment, findAssessment } from '../../store/assessments.js';
+import { cancelAssessment, findOwnAssessment } from '../../assessments/assessments-store.js';
 
 /** Withdraws an assessment that is not completed: its link then shows a page that says so. */
 export function assessmentCancel(app: App, { store }: Deps): void {
@@ -26,7 +26,7 @@ export function assessmentCancel(app: App, { store }: Deps): void {
       if (outcome === 'completed') {
         throw new DomainError('AlreadyCompleted', 'A completed assessment cannot be cancelled; erase the candidate\'s data to remove it', { field: 'AnalysisId' });
       }
-      const row = (await findAssessment(store, AnalysisId))!;
+      const row = (await findOwnAssessment(store, request.caller!.tenantId, AnalysisId))!;
       return { StatusCode: 200, Message: null, Data: { AnalysisId, Status: 'Cancelled' as const, CancelledAt: row.cancelled_at ?? new Date().toISOString() } };
     },
   );

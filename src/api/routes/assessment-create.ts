@@ -1,16 +1,12 @@
-import type { App, Deps } from '../../app-types.js';
-import { checkAssessmentRequest } from '../../domain/assessments.js';
+import type { App, Deps } from '../../http/app-types.js';
+import { assessmentUrl, checkAssessmentRequest } from '../../assessments/rules.js';
 import { DomainError } from '../../domain/errors.js';
-import { expiryFor } from '../../domain/lifecycle.js';
+import { expiryFor } from '../../lifecycle/rules.js';
 import { AssessmentCreateBody, AssessmentCreated } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { newAnalysisId } from '../../security/tokens.js';
-import { insertAssessment } from '../../store/assessments.js';
+import { insertAssessment } from '../../assessments/assessments-store.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
-
-export function assessmentUrl(portalDomain: string, analysisId: string): string {
-  return `${portalDomain}/anonymous/analyse/start/${analysisId}`;
-}
 
 export function assessmentCreate(app: App, { store, secretBox, config }: Deps): void {
   app.post(

@@ -1,15 +1,15 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
-import { effectiveStatus } from '../../domain/lifecycle.js';
+import { effectiveStatus } from '../../lifecycle/rules.js';
 import { AssessmentParams, AssessmentStatus } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { countAnswers, findAssessment } from '../../store/assessments.js';
-import { pinnedNormGroup, storedResult } from '../../store/results.js';
+import { countAnswers, findOwnAssessment } from '../../assessments/assessments-store.js';
+import { pinnedNormGroup, storedResult } from '../../measurement/results-store.js';
 import { releaseState, reportUrl, withheld } from '../../reports/render.js';
-import { normGroupInfo } from '../norm-group-view.js';
-import { latestAttempt } from '../../store/outbox.js';
-import { webhookSummary } from '../webhook-view.js';
-import { assessmentUrl } from './assessment-create.js';
+import { normGroupInfo } from '../../measurement/norm-group-view.js';
+import { latestAttempt } from '../../webhooks/outbox-store.js';
+import { webhookSummary } from '../../webhooks/webhook-view.js';
+import { assessmentUrl } from '../../assessments/rules.js';
 
 /** Beyond the spec: a caller whose webhook got lost can look up the outcome. */
 export function assessmentGet(app: App, deps: Deps): void {
@@ -29,8 +29,8 @@ export function assessmentGet(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const { AnalysisId } = request.params as { AnalysisId: string };
-      const row = await findAssessment(store, AnalysisId);
-      if (!row || row.tenant_id !== request.caller!.tenantId) {
+      const row = await findOwnAssessment(store, request.caller!.tenantId, AnalysisId);
+      if (!row) {
         throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       }
       const attempts = row.webhook_url ? await latestAttempt(store, AnalysisId) : undefined;

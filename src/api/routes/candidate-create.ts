@@ -1,8 +1,8 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CandidateCreateBody, CandidateCreated } from '../../schemas/candidate.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { insertCandidate } from '../../store/candidates.js';
+import { insertCandidate } from '../../assessments/candidates-store.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
 
 export function candidateCreate(app: App, { store }: Deps): void {

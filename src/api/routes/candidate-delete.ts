@@ -1,8 +1,8 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CandidateErased, CandidateParams } from '../../schemas/candidate-data.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { eraseCandidate } from '../../store/erasure.js';
+import { eraseCandidate } from '../../lifecycle/erasure.js';
 
 /** A data subject's erasure request in one call. */
 export function candidateDelete(app: App, { store }: Deps): void {

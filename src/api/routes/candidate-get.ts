@@ -1,17 +1,18 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
-import { effectiveStatus, erasureDue } from '../../domain/lifecycle.js';
-import type { Scored } from '../../domain/results/result.js';
+import { effectiveStatus, erasureDue } from '../../lifecycle/rules.js';
+import type { Scored } from '../../measurement/result.js';
 import { answersWithheld, releaseState, resultOf } from '../../reports/render.js';
-import { portalSettings } from '../../store/portal-settings.js';
+import { portalSettings } from '../../tenancy/portal-settings-store.js';
 import { CandidateData, CandidateParams } from '../../schemas/candidate-data.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { findCandidate } from '../../store/candidates.js';
-import { retentionDays } from '../../store/credentials.js';
-import { latestAttempt } from '../../store/outbox.js';
-import { webhookSummary } from '../webhook-view.js';
-import { readPageTimes } from '../../store/portal.js';
-import { normGroupInfo } from '../norm-group-view.js';
+import { findOwnCandidate } from '../../assessments/candidates-store.js';
+import { assessmentsOfCandidate } from '../../assessments/assessments-store.js';
+import { retentionDays } from '../../tenancy/credentials-store.js';
+import { latestAttempt } from '../../webhooks/outbox-store.js';
+import { webhookSummary } from '../../webhooks/webhook-view.js';
+import { listAnswers, readPageTimes } from '../../assessments/answers-store.js';
+import { normGroupInfo } from '../../measurement/norm-group-view.js';
 
 const scored = (s: Scored) => ({
   Code: s.code,
@@ -42,9 +43,9 @@ export function candidateGet(app: App, deps: Deps): void {
     async (request) => {
       const { ExternalId } = request.params;
       const tenantId = request.caller!.tenantId;
-      const candidate = await findCandidate(store, ExternalId);
-      if (!candidate || candidate.tenant_id !== tenantId) throw new DomainError('NotFound', 'No candidate found with this ExternalId', { field: 'ExternalId' });
-      const rows = await store.db.selectFrom('assessments').selectAll().where('external_id', '=', ExternalId).orderBy('created_at').execute();
+      const candidate = await findOwnCandidate(store, tenantId, ExternalId);
+      if (!candidate) throw new DomainError('NotFound', 'No candidate found with this ExternalId', { field: 'ExternalId' });
+      const rows = await assessmentsOfCandidate(store, ExternalId);
       const days = await retentionDays(store, tenantId, deps.config.lifecycle.retentionDays);
       const due = erasureDue(candidate.created_at, rows, days);
       const assessments = [];
@@ -53,7 +54,7 @@ export function candidateGet(app: App, deps: Deps): void {
         const held = answersWithheld(row, asks);
         const answers = held
           ? null
-          : (await store.db.selectFrom('assessment_answers').select(['item_id', 'value', 'answered_at']).where('analysis_id', '=', row.analysis_id).orderBy('item_id').execute()).map(
+          : (await listAnswers(store.db, row.analysis_id)).map(
               (a) => ({ ItemId: a.item_id, Value: a.value, AnsweredAt: a.answered_at }),
             );
         const result = held ? undefined : await resultOf(deps, row, 'en');

@@ -1,8 +1,8 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, ReportLinksRevoked } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { revokeReportLinks } from '../../store/portal.js';
+import { revokeReportLinks } from '../../reports/share-links-store.js';
 
 /** Stops every share link of a report at once, as `bin/assay report revoke` does, for the tenant itself. */
 export function reportLinksRevoke(app: App, { store }: Deps): void {

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Language } from '../../domain/instruments/types.js';
+import type { Language } from '../../measurement/instruments/types.js';
 import { negotiateLanguage } from '../../domain/language.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { currentHead, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from '../../reports/render.js';
+import { currentOwnSummary, pdfFilename, REPORT_CSP, reportHtmlOf, reportPdfOf, withheld } from '../../reports/render.js';
 
 const ReportQuery = Type.Object({
   lang: Type.Optional(Type.Union([Type.Literal('nl'), Type.Literal('en')], { description: 'Language; else Accept-Language, else English.' })),
@@ -42,9 +42,9 @@ export function report(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const { AnalysisId } = request.params;
-      const row = await currentHead(deps, AnalysisId);
+      const row = await currentOwnSummary(deps, request.caller!.tenantId, AnalysisId);
       const notFound = () => new DomainError('NotFound', 'No completed assessment found with this AnalysisId', { field: 'AnalysisId' });
-      if (!row || row.tenant_id !== request.caller!.tenantId || row.status !== 'Completed') throw notFound();
+      if (!row || row.status !== 'Completed') throw notFound();
       if (withheld(row)) throw new DomainError('ResultsNotReleased', 'The candidate has not released the results of this assessment');
       const lang: Language = request.query.lang ?? negotiateLanguage(request.headers['accept-language']);
       reply.header('x-robots-tag', 'noindex, nofollow').header('vary', 'Accept, Accept-Language');

@@ -1,10 +1,10 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, WebhookLog } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { findAssessment } from '../../store/assessments.js';
-import { listAttempts } from '../../store/outbox.js';
-import { attemptView } from '../webhook-view.js';
+import { findOwnAssessment } from '../../assessments/assessments-store.js';
+import { listAttempts } from '../../webhooks/outbox-store.js';
+import { attemptView } from '../../webhooks/webhook-view.js';
 
 /** Every webhook attempt of an assessment, oldest first. */
 export function webhookLog(app: App, { store }: Deps): void {
@@ -23,8 +23,8 @@ export function webhookLog(app: App, { store }: Deps): void {
     },
     async (request) => {
       const { AnalysisId } = request.params;
-      const row = await findAssessment(store, AnalysisId);
-      if (!row || row.tenant_id !== request.caller!.tenantId) throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
+      const row = await findOwnAssessment(store, request.caller!.tenantId, AnalysisId);
+      if (!row) throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       return { StatusCode: 200, Message: null, Data: (await listAttempts(store, AnalysisId)).map(attemptView) };
     },
   );

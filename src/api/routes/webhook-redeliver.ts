@@ -1,9 +1,9 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, RedeliveryQueued } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { rateLimitHeaders } from '../key-limit.js';
-import { REDELIVERIES_PER_HOUR, requestRedelivery } from '../../store/outbox.js';
+import { REDELIVERIES_PER_HOUR, requestRedelivery } from '../../webhooks/outbox-store.js';
 
 const WHY: Record<string, string> = {
   'not-completed': 'The assessment is not completed: there is no completion to report yet',

@@ -1,6 +1,6 @@
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { darken, HEX_COLOUR } from '../../domain/colour.js';
-import { portalLogo } from '../../store/portal-settings.js';
+import { portalLogo } from '../../tenancy/portal-settings-store.js';
 
 const YEAR = 'public, max-age=31536000, immutable';
 

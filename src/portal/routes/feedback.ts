@@ -1,33 +1,16 @@
-import type { FastifyRequest } from 'fastify';
-import type { App, Deps } from '../../app-types.js';
-import type { Scored } from '../../domain/results/result.js';
+import type { App, Deps } from '../../http/app-types.js';
+import type { Scored } from '../../measurement/result.js';
 import { band } from '../../reports/interpretations.js';
 import { resultOf } from '../../reports/render.js';
-import { findAssessment } from '../../store/assessments.js';
-import { decideRelease } from '../../store/portal.js';
-import { portalSettings } from '../../store/portal-settings.js';
+import { findAssessment } from '../../assessments/assessments-store.js';
+import { decideRelease } from '../../assessments/release-store.js';
 import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
-import { load, toCurrentStep, type Loaded } from '../session.js';
+import { load, toCurrentStep } from '../session.js';
+import { afterwards, isCandidate, offersFeedback } from '../feedback-offer.js';
 import { TEXTS } from '../texts.js';
 import { codePage, feedbackPage } from '../views/feedback.js';
 import { messagePage } from '../views/pages.js';
-
-/** Where a candidate goes after the questionnaire: the ReturnUrl, or the page that asks them to close the tab. */
-export function afterwards(l: Pick<Loaded, 'id' | 'session'>): string {
-  return l.session.assessment.return_url ?? `/anonymous/analyse/${l.id}/done`;
-}
-
-/** The portal offers this candidate a feedback page: feedback, a release question, or both. */
-export async function offersFeedback(deps: Deps, l: Loaded): Promise<boolean> {
-  const s = await portalSettings(deps.store.db, deps.store.dialect, l.session.assessment.api_key_id);
-  return s.candidate_feedback === 1 || s.candidate_release === 1 || l.session.assessment.results_release !== null;
-}
-
-/** The request comes from the candidate: the browser that finished, or one given their personal code. */
-export function isCandidate(deps: Deps, request: FastifyRequest, l: Pick<Loaded, 'id'>): boolean {
-  return deps.candidateKeys.holds(request, l.id);
-}
 
 const strength = (s: Scored) => s.sten ?? s.raw;
 const DECISIONS = new Set(['release', 'decline', 'withdraw']);

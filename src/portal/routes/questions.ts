@@ -1,11 +1,12 @@
 import type { FastifyReply } from 'fastify';
-import type { App, Deps } from '../../app-types.js';
+import type { App, Deps } from '../../http/app-types.js';
 import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
-import { scoreCompletion } from '../../domain/results/completion.js';
-import { completeAssessment, saveAnswers, saveIfUnchanged } from '../../store/portal.js';
-import { recentSessions } from '../../store/recent-sessions.js';
+import { scoreCompletion } from '../../measurement/completion.js';
+import { completeAssessment } from '../../assessments/complete.js';
+import { saveAnswers, saveIfUnchanged } from '../../assessments/answers-store.js';
+import { recentSessions } from '../recent-sessions.js';
 import { takeForm } from '../form.js';
-import { afterwards } from './feedback.js';
+import { afterwards } from '../feedback-offer.js';
 import { pageContext, redirect, sendPage } from '../render.js';
 import { load, loadAtStep, loadedFrom, toCurrentStep, type Loaded } from '../session.js';
 import { closeTabPage, completedPage, confirmPage } from '../views/pages.js';

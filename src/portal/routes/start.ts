@@ -1,12 +1,12 @@
-import type { App, Deps } from '../../app-types.js';
-import { retentionDays } from '../../store/credentials.js';
-import { markStarted } from '../../store/portal.js';
+import type { App, Deps } from '../../http/app-types.js';
+import { retentionDays } from '../../tenancy/credentials-store.js';
+import { markStarted } from '../session-store.js';
 import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { load, stepUrl } from '../session.js';
 import { completedPage, startPage } from '../views/pages.js';
 import { currentStep } from '../../domain/flow.js';
-import { isCandidate, offersFeedback } from './feedback.js';
+import { isCandidate, offersFeedback } from '../feedback-offer.js';
 import { TEXTS } from '../texts.js';
 
 export function startRoutes(app: App, deps: Deps): void {

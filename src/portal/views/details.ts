@@ -1,4 +1,4 @@
-import { html, type Html } from '../../html.js';
+import { html, type Html } from '../../platform/html.js';
 import { TEXTS } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 import { errorSummary, type FieldError } from './pages.js';

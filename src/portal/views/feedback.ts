@@ -1,5 +1,5 @@
-import type { Scored } from '../../domain/results/result.js';
-import { html, type Html } from '../../html.js';
+import type { Scored } from '../../measurement/result.js';
+import { html, type Html } from '../../platform/html.js';
 import { TEXTS } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 import { errorSummary } from './pages.js';

@@ -1,5 +1,5 @@
-import type { Language } from '../../domain/instruments/types.js';
-import { html, type Html } from '../../html.js';
+import type { Language } from '../../measurement/instruments/types.js';
+import { html, type Html } from '../../platform/html.js';
 import type { Brand } from '../brand.js';
 import { TEXTS } from '../texts.js';
 

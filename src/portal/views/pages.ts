@@ -1,5 +1,5 @@
-import type { Instrument } from '../../domain/instruments/types.js';
-import { html, type Html } from '../../html.js';
+import type { Instrument } from '../../measurement/instruments/types.js';
+import { html, type Html } from '../../platform/html.js';
 import { TEXTS } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 

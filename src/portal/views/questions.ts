@@ -1,5 +1,5 @@
-import type { Instrument, Item } from '../../domain/instruments/types.js';
-import { Html, html } from '../../html.js';
+import type { Instrument, Item } from '../../measurement/instruments/types.js';
+import { Html, html } from '../../platform/html.js';
 import { fill, TEXTS } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 import { errorSummary } from './pages.js';

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from '../../helpers/deadline.js';
-import { InstrumentError, loadInstruments } from '../../../src/domain/instruments/load.js';
-import { scoreAnswers } from '../../../src/domain/instruments/scoring.js';
-import type { Instrument } from '../../../src/domain/instruments/types.js';
-import { instrumentProblems } from '../../../src/domain/instruments/validate.js';
-import { BUILT_IN_CONTENT_DIR } from '../../../src/paths.js';
+import { InstrumentError, loadInstruments } from '../../../src/measurement/instruments/load.js';
+import { scoreAnswers } from '../../../src/measurement/instruments/scoring.js';
+import type { Instrument } from '../../../src/measurement/instruments/types.js';
+import { instrumentProblems } from '../../../src/measurement/instruments/validate.js';
+import { BUILT_IN_CONTENT_DIR } from '../../../src/platform/paths.js';
 import { tempDir } from '../../helpers/server.js';
 
 const read = (code: string): Instrument => JSON.parse(readFileSync(join(BUILT_IN_CONTENT_DIR, `${code}.json`), 'utf8'));

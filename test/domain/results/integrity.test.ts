@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/deadline.js';
 import fc from 'fast-check';
 import { pageCount, pageItems } from '../../../src/domain/flow.js';
-import { consistencyScore } from '../../../src/domain/results/consistency.js';
-import { INTEGRITY, integrityFlags } from '../../../src/domain/results/integrity.js';
+import { consistencyScore } from '../../../src/measurement/consistency.js';
+import { INTEGRITY, integrityFlags } from '../../../src/measurement/integrity.js';
 import { tma170 } from './content.js';
 
 /** Answers that follow a profile: each scale at one level, negatively keyed items answered the other way. */

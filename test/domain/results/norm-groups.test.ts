@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from '../../helpers/deadline.js';
-import { readContent } from '../../../src/domain/results/load.js';
-import { buildNormTable, NormError, parseNormFile, toNormFile, type SampleMember } from '../../../src/domain/results/norm-groups.js';
-import { scoreCompletion } from '../../../src/domain/results/completion.js';
-import { competenceProblems } from '../../../src/domain/results/competences.js';
-import { EXAMPLE_NORMS_DIR } from '../../../src/paths.js';
+import { readContent } from '../../../src/measurement/load.js';
+import { buildNormTable, NormError, parseNormFile, toNormFile, type SampleMember } from '../../../src/measurement/norm-groups.js';
+import { scoreCompletion } from '../../../src/measurement/completion.js';
+import { competenceProblems } from '../../../src/measurement/competences.js';
+import { EXAMPLE_NORMS_DIR } from '../../../src/platform/paths.js';
 import { competences, instruments, tma170 } from './content.js';
 
 function member(seed: number, flags: SampleMember['flags'] = []): SampleMember {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/deadline.js';
 import fc from 'fast-check';
 import { pageCount, pageItems } from '../../../src/domain/flow.js';
-import { loadInstruments } from '../../../src/domain/instruments/load.js';
-import type { Instrument } from '../../../src/domain/instruments/types.js';
-import { BUILT_IN_CONTENT_DIR } from '../../../src/paths.js';
+import { loadInstruments } from '../../../src/measurement/instruments/load.js';
+import type { Instrument } from '../../../src/measurement/instruments/types.js';
+import { BUILT_IN_CONTENT_DIR } from '../../../src/platform/paths.js';
 import { questionsPage } from '../../../src/portal/views/questions.js';
 
 const tma170 = loadInstruments(BUILT_IN_CONTENT_DIR).get(0)!;

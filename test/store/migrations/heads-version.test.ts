@@ -3,8 +3,8 @@ import { after, before } from 'node:test';
 import { describe, test } from '../../helpers/deadline.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { VERSION_MAX_AGE_MS, type Store } from '../../../src/store/database.js';
-import { findAssessmentHead } from '../../../src/store/assessments.js';
+import { VERSION_MAX_AGE_MS, type Store } from '../../../src/db/database.js';
+import { findAssessmentSummary } from '../../../src/assessments/assessments-store.js';
 import { onlyOn, testDatabases } from '../../helpers/databases.js';
 import { newAssessment } from '../../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../../helpers/forms.js';
@@ -27,11 +27,11 @@ for (const db of testDatabases()) {
     test('PostgreSQL has no heads version: no table, and the store gives none', onlyOn('postgres', db), async () => {
       const tables = await sql<{ n: number }>`select count(*) as n from information_schema.tables where table_name = 'heads_version'`.execute(store.db);
       assert.equal(Number(tables.rows[0]!.n), 0);
-      assert.equal(store.headsVersion(), undefined);
+      assert.equal(store.summariesVersion(), undefined);
     });
 
     test('every column of the head, and only those, bumps the version when it changes; so do deletions and the candidate changing', onlyOn('sqlite', db), async () => {
-      const head = (await findAssessmentHead(store, id))!;
+      const head = (await findAssessmentSummary(store, id))!;
       const columns = Object.keys(head).filter((c) => c !== 'analysis_id' && c !== 'candidate_updated_at');
       assert.ok(columns.length >= 8, columns.join());
       // Another connection, as the CLI or a second process has; all of it rolled back after.
@@ -71,17 +71,17 @@ for (const db of testDatabases()) {
 
     test('with its row gone (a file edited by hand) the store gives no version, and gives one again once the row is back', onlyOn('sqlite', db), async () => {
       const other = otherConnection(server);
-      const was = store.headsVersion()!;
+      const was = store.summariesVersion()!;
       try {
         other.exec('DELETE FROM heads_version');
         await sleep(VERSION_MAX_AGE_MS + 5);
-        assert.equal(store.headsVersion(), undefined);
+        assert.equal(store.summariesVersion(), undefined);
       } finally {
         other.prepare('INSERT INTO heads_version (id, version) VALUES (1, ?)').run(was + 1_000);
         other.close();
       }
       await sleep(VERSION_MAX_AGE_MS + 5);
-      assert.equal(store.headsVersion(), was + 1_000);
+      assert.equal(store.summariesVersion(), was + 1_000);
     });
 
     test("this process's own commits, a transaction's and a batch's, are seen at once, without waiting for the version read to age", onlyOn('sqlite', db), async () => {
@@ -90,21 +90,21 @@ for (const db of testDatabases()) {
       // With the clock stopped, a version read is used until something forgets it.
       performance.now = () => frozen;
       try {
-        const before = store.headsVersion()!;
+        const before = store.summariesVersion()!;
         await store.write((trx) => trx.updateTable('assessments').set({ report_nonce: `n-${before}` }).where('analysis_id', '=', id).execute());
-        assert.equal(store.headsVersion(), before + 1, 'a transaction');
+        assert.equal(store.summariesVersion(), before + 1, 'a transaction');
         await store.execute(store.db.updateTable('assessments').set({ report_nonce: `m-${before}` }).where('analysis_id', '=', id).compile());
-        assert.equal(store.headsVersion(), before + 2, 'a batch');
+        assert.equal(store.summariesVersion(), before + 2, 'a batch');
       } finally {
         performance.now = realNow;
       }
     });
 
     test('inside a transaction open on the server\'s connection the version is not given: its bump may yet roll back', onlyOn('sqlite', db), async () => {
-      assert.equal(typeof store.headsVersion(), 'number');
+      assert.equal(typeof store.summariesVersion(), 'number');
       let inside: number | undefined = -1;
       await store.write(async () => {
-        inside = store.headsVersion();
+        inside = store.summariesVersion();
       });
       assert.equal(inside, undefined);
     });

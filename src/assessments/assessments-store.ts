@@ -1,0 +1,153 @@
+import { sql } from 'kysely';
+import type { Store } from '../db/database.js';
+import { prepared, run } from '../db/prepared.js';
+import { PREPARE } from '../db/pg-prepared.js';
+import type { AssessmentTable } from '../db/schema.js';
+import { perStore } from '../db/turn-batcher.js';
+import { unnestColumns } from '../db/unnest.js';
+
+export type AssessmentRow = AssessmentTable;
+
+const COLUMNS = [
+  'analysis_id', 'tenant_id', 'external_id', 'api_key_id', 'portal_domain', 'assessment_type', 'return_url', 'webhook_url',
+  'webhook_username', 'webhook_password_enc', 'status', 'scores', 'created_at', 'started_at', 'completed_at', 'expires_at',
+] as const satisfies ReadonlyArray<keyof AssessmentRow>;
+const INTEGER_COLUMNS = new Set<string>(['assessment_type']);
+
+/** What creation writes; the rest of the row fills in as the candidate goes. */
+export type NewAssessment = Pick<AssessmentRow, (typeof COLUMNS)[number]>;
+
+/**
+ * One statement: insert ... select from the candidate row, so a candidate that does not exist
+ * in this tenant inserts nothing. Casts give PostgreSQL the types of the bound values.
+ */
+const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
+  db
+    .insertInto('assessments')
+    .columns([...COLUMNS])
+    .expression((eb) =>
+      eb
+        .selectFrom('candidates')
+        .select(COLUMNS.map((c, i) => eb.cast(eb.val(values[i]), INTEGER_COLUMNS.has(c) ? 'integer' : 'text').as(c)))
+        .where('external_id', '=', values[COLUMNS.length] as string)
+        .where('tenant_id', '=', values[COLUMNS.length + 1] as string),
+    ),
+);
+
+/**
+ * PostgreSQL: the assessments created in one turn go in as one statement, one round trip and
+ * one commit, joined to their candidates in the same tenant. Rows come in as one array per
+ * column; each AnalysisId is new, so the ones returned are the ones created.
+ */
+async function insertBatch(store: Store, rows: NewAssessment[]): Promise<Array<'created' | 'no-candidate'>> {
+  const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
+  const { rows: inserted } = await sql<{ analysis_id: string }>`${sql.raw(PREPARE)}
+    insert into assessments (${names})
+    select ${sql.join(COLUMNS.map((c) => sql.ref(`v.${c}`)))}
+    from unnest(${arrays}) as v(${names})
+    join candidates c on c.external_id = v.external_id and c.tenant_id = v.tenant_id
+    returning analysis_id`.execute(store.db);
+  const created = new Set(inserted.map((r) => r.analysis_id));
+  return rows.map((r) => (created.has(r.analysis_id) ? 'created' : 'no-candidate'));
+}
+
+// Two batches in the database at once; the rest gather meanwhile, so a busy server sends fewer, larger ones.
+const insertBatched = perStore(insertBatch, { maxInFlight: 2 });
+
+/**
+ * Inserts the assessment if its candidate exists in the same tenant. Another tenant's
+ * candidate counts as no candidate: tenants never learn of each other's ExternalIds.
+ */
+export async function insertAssessment(store: Store, row: NewAssessment): Promise<'created' | 'no-candidate'> {
+  if (store.dialect === 'postgres') {
+    return insertBatched(store, row);
+  }
+  // On SQLite the writer worker batches statements itself.
+  const query = insertForOwnCandidate(store.db, store.dialect, ...COLUMNS.map((c) => row[c]), row.external_id, row.tenant_id);
+  const { changes } = await store.execute(query);
+  return changes === 1 ? 'created' : 'no-candidate';
+}
+
+const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));
+
+export async function findAssessment(store: Store, analysisId: string): Promise<AssessmentRow | undefined> {
+  return (await run(store.db, assessmentById(store.db, store.dialect, analysisId))).rows[0];
+}
+
+const ownAssessmentById = prepared((db, analysisId: string, tenantId: string) =>
+  db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId).where('tenant_id', '=', tenantId),
+);
+
+/** The tenant's own assessment; another tenant's reads as none, so tenants never learn of each other's ids. */
+export async function findOwnAssessment(store: Store, tenantId: string, analysisId: string): Promise<AssessmentRow | undefined> {
+  return (await run(store.db, ownAssessmentById(store.db, store.dialect, analysisId, tenantId))).rows[0];
+}
+
+/** The candidate's assessments, oldest first. */
+export async function assessmentsOfCandidate(store: Store, externalId: string): Promise<AssessmentRow[]> {
+  return store.db.selectFrom('assessments').selectAll().where('external_id', '=', externalId).orderBy('created_at').execute();
+}
+
+const SUMMARY_COLUMNS = [
+  'analysis_id', 'tenant_id', 'external_id', 'portal_domain', 'status', 'completed_at', 'norm_group_id', 'report_nonce', 'results_release',
+] as const satisfies ReadonlyArray<keyof AssessmentRow>;
+
+/**
+ * What a read of results or a report checks before its render is served from the render cache:
+ * whose it is, its state, and the columns the render depends on, with its candidate's last
+ * change. Not the scores: they are read only when the render is made.
+ */
+export type AssessmentSummary = Pick<AssessmentRow, (typeof SUMMARY_COLUMNS)[number]> & { candidate_updated_at: string | null };
+
+const summaryById = prepared(
+  (db, analysisId: string) =>
+    db
+      .selectFrom('assessments as a')
+      .leftJoin('candidates as c', 'c.external_id', 'a.external_id')
+      .select([...SUMMARY_COLUMNS.map((c) => `a.${c}` as const), 'c.updated_at as candidate_updated_at'])
+      .where('a.analysis_id', '=', analysisId),
+  { named: true },
+);
+
+export async function findAssessmentSummary(store: Store, analysisId: string): Promise<AssessmentSummary | undefined> {
+  return (await run(store.db, summaryById(store.db, store.dialect, analysisId))).rows[0];
+}
+
+/** How many items of the assessment have an answer: its progress. */
+export async function countAnswers(store: Store, analysisId: string): Promise<number> {
+  const row = await store.db
+    .selectFrom('assessment_answers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('analysis_id', '=', analysisId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Withdraws an open assessment of the tenant: its link shows that it was withdrawn. */
+export async function cancelAssessment(store: Store, tenantId: string, analysisId: string): Promise<'cancelled' | 'completed' | 'not-found'> {
+  const at = new Date().toISOString();
+  return store.write(async (trx) => {
+    const row = await trx.selectFrom('assessments').select(['status', 'cancelled_at']).where('analysis_id', '=', analysisId).where('tenant_id', '=', tenantId).executeTakeFirst();
+    if (!row) return 'not-found';
+    if (row.status === 'Completed') return 'completed';
+    // Cancelling twice, or after expiry, is no error: the link is closed either way.
+    if (row.status !== 'Cancelled') await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
+    return 'cancelled';
+  });
+}
+
+/**
+ * Assessments per status as callers see it (Expired derived from expires_at, as in
+ * domain/lifecycle). A full scan, so it runs as a background read.
+ */
+export async function countByStatus(store: Store, now = new Date().toISOString()): Promise<Array<{ status: string; count: number }>> {
+  const query = store.db
+    .selectFrom('assessments')
+    .select((eb) => [
+      eb.case().when(eb.and([eb('status', 'in', ['Created', 'Started']), eb('expires_at', '<=', now)])).then('Expired').else(eb.ref('status')).end().as('status'),
+      eb.fn.countAll<number>().as('count'),
+    ])
+    .groupBy(sql`1`)
+    .compile();
+  return (await store.backgroundRead(query)).map((r) => ({ status: String(r.status), count: Number(r.count) }));
+}

@@ -1,0 +1,120 @@
+import { DomainError } from '../domain/errors.js';
+import { isLocalName, isPublicAddress, literalAddress } from '../webhooks/network-policy.js';
+
+export const ASSESSMENT_TYPES = { 0: 'TMA170', 1: 'TMA312' } as const;
+export type AssessmentTypeNumber = keyof typeof ASSESSMENT_TYPES;
+export type AssessmentCode = (typeof ASSESSMENT_TYPES)[AssessmentTypeNumber];
+export type { LifecycleStatus as AssessmentStatus } from '../lifecycle/rules.js';
+
+export function assessmentCode(type: number): AssessmentCode {
+  if (type !== 0 && type !== 1) {
+    throw new DomainError('InvalidAssessmentType', 'AssessmentType must be 0 (TMA170) or 1 (TMA312)', {
+      field: 'AssessmentType',
+      allowed: [0, 1],
+    });
+  }
+  return ASSESSMENT_TYPES[type];
+}
+
+// DNS labels (letters, digits, - and _, after the parser's punycode step) or an address literal.
+// URL parsing lets , ; ' * and more through in a host name, and a ReturnUrl's origin goes into
+// the portal's Content-Security-Policy header.
+const PLAIN_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
+
+/** Whether the URL's host is a plain DNS name or an IP address, safe to repeat in a header. */
+export function hasPlainHost(url: URL): boolean {
+  return PLAIN_HOST.test(url.hostname);
+}
+
+function httpUrl(value: string, field: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new DomainError('ValidationError', `${field} must be an absolute http or https URL`, { field, rule: 'absoluteHttpUrl' });
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new DomainError('ValidationError', `${field} must be an absolute http or https URL`, { field, rule: 'absoluteHttpUrl' });
+  }
+  if (!hasPlainHost(url)) {
+    throw new DomainError('ValidationError', `${field}'s host must be a DNS name (letters, digits, hyphens, dots) or an IP address`, { field, rule: 'hostName' });
+  }
+  return url;
+}
+
+export interface WebhookSettings {
+  url: string;
+  username: string | undefined;
+  password: string | undefined;
+}
+
+export interface AssessmentRequest {
+  assessmentType: number;
+  returnUrl: string | undefined;
+  webhookUrl: string | undefined;
+  webhookUsername: string | undefined;
+  webhookPassword: string | undefined;
+}
+
+/** Names the setting a developer with a local receiver is looking for, and what it is for. */
+export const WEBHOOK_URL_NOT_ALLOWED =
+  'WebhookUrl must point at a public address. To receive webhooks on this machine or your own network while developing, start Assay with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (not for production)';
+
+/**
+ * The rules of an assessment request beyond field shapes. A WebhookUrl that names a
+ * non-public address literally is refused now; DNS names are vetted again at delivery time.
+ */
+export function checkAssessmentRequest(
+  req: AssessmentRequest,
+  allowPrivateNetworks: boolean,
+): { code: AssessmentCode; returnUrl: string | null; webhook: WebhookSettings | null } {
+  const code = assessmentCode(req.assessmentType);
+  const returnUrl = req.returnUrl === undefined ? null : httpUrl(req.returnUrl, 'ReturnUrl').href;
+
+  if (req.webhookUrl === undefined) {
+    if (req.webhookUsername !== undefined || req.webhookPassword !== undefined) {
+      throw new DomainError('ValidationError', 'WebhookUsername and WebhookPassword need a WebhookUrl', {
+        field: req.webhookUsername !== undefined ? 'WebhookUsername' : 'WebhookPassword',
+        rule: 'requiresWebhookUrl',
+      });
+    }
+    return { code, returnUrl, webhook: null };
+  }
+  if (req.webhookPassword !== undefined && req.webhookUsername === undefined) {
+    throw new DomainError('ValidationError', 'WebhookPassword needs a WebhookUsername', {
+      field: 'WebhookPassword',
+      rule: 'requiresWebhookUsername',
+    });
+  }
+  if (req.webhookUsername?.includes(':')) {
+    throw new DomainError('ValidationError', 'WebhookUsername must not contain ":" (Basic authentication forbids it)', {
+      field: 'WebhookUsername',
+      rule: 'noColon',
+    });
+  }
+  const url = httpUrl(req.webhookUrl, 'WebhookUrl');
+  if (url.username || url.password) {
+    throw new DomainError('ValidationError', 'WebhookUrl must not carry credentials; use WebhookUsername and WebhookPassword', {
+      field: 'WebhookUrl',
+      rule: 'noUserInfo',
+    });
+  }
+  if (!allowPrivateNetworks) {
+    const literal = literalAddress(url.hostname);
+    if ((literal !== undefined && !isPublicAddress(literal)) || isLocalName(url.hostname)) {
+      throw new DomainError('WebhookUrlNotAllowed', WEBHOOK_URL_NOT_ALLOWED, {
+        field: 'WebhookUrl',
+        rule: 'publicAddress',
+      });
+    }
+  }
+  return {
+    code,
+    returnUrl,
+    webhook: { url: url.href, username: req.webhookUsername, password: req.webhookPassword },
+  };
+}
+
+export function assessmentUrl(portalDomain: string, analysisId: string): string {
+  return `${portalDomain}/anonymous/analyse/start/${analysisId}`;
+}

@@ -1,0 +1,25 @@
+import { isComplete } from '../domain/flow.js';
+import { scoreAnswers } from './instruments/scoring.js';
+import type { Instrument } from './instruments/types.js';
+import { competenceScores } from './competences.js';
+import { consistencyScore } from './consistency.js';
+import { integrityFlags } from './integrity.js';
+import type { CompetenceModel, CompletedResult } from './types.js';
+
+/** Everything completion stores, from every answer and the time per page; undefined while any item is unanswered. */
+export function scoreCompletion(
+  instrument: Instrument,
+  model: CompetenceModel,
+  answers: ReadonlyMap<string, number>,
+  pageMs: ReadonlyMap<number, number>,
+): CompletedResult | undefined {
+  if (!isComplete(instrument, answers)) return undefined;
+  const scales = scoreAnswers(instrument, answers);
+  const consistency = consistencyScore(instrument, answers);
+  return {
+    scales,
+    competences: competenceScores(model, scales),
+    consistency,
+    flags: integrityFlags({ instrument, answers, pageMs, consistency }),
+  };
+}

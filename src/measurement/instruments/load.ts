@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AssessmentCode } from '../../assessments/rules.js';
+import type { Instrument } from './types.js';
+import { instrumentProblems, EXPECTED } from './validate.js';
+
+export class InstrumentError extends Error {}
+
+export type Instruments = ReadonlyMap<number, Instrument>;
+
+/** Loads and validates tma170.json and tma312.json from `dir`; refuses to start on any problem. */
+export function loadInstruments(dir: string): Instruments {
+  const loaded = new Map<number, Instrument>();
+  for (const code of Object.keys(EXPECTED) as AssessmentCode[]) {
+    const file = join(dir, `${code.toLowerCase()}.json`);
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new InstrumentError(`Cannot read ${file}: ${(error as Error).message}`);
+    }
+    const problems = instrumentProblems(data, code);
+    if (problems.length > 0) {
+      const shown = problems.slice(0, 10).map((p) => `  - ${p}`).join('\n');
+      const more = problems.length > 10 ? `\n  ... and ${problems.length - 10} more` : '';
+      throw new InstrumentError(`${file} is not a valid ${code} instrument:\n${shown}${more}`);
+    }
+    const instrument = data as Instrument;
+    loaded.set(instrument.assessmentType, instrument);
+  }
+  return loaded;
+}

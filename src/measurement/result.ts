@@ -1,0 +1,69 @@
+import type { Instrument, Language, ScaleScore } from './instruments/types.js';
+import { stenBand } from './reliability.js';
+import { percentile, sten } from './norms.js';
+import type { Competence, CompetenceModel, CompetenceScore, IntegrityFlag, Norm, NormGroup } from './types.js';
+
+/** A scale's code for callers: its id in capitals, e.g. FINANCIAL_REWARD. Stable as the id is. */
+export function scaleCode(id: string): string {
+  return id.toUpperCase().replace(/-/g, '_');
+}
+
+export interface Scored {
+  /** Stable integer id (scale number or competence id) and code. */
+  id: number;
+  code: string;
+  name: string;
+  description: string;
+  /** Mean on the 1–5 response scale, two decimals. */
+  raw: number;
+  /** Against the norm group; undefined when the result is not norm-referenced. */
+  sten: number | undefined;
+  percentile: number | undefined;
+  /**
+   * The 90% band around the sten, from the norm group's reliability: undefined when the group
+   * records none (precision unknown). Stens, one decimal.
+   */
+  stenBand?: { low: number; high: number };
+}
+
+/** Everything a completed assessment's result says, in one language: the results endpoint and the report both render it. */
+export interface Result {
+  scales: Scored[];
+  competences: Scored[];
+  consistency: number | undefined;
+  flags: IntegrityFlag[];
+  normGroup: NormGroup | null;
+}
+
+export interface StoredResult {
+  scales: readonly ScaleScore[];
+  competences: readonly CompetenceScore[];
+  consistency: number | null;
+  flags: readonly IntegrityFlag[];
+}
+
+const tenth = (x: number) => Math.round(x * 10) / 10;
+
+function scored(id: number, code: string, name: string, description: string, raw: number, norm: Norm | undefined): Scored {
+  const s: Scored = { id, code, name, description, raw, sten: norm && sten(raw, norm), percentile: norm && percentile(raw, norm) };
+  if (s.sten !== undefined && norm?.reliability) {
+    const band = stenBand(s.sten, norm.reliability.alpha);
+    s.stenBand = { low: tenth(band.low), high: tenth(band.high) };
+  }
+  return s;
+}
+
+/** Turns what completion stored, and the norm group it pinned, into the result. Pure and cheap. */
+export function buildResult(instrument: Instrument, model: CompetenceModel, stored: StoredResult, normGroup: NormGroup | null, lang: Language): Result {
+  const raw = new Map(stored.scales.map((s) => [s.scale, s.mean]));
+  const scales = instrument.scales.flatMap((s) => {
+    const mean = raw.get(s.id);
+    return mean === undefined ? [] : [scored(s.number, scaleCode(s.id), s.name[lang], s.description[lang], mean, normGroup?.table.scales[s.id])];
+  });
+  const byCode = new Map<string, Competence>(model.competences.map((c) => [c.code, c]));
+  const competences = stored.competences.flatMap((c) => {
+    const def = byCode.get(c.competence);
+    return def ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code])] : [];
+  });
+  return { scales, competences, consistency: stored.consistency ?? undefined, flags: [...stored.flags], normGroup };
+}

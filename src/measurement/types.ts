@@ -1,0 +1,83 @@
+import type { Localized, ScaleScore } from './instruments/types.js';
+
+/** One work competence: a weighted combination of scales (content/competences). */
+export interface Competence {
+  id: number;
+  code: string;
+  name: Localized;
+  description: Localized;
+  scales: Array<{ scale: string; weight: number }>;
+}
+
+export interface CompetenceModel {
+  format: 'assay-competences/1';
+  version: string;
+  description: Localized;
+  competences: Competence[];
+}
+
+/** A competence's raw score: the weighted mean of its scales on 1–5. */
+export interface CompetenceScore {
+  competence: string;
+  raw: number;
+}
+
+/**
+ * One scale's or competence's norm: the sample's mean and SD of the raw score and, when known,
+ * its distribution as [raw value, share of the sample with exactly that value], sorted by value.
+ */
+export interface Norm {
+  mean: number;
+  sd: number;
+  distribution?: Array<[number, number]>;
+  /** How precisely the sample measured it; absent for groups imported without it ("precision unknown"). */
+  reliability?: NormReliability;
+}
+
+/**
+ * A scale's or competence's reliability in a norm group's sample (docs/PSYCHOMETRICS.md): alpha
+ * with Feldt's 95% interval for a scale, Mosier's composite reliability for a competence; the
+ * standard error of measurement of the raw score and in stens; for a scale, each item's figures.
+ */
+export interface NormReliability {
+  alpha: number;
+  alphaLower?: number;
+  alphaUpper?: number;
+  sem: number;
+  semSten: number;
+  /** Per item; a figure that does not exist (alpha of a single remaining item) is left out. */
+  items?: Array<{ id: string; itemRest?: number; alphaIfDeleted?: number }>;
+}
+
+/** What a norm group says about an instrument: by scale id and by competence code. */
+export interface NormTable {
+  scales: Record<string, Norm>;
+  competences: Record<string, Norm>;
+}
+
+/** A norm group as stored and as shown with every result that used it. */
+export interface NormGroup {
+  id: string;
+  name: string;
+  assessmentType: number;
+  source: string;
+  sampleSize: number;
+  collectedFrom: string | null;
+  collectedTo: string | null;
+  /** An example for trying Assay out: never for selection decisions. */
+  illustrative: boolean;
+  /** The sample's content version and language, where known (a group built by Assay records both). */
+  contentVersion: string | null;
+  language: string | null;
+  table: NormTable;
+}
+
+export type IntegrityFlag = 'StraightLining' | 'Speeding' | 'LowConsistency';
+
+/** What completion stores: computed from every answer and the time spent per page. */
+export interface CompletedResult {
+  scales: ScaleScore[];
+  competences: CompetenceScore[];
+  consistency: number | undefined;
+  flags: IntegrityFlag[];
+}

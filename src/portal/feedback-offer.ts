@@ -1,0 +1,20 @@
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../http/app-types.js';
+import { portalSettings } from '../tenancy/portal-settings-store.js';
+import type { Loaded } from './session.js';
+
+/** Where a candidate goes after the questionnaire: the ReturnUrl, or the page that asks them to close the tab. */
+export function afterwards(l: Pick<Loaded, 'id' | 'session'>): string {
+  return l.session.assessment.return_url ?? `/anonymous/analyse/${l.id}/done`;
+}
+
+/** The portal offers this candidate a feedback page: feedback, a release question, or both. */
+export async function offersFeedback(deps: Deps, l: Loaded): Promise<boolean> {
+  const s = await portalSettings(deps.store.db, deps.store.dialect, l.session.assessment.api_key_id);
+  return s.candidate_feedback === 1 || s.candidate_release === 1 || l.session.assessment.results_release !== null;
+}
+
+/** The request comes from the candidate: the browser that finished, or one given their personal code. */
+export function isCandidate(deps: Deps, request: FastifyRequest, l: Pick<Loaded, 'id'>): boolean {
+  return deps.candidateKeys.holds(request, l.id);
+}
