@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, Deps } from './http/app-types.js';
 import { apiPlugin } from './api/index.js';
-import { errorBody, sendError } from './api/errors.js';
+import { errorBody, sendError } from './http/errors.js';
 import { healthRoutes } from './api/health.js';
 import { ErrorEnvelope } from './schemas/envelopes.js';
 import { genReqId, logDestination, loggerOptions, OneLinePerRequest } from './http/plugins/logging.js';

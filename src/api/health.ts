@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App, Deps } from '../http/app-types.js';
 import { errorResponses } from '../schemas/errors.js';
-import { errorBody } from './errors.js';
+import { errorBody } from '../http/errors.js';
 
 const Health = Type.Object({ status: Type.String() }, { description: 'Up (healthz) or ready (readyz)' });
 

@@ -1,4 +1,5 @@
-import type { Language } from '../measurement/instruments/types.js';
+export type Language = 'nl' | 'en';
+export const LANGUAGES: readonly Language[] = ['nl', 'en'];
 
 /** Picks nl or en from an Accept-Language header by q-value; English when neither is asked for. */
 export function negotiateLanguage(header: string | undefined): Language {

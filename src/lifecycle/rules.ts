@@ -1,7 +1,8 @@
 import { DomainError } from '../domain/errors.js';
 
-/** An assessment's status as callers and candidates see it. Expired is derived, never stored. */
-export type LifecycleStatus = 'Created' | 'Started' | 'Completed' | 'Expired' | 'Cancelled';
+import type { LifecycleStatus } from '../domain/status.js';
+
+export type { LifecycleStatus };
 
 interface Lifecycle {
   status: 'Created' | 'Started' | 'Completed' | 'Cancelled';

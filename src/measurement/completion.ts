@@ -1,4 +1,4 @@
-import { isComplete } from '../domain/flow.js';
+import { isComplete } from './instruments/flow.js';
 import { scoreAnswers } from './instruments/scoring.js';
 import type { Instrument } from './instruments/types.js';
 import { competenceScores } from './competences.js';

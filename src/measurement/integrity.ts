@@ -1,4 +1,4 @@
-import { pageCount, pageItems } from '../domain/flow.js';
+import { pageCount, pageItems } from './instruments/flow.js';
 import type { Instrument } from './instruments/types.js';
 import type { IntegrityFlag } from './types.js';
 

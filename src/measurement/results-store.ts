@@ -1,7 +1,7 @@
 import type { ScaleScore } from './instruments/types.js';
 import type { StoredResult } from './result.js';
 import type { CompetenceScore, IntegrityFlag, NormGroup } from './types.js';
-import type { AssessmentRow } from '../assessments/assessments-store.js';
+import type { AssessmentTable as AssessmentRow } from '../db/schema.js';
 import type { Store } from '../db/database.js';
 import { findNormGroup } from './norms-store.js';
 

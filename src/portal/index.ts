@@ -4,7 +4,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { App, Deps } from '../http/app-types.js';
-import { toErrorResponse } from '../api/errors.js';
+import { toErrorResponse } from '../http/errors.js';
 import { DomainError } from '../domain/errors.js';
 import { ROOT } from '../platform/paths.js';
 import { PORTAL_BODY_LIMIT } from '../platform/limits.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../http/app-types.js';
-import { currentStep, type Progress, type Step } from '../domain/flow.js';
+import { currentStep, type Progress, type Step } from '../measurement/instruments/flow.js';
 import { effectiveStatus } from '../lifecycle/rules.js';
 import { brandOf } from './brand.js';
 import type { Instrument } from '../measurement/instruments/types.js';

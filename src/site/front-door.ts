@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-types.js';
-import { errorBody } from '../api/errors.js';
+import { errorBody } from '../http/errors.js';
 import { html } from '../platform/html.js';
 import { pageContext, sendPage } from '../portal/render.js';
 import { layout } from '../portal/views/layout.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pageItems } from '../../src/domain/flow.js';
+import { pageItems } from '../../src/measurement/instruments/flow.js';
 import { findAssessment, type AssessmentRow } from '../../src/assessments/assessments-store.js';
 import type { Store } from '../../src/db/database.js';
 import { saveAnswers } from '../../src/assessments/answers-store.js';

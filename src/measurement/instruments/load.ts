@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssessmentCode } from '../../assessments/rules.js';
 import type { Instrument } from './types.js';
 import { instrumentProblems, EXPECTED } from './validate.js';
 
@@ -11,7 +10,7 @@ export type Instruments = ReadonlyMap<number, Instrument>;
 /** Loads and validates tma170.json and tma312.json from `dir`; refuses to start on any problem. */
 export function loadInstruments(dir: string): Instruments {
   const loaded = new Map<number, Instrument>();
-  for (const code of Object.keys(EXPECTED) as AssessmentCode[]) {
+  for (const code of Object.keys(EXPECTED) as Array<keyof typeof EXPECTED>) {
     const file = join(dir, `${code.toLowerCase()}.json`);
     let data: unknown;
     try {

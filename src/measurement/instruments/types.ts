@@ -1,5 +1,6 @@
-export type Language = 'nl' | 'en';
-export const LANGUAGES: readonly Language[] = ['nl', 'en'];
+import type { Language } from '../../domain/language.js';
+
+export { LANGUAGES, type Language } from '../../domain/language.js';
 export type Localized = Record<Language, string>;
 
 export interface Scale {

@@ -2,7 +2,7 @@ import { Compile } from 'typebox/compile';
 import type { App, Deps } from '../../http/app-types.js';
 import { CandidateDetails } from '../../schemas/candidate.js';
 import { setGender, updateCandidateDetails } from '../session-store.js';
-import { currentStep } from '../../domain/flow.js';
+import { currentStep } from '../../measurement/instruments/flow.js';
 import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { loadAtStep, stepUrl } from '../session.js';

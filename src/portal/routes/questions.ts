@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { App, Deps } from '../../http/app-types.js';
-import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../domain/flow.js';
+import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../measurement/instruments/flow.js';
 import { scoreCompletion } from '../../measurement/completion.js';
 import { completeAssessment } from '../../assessments/complete.js';
 import { saveAnswers, saveIfUnchanged } from '../../assessments/answers-store.js';

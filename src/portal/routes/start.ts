@@ -5,7 +5,7 @@ import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { load, stepUrl } from '../session.js';
 import { completedPage, startPage } from '../views/pages.js';
-import { currentStep } from '../../domain/flow.js';
+import { currentStep } from '../../measurement/instruments/flow.js';
 import { isCandidate, offersFeedback } from '../feedback-offer.js';
 import { TEXTS } from '../texts.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/deadline.js';
 import fc from 'fast-check';
-import { pageCount, pageItems } from '../../../src/domain/flow.js';
+import { pageCount, pageItems } from '../../../src/measurement/instruments/flow.js';
 import { consistencyScore } from '../../../src/measurement/consistency.js';
 import { INTEGRITY, integrityFlags } from '../../../src/measurement/integrity.js';
 import { tma170 } from './content.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../../helpers/deadline.js';
 import fc from 'fast-check';
-import { pageCount, pageItems } from '../../../src/domain/flow.js';
+import { pageCount, pageItems } from '../../../src/measurement/instruments/flow.js';
 import { loadInstruments } from '../../../src/measurement/instruments/load.js';
 import type { Instrument } from '../../../src/measurement/instruments/types.js';
 import { BUILT_IN_CONTENT_DIR } from '../../../src/platform/paths.js';

@@ -1,5 +1,5 @@
-import type { AssessmentStatus } from '../assessments/rules.js';
-import type { Instrument, Item } from '../measurement/instruments/types.js';
+import type { LifecycleStatus as AssessmentStatus } from '../../domain/status.js';
+import type { Instrument, Item } from './types.js';
 
 /** Where a candidate stands; everything the portal decides from is in the database. */
 export interface Progress {
