@@ -77,7 +77,7 @@ export const AssessmentStatus = Envelope(
           Mean: Type.Number(),
           Items: Type.Integer(),
         }),
-        { description: 'Per scale, once completed: mean of the item responses (1-5), negatively keyed items reversed.' },
+        { description: 'Per scale, once completed: mean of the item responses on the response scale of the instrument, negatively keyed items reversed.' },
       ),
     ]),
   }),

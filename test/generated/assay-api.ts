@@ -1302,7 +1302,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description Per competence: percentile 0–100 against the norm group. Empty without a norm group. */
@@ -1313,10 +1313,10 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
-                            /** @description Per competence: the raw score, the weighted mean of its scales on 1–5. */
+                            /** @description Per competence: the raw score, the weighted mean of its scales on the response scale of the instrument. */
                             AptitudeScoresScale: {
                                 /** @description The scale or competence name in the culture's language. */
                                 Description: string;
@@ -1324,7 +1324,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description The candidate's ExternalId. */
@@ -1354,10 +1354,10 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
-                            /** @description Per scale: the raw score, the mean of its keyed items on 1–5. */
+                            /** @description Per scale: the raw score, the mean of its keyed items on the response scale of the instrument. */
                             NormScoreScales: {
                                 /** @description The scale or competence name in the culture's language. */
                                 Description: string;
@@ -1365,7 +1365,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description Per scale: percentile 0–100 against the norm group. Empty without a norm group. */
@@ -1376,7 +1376,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description Why lists are empty (no norm group; an illustrative group, whose simulated stens never fill them; results not released by the candidate), and, with every result that has competences, that they are a model without validation evidence. Null before completion. */

@@ -2,6 +2,21 @@ export type Language = 'nl' | 'en';
 export const LANGUAGES: readonly Language[] = ['nl', 'en'];
 export type Localized = Record<Language, string>;
 
+/** The answers an instrument's statements take: consecutive integers from min to max, 2 to 11 of them. */
+export interface ResponseRange {
+  min: number;
+  max: number;
+}
+
+/** The fewest and most points a response scale may have. */
+export const RESPONSE_POINTS = { min: 2, max: 11 } as const;
+
+/**
+ * The range of a raw score where a caller names none: the five-point scale of TMA170 and TMA312.
+ * Every caller in Assay passes its instrument's own response scale.
+ */
+export const FIVE_POINTS: ResponseRange = { min: 1, max: 5 };
+
 export interface Scale {
   id: string;
   /** Stable integer: the `ID` callers of the results endpoint see. Never reused for another scale. */
@@ -27,7 +42,8 @@ export interface Instrument {
   description: Localized;
   estimatedMinutes: number;
   itemsPerPage: number;
-  responseScale: { min: number; max: number; labels: Record<Language, string[]> };
+  /** Any 2 to 11 consecutive integers from 0 up, a label for each in each language. */
+  responseScale: ResponseRange & { labels: Record<Language, string[]> };
   scales: Scale[];
   items: Item[];
   /**

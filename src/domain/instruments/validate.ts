@@ -1,4 +1,4 @@
-import { LANGUAGES, type Instrument } from './types.js';
+import { LANGUAGES, RESPONSE_POINTS, type Instrument } from './types.js';
 
 /** Item counts the assessment types promise (TMA170 asks 170 items, TMA312 asks 312). */
 export const EXPECTED = {
@@ -32,8 +32,12 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
   }
 
   const rs = inst.responseScale;
-  if (!rs || !Number.isInteger(rs.min) || !Number.isInteger(rs.max) || rs.min >= rs.max) {
-    problems.push('responseScale needs integer min < max');
+  const points = rs ? rs.max - rs.min + 1 : NaN;
+  // Answers arrive as one or two digits (domain/flow.ts): 0 to 99.
+  if (!rs || !Number.isInteger(rs.min) || !Number.isInteger(rs.max) || rs.min < 0 || rs.max > 99 || rs.min >= rs.max) {
+    problems.push('responseScale needs integers 0 <= min < max <= 99');
+  } else if (points < RESPONSE_POINTS.min || points > RESPONSE_POINTS.max) {
+    problems.push(`responseScale must have ${RESPONSE_POINTS.min} to ${RESPONSE_POINTS.max} points, it has ${points}`);
   } else {
     for (const lang of LANGUAGES) {
       const labels = rs.labels?.[lang];

@@ -18,7 +18,7 @@ export function scoreCompletion(
   const consistency = consistencyScore(instrument, answers);
   return {
     scales,
-    competences: competenceScores(model, scales),
+    competences: competenceScores(model, scales, instrument.responseScale),
     consistency,
     flags: integrityFlags({ instrument, answers, pageMs, consistency }),
   };

@@ -100,7 +100,7 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
   if (!instrument) problems.push('instrument must be "TMA170" or "TMA312"');
   else {
     const table = { scales: f.scales, competences: f.competences ?? {} } as Partial<NormTable>;
-    problems.push(...normTableProblems(table, instrument.scales.map((s) => s.id), new Set(model.competences.map((c) => c.code))));
+    problems.push(...normTableProblems(table, instrument.scales.map((s) => s.id), new Set(model.competences.map((c) => c.code)), instrument.responseScale));
   }
   if (problems.length > 0) throw new NormError(`not a valid norm file:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {

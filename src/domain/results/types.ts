@@ -16,7 +16,7 @@ export interface CompetenceModel {
   competences: Competence[];
 }
 
-/** A competence's raw score: the weighted mean of its scales on 1–5. */
+/** A competence's raw score: the weighted mean of its scales, on the instrument's response scale. */
 export interface CompetenceScore {
   competence: string;
   raw: number;
