@@ -25,11 +25,21 @@ export interface Scale {
   description: Localized;
 }
 
+export type Keying = 'positive' | 'negative';
+
 export interface Item {
   id: string;
+  /** The scale the item belongs to, and how it is keyed there. */
   scale: string;
-  keying: 'positive' | 'negative';
+  keying: Keying;
+  /** Further scales the item counts for, each with its own keying (an SPI item counts for its narrow scale and its domain). */
+  alsoScales?: Array<{ scale: string; keying: Keying }>;
   text: Localized;
+}
+
+/** Every scale an item counts for, with its keying there: its own scale first. */
+export function itemKeys(item: Item): Array<{ scale: string; keying: Keying }> {
+  return [{ scale: item.scale, keying: item.keying }, ...(item.alsoScales ?? [])];
 }
 
 /** One assessment type's content: data, loaded from content/instruments or ASSESSMENT_CONTENT_DIR. */

@@ -83,6 +83,7 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
     if (!scaleIds.has(item?.scale)) problems.push(`${label} is on unknown scale "${item?.scale}"`);
     else used.add(item.scale);
     if (item?.keying !== 'positive' && item?.keying !== 'negative') problems.push(`${label} keying must be "positive" or "negative"`);
+    problems.push(...alsoScalesProblems(item?.alsoScales, item?.scale, label, scaleIds, used));
     problems.push(...localizedProblems(item?.text, `${label} text`));
   });
   for (const id of scaleIds) if (!used.has(id)) problems.push(`scale "${id}" has no items`);
@@ -106,5 +107,22 @@ function pairProblems(pairs: unknown, scaleOf: ReadonlyMap<unknown, unknown>): s
     }
     return undefined;
   });
+  return problems;
+}
+
+/** Problems with an item's further scales: known, not its own scale, each once, each keyed. Marks them used. */
+function alsoScalesProblems(also: unknown, own: unknown, label: string, scaleIds: ReadonlySet<string>, used: Set<string>): string[] {
+  if (also === undefined) return [];
+  if (!Array.isArray(also)) return [`${label} alsoScales must be a list of { scale, keying }`];
+  const problems: string[] = [];
+  const seen = new Set<unknown>([own]);
+  for (const entry of also as Array<{ scale?: unknown; keying?: unknown } | null>) {
+    const scale = entry?.scale;
+    if (typeof scale !== 'string' || !scaleIds.has(scale)) problems.push(`${label} also counts for unknown scale "${String(scale)}"`);
+    else if (seen.has(scale)) problems.push(`${label} counts for scale "${scale}" twice`);
+    else used.add(scale);
+    seen.add(scale);
+    if (entry?.keying !== 'positive' && entry?.keying !== 'negative') problems.push(`${label} keying on "${String(scale)}" must be "positive" or "negative"`);
+  }
   return problems;
 }
