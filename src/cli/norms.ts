@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
+import { ASSESSMENT_TYPES, type AssessmentTypeNumber } from '../domain/assessments.js';
 import { readContent } from '../domain/results/load.js';
 import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../domain/results/norm-groups.js';
 import { CsvError } from '../norms/csv.js';
@@ -34,7 +35,7 @@ export function normsCommands(program: Command): void {
   norms
     .command('build')
     .description('build a norm group from completed assessments whose results may be used (released or not asked, without integrity flags), or from a CSV of item responses (--from-csv); it starts inactive')
-    .requiredOption('--instrument <type>', '0 (TMA170) or 1 (TMA312)')
+    .requiredOption('--instrument <type>', '0 (TMA170), 1 (TMA312) or 2 (SPI)')
     .requiredOption('--name <name>', 'a name that says whose norms these are')
     .requiredOption('--language <nl|en>', 'only assessments completed in this language: a translation needs norms of its own')
     .option('--tenant <tenant>', 'only this tenant\'s assessments (id or name)')
@@ -61,7 +62,7 @@ export function normsCommands(program: Command): void {
       const out = await withStore(async (store, config) => {
         const { instruments, competences } = loadContent(config);
         const instrument = instruments.get(type);
-        if (!instrument) throw new CliError('--instrument must be 0 (TMA170) or 1 (TMA312)');
+        if (!instrument) throw new CliError('--instrument must be 0 (TMA170), 1 (TMA312) or 2 (SPI)');
         const tenant = opts.tenant ? await tenantId(store, opts.tenant) : undefined;
         const sample = await normSample(store, { assessmentType: type, language, ...(tenant ? { tenantId: tenant } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
         const contentVersion = oneContentVersion(sample.map((m) => m.contentVersion ?? null));
@@ -107,7 +108,7 @@ export function normsCommands(program: Command): void {
       const shown = rows.map((r) => ({
         id: r.id,
         name: r.name,
-        instrument: r.assessment_type === 0 ? 'TMA170' : 'TMA312',
+        instrument: ASSESSMENT_TYPES[r.assessment_type as AssessmentTypeNumber] ?? String(r.assessment_type),
         sampleSize: r.sample_size,
         collectedFrom: r.collected_from,
         collectedTo: r.collected_to,
@@ -154,7 +155,7 @@ export function normsCommands(program: Command): void {
   norms
     .command('deactivate')
     .description('clear an instrument\'s default group, or one portal\'s own choice; later completions then use the default, or no norms at all')
-    .requiredOption('--instrument <type>', 'the instrument: 0 (TMA170) or 1 (TMA312)')
+    .requiredOption('--instrument <type>', 'the instrument: 0 (TMA170), 1 (TMA312) or 2 (SPI)')
     .option('--portal-domain <url>', 'only clear the choice of the portal (API key) on this domain')
     .option('--key <key>', 'only clear the choice of this API key (id or prefix)')
     .option('--json', 'print JSON')
@@ -162,7 +163,7 @@ export function normsCommands(program: Command): void {
       const type = Number(opts.instrument);
       const forPortal = opts.portalDomain !== undefined || opts.key !== undefined;
       const cleared = await withStore(async (store, config) => {
-        if (!loadContent(config).instruments.has(type)) throw new CliError('--instrument must be 0 (TMA170) or 1 (TMA312)');
+        if (!loadContent(config).instruments.has(type)) throw new CliError('--instrument must be 0 (TMA170), 1 (TMA312) or 2 (SPI)');
         return forPortal ? clearPortalNormGroup(store, (await portalKey(store, opts)).id, type) : deactivateNormDefault(store, type);
       });
       const what = forPortal ? "that portal's own choice" : 'the default group';

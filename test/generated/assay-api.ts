@@ -21,7 +21,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description 0 = TMA170, 1 = TMA312. */
+                        /** @description 0 = TMA170, 1 = TMA312, 2 = SPI (SAPA Personality Inventory). */
                         AssessmentType: number;
                         /** @description Extension: when the link stops working, an ISO-8601 date-time with a time zone, in the future. Default: ASSESSMENT_EXPIRY_DAYS (90) after creation. */
                         ExpiresAt?: string;
@@ -58,7 +58,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `NoCandidateFound`: no candidate of yours has this ExternalId; `InvalidAssessmentType`: AssessmentType is missing or not 0 or 1; `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read; `WebhookUrlNotAllowed`: the WebhookUrl names a loopback, private or other non-public address; `InvalidJson`: the body is not valid JSON, or is empty */
+                /** @description `NoCandidateFound`: no candidate of yours has this ExternalId; `InvalidAssessmentType`: AssessmentType is missing or not 0, 1 or 2; `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read; `WebhookUrlNotAllowed`: the WebhookUrl names a loopback, private or other non-public address; `InvalidJson`: the body is not valid JSON, or is empty */
                 400: {
                     headers: {
                         [name: string]: unknown;

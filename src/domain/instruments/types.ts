@@ -45,8 +45,8 @@ export function itemKeys(item: Item): Array<{ scale: string; keying: Keying }> {
 /** One assessment type's content: data, loaded from content/instruments or ASSESSMENT_CONTENT_DIR. */
 export interface Instrument {
   format: 'assay-instrument/1';
-  code: 'TMA170' | 'TMA312';
-  assessmentType: 0 | 1;
+  code: 'TMA170' | 'TMA312' | 'SPI';
+  assessmentType: 0 | 1 | 2;
   version: string;
   name: Localized;
   description: Localized;
@@ -61,6 +61,10 @@ export interface Instrument {
    * the consistency score. Optional: without it an instrument has no consistency score.
    */
   consistencyPairs?: Array<[string, string]>;
+  /** The language the content was written in, and translations made from it with who made them and what a result taken in one must say. */
+  languages?: { source: Language; translations?: Partial<Record<Language, { by: string; note: Localized }>> };
+  /** Where the content comes from and under which terms (content/README.md). */
+  provenance?: string;
   scoring: { method: 'mean'; reverseKeyed: 'min+max-response' };
 }
 

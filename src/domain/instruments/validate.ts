@@ -4,7 +4,12 @@ import { LANGUAGES, RESPONSE_POINTS, type Instrument } from './types.js';
 export const EXPECTED = {
   TMA170: { assessmentType: 0, items: 170 },
   TMA312: { assessmentType: 1, items: 312 },
+  // The SAPA Personality Inventory's 135 items less the 7 attributed to the EPQ (content/README.md).
+  SPI: { assessmentType: 2, items: 128 },
 } as const;
+
+/** Instruments an ASSESSMENT_CONTENT_DIR may leave out: then the built-in file is used. */
+export const OPTIONAL_IN_CONTENT_DIR: ReadonlySet<string> = new Set(['SPI']);
 
 function localizedProblems(value: unknown, where: string): string[] {
   if (typeof value !== 'object' || value === null) return [`${where} must be an object with nl and en texts`];

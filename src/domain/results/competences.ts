@@ -1,5 +1,11 @@
 import { FIVE_POINTS, LANGUAGES, type ResponseRange, type ScaleScore } from '../instruments/types.js';
-import type { CompetenceModel, CompetenceScore } from './types.js';
+import type { Instrument } from '../instruments/types.js';
+import type { Competence, CompetenceModel, CompetenceScore } from './types.js';
+
+/** The competences of the model that apply to an instrument: none unless the model names it (or names none). */
+export function competencesFor(model: CompetenceModel, instrument: Pick<Instrument, 'code'>): Competence[] {
+  return !model.instruments || model.instruments.includes(instrument.code) ? model.competences : [];
+}
 
 /** Rounds to two decimals, as every raw score Assay reports. */
 export const round2 = (x: number) => Math.round(x * 100) / 100;

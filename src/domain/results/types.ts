@@ -12,6 +12,8 @@ export interface Competence {
 export interface CompetenceModel {
   format: 'assay-competences/1';
   version: string;
+  /** The instruments (codes) whose scales the model combines; absent, every instrument. */
+  instruments?: string[];
   description: Localized;
   competences: Competence[];
 }
