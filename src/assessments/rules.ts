@@ -1,16 +1,16 @@
 import { DomainError } from '../domain/errors.js';
 import { isLocalName, isPublicAddress, literalAddress } from '../webhooks/network-policy.js';
 
-export const ASSESSMENT_TYPES = { 0: 'TMA170', 1: 'TMA312' } as const;
+export const ASSESSMENT_TYPES = { 0: 'TMA170', 1: 'TMA312', 2: 'SPI' } as const;
 export type AssessmentTypeNumber = keyof typeof ASSESSMENT_TYPES;
 export type AssessmentCode = (typeof ASSESSMENT_TYPES)[AssessmentTypeNumber];
 export type { LifecycleStatus as AssessmentStatus } from '../lifecycle/rules.js';
 
 export function assessmentCode(type: number): AssessmentCode {
-  if (type !== 0 && type !== 1) {
-    throw new DomainError('InvalidAssessmentType', 'AssessmentType must be 0 (TMA170) or 1 (TMA312)', {
+  if (type !== 0 && type !== 1 && type !== 2) {
+    throw new DomainError('InvalidAssessmentType', 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)', {
       field: 'AssessmentType',
-      allowed: [0, 1],
+      allowed: [0, 1, 2],
     });
   }
   return ASSESSMENT_TYPES[type];

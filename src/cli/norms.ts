@@ -1,6 +1,12 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { ASSESSMENT_TYPES, type AssessmentTypeNumber } from '../assessments/rules.js';
 import { readContent } from '../measurement/load.js';
 import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../measurement/norm-groups.js';
+import { CsvError } from '../measurement/csv.js';
+import { normGroupFromCsv } from '../measurement/norms-from-csv.js';
 import { normSheet } from '../measurement/norm-sheet.js';
 import { activateNormGroup, clearPortalNormGroup, deactivateNormDefault, insertNormGroup, listNormGroups, normSample, setPortalNormGroup, showNormGroup } from '../measurement/norms-store.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
@@ -28,16 +34,19 @@ export function normsCommands(program: Command): void {
 
   norms
     .command('build')
-    .description('build a norm group from completed assessments whose results may be used (released or not asked, without integrity flags); it starts inactive')
-    .requiredOption('--instrument <type>', '0 (TMA170) or 1 (TMA312)')
+    .description('build a norm group from completed assessments whose results may be used (released or not asked, without integrity flags), or from a CSV of item responses (--from-csv); it starts inactive')
+    .requiredOption('--instrument <type>', '0 (TMA170), 1 (TMA312) or 2 (SPI)')
     .requiredOption('--name <name>', 'a name that says whose norms these are')
     .requiredOption('--language <nl|en>', 'only assessments completed in this language: a translation needs norms of its own')
     .option('--tenant <tenant>', 'only this tenant\'s assessments (id or name)')
     .option('--from <date>', 'completed on or after this date (YYYY-MM-DD)')
     .option('--to <date>', 'completed before this date (YYYY-MM-DD)')
     .option('--min-sample <n>', `refuse with fewer usable assessments than this (at least ${MIN_SAMPLE_FLOOR})`, String(DEFAULT_MIN_SAMPLE))
+    .option('--from-csv <file>', 'build from this CSV of item responses instead of stored assessments: a header of item ids, optional gender, age and language columns, one respondent a row (README "Norm groups")')
+    .option('--about <text>', 'with --from-csv: who the respondents are and where the data comes from; the group\'s source starts with it')
+    .option('--out <file>', 'with --from-csv: write the group as a norm file instead of storing it (no database needed)')
     .option('--json', 'print one JSON object')
-    .action(async (opts: { instrument: string; name: string; language: string; tenant?: string; from?: string; to?: string; minSample: string; json?: boolean }) => {
+    .action(async (opts: { instrument: string; name: string; language: string; tenant?: string; from?: string; to?: string; minSample: string; fromCsv?: string; about?: string; out?: string; json?: boolean }) => {
       const type = Number(opts.instrument);
       const minSample = Number(opts.minSample);
       if (!Number.isInteger(minSample) || minSample < MIN_SAMPLE_FLOOR) throw new CliError(`--min-sample must be a whole number of at least ${MIN_SAMPLE_FLOOR}`);
@@ -48,10 +57,12 @@ export function normsCommands(program: Command): void {
       const language = opts.language;
       const from = date(opts.from, '--from');
       const to = date(opts.to, '--to');
+      if (opts.fromCsv !== undefined) return buildFromCsv({ ...opts, fromCsv: opts.fromCsv, type, minSample, language });
+      if (opts.about !== undefined || opts.out !== undefined) throw new CliError('--about and --out go with --from-csv');
       const out = await withStore(async (store, config) => {
         const { instruments, competences } = loadContent(config);
         const instrument = instruments.get(type);
-        if (!instrument) throw new CliError('--instrument must be 0 (TMA170) or 1 (TMA312)');
+        if (!instrument) throw new CliError('--instrument must be 0 (TMA170), 1 (TMA312) or 2 (SPI)');
         const tenant = opts.tenant ? await tenantId(store, opts.tenant) : undefined;
         const sample = await normSample(store, { assessmentType: type, language, ...(tenant ? { tenantId: tenant } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
         const contentVersion = oneContentVersion(sample.map((m) => m.contentVersion ?? null));
@@ -97,7 +108,7 @@ export function normsCommands(program: Command): void {
       const shown = rows.map((r) => ({
         id: r.id,
         name: r.name,
-        instrument: r.assessment_type === 0 ? 'TMA170' : 'TMA312',
+        instrument: ASSESSMENT_TYPES[r.assessment_type as AssessmentTypeNumber] ?? String(r.assessment_type),
         sampleSize: r.sample_size,
         collectedFrom: r.collected_from,
         collectedTo: r.collected_to,
@@ -144,7 +155,7 @@ export function normsCommands(program: Command): void {
   norms
     .command('deactivate')
     .description('clear an instrument\'s default group, or one portal\'s own choice; later completions then use the default, or no norms at all')
-    .requiredOption('--instrument <type>', 'the instrument: 0 (TMA170) or 1 (TMA312)')
+    .requiredOption('--instrument <type>', 'the instrument: 0 (TMA170), 1 (TMA312) or 2 (SPI)')
     .option('--portal-domain <url>', 'only clear the choice of the portal (API key) on this domain')
     .option('--key <key>', 'only clear the choice of this API key (id or prefix)')
     .option('--json', 'print JSON')
@@ -152,10 +163,52 @@ export function normsCommands(program: Command): void {
       const type = Number(opts.instrument);
       const forPortal = opts.portalDomain !== undefined || opts.key !== undefined;
       const cleared = await withStore(async (store, config) => {
-        if (!loadContent(config).instruments.has(type)) throw new CliError('--instrument must be 0 (TMA170) or 1 (TMA312)');
+        if (!loadContent(config).instruments.has(type)) throw new CliError('--instrument must be 0 (TMA170), 1 (TMA312) or 2 (SPI)');
         return forPortal ? clearPortalNormGroup(store, (await portalKey(store, opts)).id, type) : deactivateNormDefault(store, type);
       });
       const what = forPortal ? "that portal's own choice" : 'the default group';
       print(!!opts.json, { instrument: type, portal: forPortal, cleared: cleared > 0 }, cleared > 0 ? `Cleared ${what} for instrument ${type}` : `Instrument ${type} had no ${forPortal ? 'choice of that portal' : 'default group'}: nothing changed`);
     });
+}
+
+/** `norms build --from-csv`: the group from a file of item responses, stored (inactive) or written as a norm file. */
+async function buildFromCsv(opts: { type: number; name: string; language: 'nl' | 'en'; minSample: number; fromCsv: string; about?: string; out?: string; tenant?: string; from?: string; to?: string; json?: boolean }): Promise<void> {
+  if (opts.tenant !== undefined || opts.from !== undefined || opts.to !== undefined) throw new CliError('--tenant, --from and --to select stored assessments: they do not go with --from-csv');
+  if (opts.about !== undefined) {
+    const [problem] = textProblems({ '--about': opts.about });
+    if (problem) throw new CliError(problem);
+  }
+  let text: string;
+  try {
+    text = readFileSync(opts.fromCsv, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read ${opts.fromCsv}: ${(error as Error).message}`);
+  }
+  const build = async (instruments: ReturnType<typeof loadContent>) => {
+    const instrument = instruments.instruments.get(opts.type);
+    if (!instrument) throw new CliError(`--instrument must be one of ${[...instruments.instruments.keys()].join(', ')}`);
+    try {
+      const built = normGroupFromCsv({ text, fileName: basename(opts.fromCsv), instrument, model: instruments.competences, language: opts.language, minSample: opts.minSample, name: opts.name, ...(opts.about ? { about: opts.about } : {}) });
+      if (built.group.source.length > NORM_LIMITS.source) throw new CliError(`The group's source would be ${built.group.source.length} characters, more than ${NORM_LIMITS.source}: shorten --about`);
+      return { built, file: toNormFile(built.group, instrument) };
+    } catch (error) {
+      if (error instanceof CsvError) throw new CliError(`${opts.fromCsv} is ${error.message}`);
+      throw error;
+    }
+  };
+  const summary = (b: Awaited<ReturnType<typeof build>>['built']) => ({ name: opts.name, instrument: opts.type, read: b.read, otherLanguage: b.otherLanguage, excluded: b.flagged, sampleSize: b.used });
+  if (opts.out !== undefined) {
+    const { built, file } = await build(loadContent(loadConfig()));
+    // The same checks an import makes: a written file always imports.
+    const content = loadContent(loadConfig());
+    parseNormFile(file, content.instruments, content.competences);
+    writeFileSync(opts.out, JSON.stringify(file, null, 2) + '\n');
+    print(!!opts.json, { ...summary(built), file: opts.out }, `Wrote norm group "${opts.name}" to ${opts.out}: N = ${built.used} of ${built.read} respondents (${built.otherLanguage} in another language, ${built.flagged} flagged, left out).`);
+    return;
+  }
+  const out = await withStore(async (store, config) => {
+    const { built } = await build(loadContent(config));
+    return { id: await insertNormGroup(store, built.group), ...summary(built) };
+  });
+  print(!!opts.json, out, `Built norm group ${out.id} "${out.name}" from ${out.read} respondents: N = ${out.sampleSize} (${out.otherLanguage} in another language, ${out.excluded} flagged, left out).\nActivate it with: bin/assay norms activate ${out.id}`);
 }

@@ -28,7 +28,7 @@ export function describeValidation(e: AjvError, context: string): DomainError {
   const inner = { field: field || context, rule: e.keyword, location: context, ...e.params };
   const limit = e.params.limit;
   if (field === 'AssessmentType') {
-    const msg = e.keyword === 'required' ? 'AssessmentType is required: 0 (TMA170) or 1 (TMA312)' : 'AssessmentType must be 0 (TMA170) or 1 (TMA312)';
+    const msg = e.keyword === 'required' ? 'AssessmentType is required: 0 (TMA170), 1 (TMA312) or 2 (SPI)' : 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)';
     return new DomainError('InvalidAssessmentType', msg, inner);
   }
   let message: string;

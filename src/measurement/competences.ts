@@ -1,18 +1,21 @@
-import { LANGUAGES } from './instruments/types.js';
-import type { ScaleScore } from './instruments/types.js';
-import type { CompetenceModel, CompetenceScore } from './types.js';
+import { FIVE_POINTS, LANGUAGES, type ResponseRange, type ScaleScore } from './instruments/types.js';
+import type { Instrument } from './instruments/types.js';
+import type { Competence, CompetenceModel, CompetenceScore } from './types.js';
 
-const SCALE_MIN = 1;
-const SCALE_MAX = 5;
+/** The competences of the model that apply to an instrument: none unless the model names it (or names none). */
+export function competencesFor(model: CompetenceModel, instrument: Pick<Instrument, 'code'>): Competence[] {
+  return !model.instruments || model.instruments.includes(instrument.code) ? model.competences : [];
+}
 
 /** Rounds to two decimals, as every raw score Assay reports. */
 export const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
- * Each competence's raw score: the weighted mean of its scales' raw scores (1–5), a scale with a
- * negative weight entering reversed (6 − score) with the absolute weight, so it stays on 1–5.
+ * Each competence's raw score: the weighted mean of its scales' raw scores (on the instrument's
+ * response scale), a scale with a negative weight entering reversed (min + max − score) with the
+ * absolute weight, so it stays on that scale.
  */
-export function competenceScores(model: CompetenceModel, scales: readonly ScaleScore[]): CompetenceScore[] {
+export function competenceScores(model: CompetenceModel, scales: readonly ScaleScore[], { min, max }: ResponseRange = FIVE_POINTS): CompetenceScore[] {
   const mean = new Map(scales.map((s) => [s.scale, s.mean]));
   return model.competences.map((c) => {
     let total = 0;
@@ -20,7 +23,7 @@ export function competenceScores(model: CompetenceModel, scales: readonly ScaleS
     for (const { scale, weight } of c.scales) {
       const score = mean.get(scale);
       if (score === undefined) throw new Error(`competence ${c.code} needs scale "${scale}", which has no score`);
-      total += Math.abs(weight) * (weight > 0 ? score : SCALE_MIN + SCALE_MAX - score);
+      total += Math.abs(weight) * (weight > 0 ? score : min + max - score);
       weights += Math.abs(weight);
     }
     return { competence: c.code, raw: round2(total / weights) };

@@ -1,7 +1,7 @@
 import { isComplete } from './instruments/flow.js';
 import { scoreAnswers } from './instruments/scoring.js';
 import type { Instrument } from './instruments/types.js';
-import { competenceScores } from './competences.js';
+import { competenceScores, competencesFor } from './competences.js';
 import { consistencyScore } from './consistency.js';
 import { integrityFlags } from './integrity.js';
 import type { CompetenceModel, CompletedResult } from './types.js';
@@ -18,7 +18,7 @@ export function scoreCompletion(
   const consistency = consistencyScore(instrument, answers);
   return {
     scales,
-    competences: competenceScores(model, scales),
+    competences: competenceScores({ ...model, competences: competencesFor(model, instrument) }, scales, instrument.responseScale),
     consistency,
     flags: integrityFlags({ instrument, answers, pageMs, consistency }),
   };

@@ -1,4 +1,4 @@
-import type { Instrument } from './instruments/types.js';
+import { itemKeys, type Instrument } from './instruments/types.js';
 import type { CompetenceModel, NormReliability } from './types.js';
 import { compositeReliability, reliability, stenSem } from './reliability.js';
 
@@ -19,7 +19,8 @@ export function normEvidence(
   const scales: Record<string, NormReliability> = {};
   const means = new Map<string, number[]>();
   for (const scale of instrument.scales) {
-    const items = instrument.items.filter((i) => i.scale === scale.id);
+    // Each item that counts for the scale, keyed as it is there.
+    const items = instrument.items.flatMap((item) => itemKeys(item).flatMap((k) => (k.scale === scale.id ? [{ id: item.id, keying: k.keying }] : [])));
     if (items.length < 2) continue;
     const rows = answers.map((a) => items.map((item) => (item.keying === 'negative' ? min + max - a.get(item.id)! : a.get(item.id)!)));
     means.set(
@@ -59,7 +60,7 @@ export function normEvidence(
     parts.forEach((wi, i) => parts.forEach((wj, j) => (variance += wi.weight * wj.weight * cov[i]![j]!)));
     const total = parts.reduce((s, w) => s + Math.abs(w.weight), 0);
     if (!Number.isFinite(rel)) continue;
-    competences[c.code] = { alpha: round4(rel), sem: round4((Math.sqrt(variance) / total) * Math.sqrt(1 - Math.max(0, rel))), semSten: round4(stenSem(rel)) };
+    competences[c.code] = { alpha: round4(rel), sem: round4((Math.sqrt(variance) / total) * Math.sqrt(1 - Math.min(1, Math.max(0, rel)))), semSten: round4(stenSem(rel)) };
   }
   return { scales, competences };
 }

@@ -1,5 +1,6 @@
 import type { Instrument, ScaleScore } from './instruments/types.js';
 import { textProblem } from '../domain/text.js';
+import { competencesFor } from './competences.js';
 import { normEvidence } from './norm-evidence.js';
 import { buildNorm, normTableProblems } from './norms.js';
 import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
@@ -59,7 +60,7 @@ export interface NormFile {
   /** Version 2 may carry each norm's reliability; version 1 has none (precision unknown). */
   format: 'assay-norms/1' | 'assay-norms/2';
   name: string;
-  instrument: 'TMA170' | 'TMA312';
+  instrument: Instrument['code'];
   source: string;
   sampleSize: number;
   collectedFrom?: string | null;
@@ -97,10 +98,10 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
   if (f.contentVersion != null && (typeof f.contentVersion !== 'string' || !/^[\w.-]{1,40}$/.test(f.contentVersion))) problems.push('contentVersion must be a version such as "1.0.0", or null');
   if (f.language != null && f.language !== 'nl' && f.language !== 'en') problems.push('language must be "nl", "en" or null');
   const instrument = [...instruments.values()].find((i) => i.code === f.instrument);
-  if (!instrument) problems.push('instrument must be "TMA170" or "TMA312"');
+  if (!instrument) problems.push(`instrument must be ${[...instruments.values()].map((i) => `"${i.code}"`).join(', ')}`);
   else {
     const table = { scales: f.scales, competences: f.competences ?? {} } as Partial<NormTable>;
-    problems.push(...normTableProblems(table, instrument.scales.map((s) => s.id), new Set(model.competences.map((c) => c.code))));
+    problems.push(...normTableProblems(table, instrument.scales.map((s) => s.id), new Set(competencesFor(model, instrument).map((c) => c.code)), instrument.responseScale));
   }
   if (problems.length > 0) throw new NormError(`not a valid norm file:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {

@@ -1,8 +1,6 @@
+import { FIVE_POINTS, type ResponseRange } from './instruments/types.js';
 import { normalQuantile } from './reliability.js';
 import type { Norm, NormReliability, NormTable } from './types.js';
-
-const SCALE_MIN = 1;
-const SCALE_MAX = 5;
 
 /** The sten of a z score: 5.5 + 2z, rounded half up, kept within 1–10. */
 function stenOfZ(z: number): number {
@@ -14,20 +12,20 @@ function stenOfZ(z: number): number {
  * z of the mid-rank percentile on the normal curve, so sten and percentile always agree. Without
  * one it is linear, z = (raw − mean) / SD.
  */
-export function sten(raw: number, norm: Norm): number {
+export function sten(raw: number, norm: Norm, range: ResponseRange = FIVE_POINTS): number {
   if (!norm.distribution?.length) return stenOfZ((raw - norm.mean) / norm.sd);
-  const p = midRank(raw, norm.distribution);
+  const p = midRank(raw, norm.distribution, range);
   return p <= 0 ? 1 : p >= 1 ? 10 : stenOfZ(normalQuantile(p));
 }
 
 /**
  * Percentile rank, 0–100, rounded. With the sample's distribution: the mid-rank (the share below
  * plus half the share at the value), at the scale's ends too; between the values the sample had,
- * interpolated linearly, and towards 0 at 1 and 100 at 5 beyond them. Without one: the normal
- * distribution's Φ(z). Rounded half up.
+ * interpolated linearly, and towards 0 at the response scale's lowest point and 100 at its highest
+ * beyond them. Without one: the normal distribution's Φ(z). Rounded half up.
  */
-export function percentile(raw: number, norm: Norm): number {
-  const p = norm.distribution?.length ? midRank(raw, norm.distribution) : normalCdf((raw - norm.mean) / norm.sd);
+export function percentile(raw: number, norm: Norm, range: ResponseRange = FIVE_POINTS): number {
+  const p = norm.distribution?.length ? midRank(raw, norm.distribution, range) : normalCdf((raw - norm.mean) / norm.sd);
   // Summed shares carry float noise: a mid-rank of exactly 4.5 % would come out 4.4999… and round
   // down. Nine decimals drop the noise and keep every real difference (shares have six).
   return Math.min(100, Math.max(0, Math.round(Number((p * 100).toFixed(9)))));
@@ -36,35 +34,36 @@ export function percentile(raw: number, norm: Norm): number {
 type Curve = { values: Float64Array; ranks: Float64Array };
 
 // Norm groups are cached for the process (store/norms.ts), so each distribution's curve is
-// worked out once, not on every percentile of every result.
-const curves = new WeakMap<ReadonlyArray<readonly [number, number]>, Curve>();
+// worked out once, not on every percentile of every result. A distribution belongs to one
+// instrument, so one range: the cache keeps the range it was made for and checks it.
+const curves = new WeakMap<ReadonlyArray<readonly [number, number]>, Curve & { range: ResponseRange }>();
 
-/** The mid-rank at each value the sample had, with 0 at 1 and 1 at 5 as the ends. */
-function curveOf(distribution: ReadonlyArray<readonly [number, number]>): Curve {
+/** The mid-rank at each value the sample had, with 0 at the scale's lowest point and 1 at its highest as the ends. */
+function curveOf(distribution: ReadonlyArray<readonly [number, number]>, range: ResponseRange): Curve {
   let curve = curves.get(distribution);
-  if (curve) return curve;
+  if (curve && curve.range.min === range.min && curve.range.max === range.max) return curve;
   const total = distribution.reduce((sum, [, share]) => sum + share, 0);
   const values = new Float64Array(distribution.length + 2);
   const ranks = new Float64Array(distribution.length + 2);
-  values[0] = SCALE_MIN;
+  values[0] = range.min;
   let below = 0;
   distribution.forEach(([value, share], i) => {
     values[i + 1] = value;
     ranks[i + 1] = (below + share / 2) / total;
     below += share;
   });
-  values[distribution.length + 1] = SCALE_MAX;
+  values[distribution.length + 1] = range.max;
   ranks[distribution.length + 1] = 1;
-  curve = { values, ranks };
+  curve = { values, ranks, range };
   curves.set(distribution, curve);
   return curve;
 }
 
-function midRank(x: number, distribution: ReadonlyArray<readonly [number, number]>): number {
-  const { values, ranks } = curveOf(distribution);
+function midRank(x: number, distribution: ReadonlyArray<readonly [number, number]>, range: ResponseRange): number {
+  const { values, ranks } = curveOf(distribution, range);
   // At or beyond an end: the sample's own point there, if it has one, else 0 or 1.
-  if (x <= SCALE_MIN) return values[1] === SCALE_MIN ? ranks[1]! : 0;
-  if (x >= SCALE_MAX) return values[values.length - 2] === SCALE_MAX ? ranks[values.length - 2]! : 1;
+  if (x <= range.min) return values[1] === range.min ? ranks[1]! : 0;
+  if (x >= range.max) return values[values.length - 2] === range.max ? ranks[values.length - 2]! : 1;
   // The first point at or above x (values rise strictly inside; the ends may equal a sample value).
   let lo = 1;
   let hi = values.length - 1;
@@ -105,12 +104,13 @@ export function buildNorm(values: readonly number[]): Norm {
   return { mean: Math.round(mean * 10_000) / 10_000, sd: Math.round(sd * 10_000) / 10_000, distribution };
 }
 
-/** Every problem with one norm entry; [] when sound. */
-export function normProblems(norm: unknown, label: string): string[] {
+/** Every problem with one norm entry, whose raw scores lie on `range`; [] when sound. */
+export function normProblems(norm: unknown, label: string, range: ResponseRange = FIVE_POINTS): string[] {
+  const { min, max } = range;
   const n = norm as Partial<Norm> | undefined;
   const problems: string[] = [];
-  if (typeof n?.mean !== 'number' || n.mean < SCALE_MIN || n.mean > SCALE_MAX) problems.push(`${label}: mean must be a number from 1 to 5`);
-  if (typeof n?.sd !== 'number' || !(n.sd > 0) || n.sd > SCALE_MAX - SCALE_MIN) problems.push(`${label}: sd must be a number above 0 and at most 4`);
+  if (typeof n?.mean !== 'number' || n.mean < min || n.mean > max) problems.push(`${label}: mean must be a number from ${min} to ${max}`);
+  if (typeof n?.sd !== 'number' || !(n.sd > 0) || n.sd > max - min) problems.push(`${label}: sd must be a number above 0 and at most ${max - min}`);
   if (n?.distribution !== undefined) {
     const d = n.distribution as unknown;
     if (!Array.isArray(d) || d.length === 0) return [...problems, `${label}: distribution must be a non-empty list of [value, share]`];
@@ -118,8 +118,8 @@ export function normProblems(norm: unknown, label: string): string[] {
     let total = 0;
     for (const point of d as unknown[]) {
       const [value, share] = Array.isArray(point) ? (point as unknown[]) : [];
-      if (typeof value !== 'number' || typeof share !== 'number' || value < SCALE_MIN || value > SCALE_MAX || share < 0 || value <= last) {
-        return [...problems, `${label}: distribution must hold [value, share] pairs with values from 1 to 5 in increasing order and shares of at least 0`];
+      if (typeof value !== 'number' || typeof share !== 'number' || value < min || value > max || share < 0 || value <= last) {
+        return [...problems, `${label}: distribution must hold [value, share] pairs with values from ${min} to ${max} in increasing order and shares of at least 0`];
       }
       last = value;
       total += share;
@@ -156,21 +156,21 @@ function reliabilityProblems(r: unknown, label: string): string[] {
   return problems;
 }
 
-/** Every problem with a norm table for these scales and competences. Competences may be left out. */
-export function normTableProblems(table: Partial<NormTable> | undefined, scaleIds: readonly string[], competenceCodes: ReadonlySet<string>): string[] {
+/** Every problem with a norm table for these scales and competences, on the instrument's response scale. Competences may be left out. */
+export function normTableProblems(table: Partial<NormTable> | undefined, scaleIds: readonly string[], competenceCodes: ReadonlySet<string>, range: ResponseRange): string[] {
   const problems: string[] = [];
   const scales = table?.scales;
   if (typeof scales !== 'object' || scales === null) return ['scales must be an object of norms by scale id'];
   for (const id of scaleIds) {
     if (!(id in scales)) problems.push(`scale "${id}" has no norm`);
-    else problems.push(...normProblems(scales[id], `scale "${id}"`));
+    else problems.push(...normProblems(scales[id], `scale "${id}"`, range));
   }
   for (const id of Object.keys(scales)) if (!scaleIds.includes(id)) problems.push(`scale "${id}" is not a scale of this instrument`);
   const competences = table?.competences ?? {};
   if (typeof competences !== 'object' || competences === null) return [...problems, 'competences must be an object of norms by competence code'];
   for (const [code, norm] of Object.entries(competences)) {
     if (!competenceCodes.has(code)) problems.push(`competence "${code}" is not in the competence model`);
-    else problems.push(...normProblems(norm, `competence "${code}"`));
+    else problems.push(...normProblems(norm, `competence "${code}"`, range));
   }
   return problems;
 }

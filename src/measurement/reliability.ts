@@ -107,7 +107,7 @@ export function reliability(rows: ItemMatrix): Reliability {
     };
   });
   const mean = rows.reduce((s, r) => s + r.reduce((a, b) => a + b, 0), 0) / n;
-  return { respondents: n, items: k, alpha, alphaLower: lower, alphaUpper: upper, mean, sd, sem: sd * Math.sqrt(1 - Math.max(0, alpha)), itemStatistics };
+  return { respondents: n, items: k, alpha, alphaLower: lower, alphaUpper: upper, mean, sd, sem: sd * Math.sqrt(1 - Math.min(1, Math.max(0, alpha))), itemStatistics };
 }
 
 /** The standard error of measurement in sten units: stens have an SD of 2. */

@@ -1,4 +1,4 @@
-import type { Instrument, Language, ScaleScore } from './instruments/types.js';
+import type { Instrument, Language, ResponseRange, ScaleScore } from './instruments/types.js';
 import { stenBand } from './reliability.js';
 import { percentile, sten } from './norms.js';
 import type { Competence, CompetenceModel, CompetenceScore, IntegrityFlag, Norm, NormGroup } from './types.js';
@@ -14,7 +14,7 @@ export interface Scored {
   code: string;
   name: string;
   description: string;
-  /** Mean on the 1–5 response scale, two decimals. */
+  /** Mean on the instrument's response scale, two decimals. */
   raw: number;
   /** Against the norm group; undefined when the result is not norm-referenced. */
   sten: number | undefined;
@@ -44,8 +44,8 @@ export interface StoredResult {
 
 const tenth = (x: number) => Math.round(x * 10) / 10;
 
-function scored(id: number, code: string, name: string, description: string, raw: number, norm: Norm | undefined): Scored {
-  const s: Scored = { id, code, name, description, raw, sten: norm && sten(raw, norm), percentile: norm && percentile(raw, norm) };
+function scored(id: number, code: string, name: string, description: string, raw: number, norm: Norm | undefined, range: ResponseRange): Scored {
+  const s: Scored = { id, code, name, description, raw, sten: norm && sten(raw, norm, range), percentile: norm && percentile(raw, norm, range) };
   if (s.sten !== undefined && norm?.reliability) {
     const band = stenBand(s.sten, norm.reliability.alpha);
     s.stenBand = { low: tenth(band.low), high: tenth(band.high) };
@@ -58,12 +58,12 @@ export function buildResult(instrument: Instrument, model: CompetenceModel, stor
   const raw = new Map(stored.scales.map((s) => [s.scale, s.mean]));
   const scales = instrument.scales.flatMap((s) => {
     const mean = raw.get(s.id);
-    return mean === undefined ? [] : [scored(s.number, scaleCode(s.id), s.name[lang], s.description[lang], mean, normGroup?.table.scales[s.id])];
+    return mean === undefined ? [] : [scored(s.number, scaleCode(s.id), s.name[lang], s.description[lang], mean, normGroup?.table.scales[s.id], instrument.responseScale)];
   });
   const byCode = new Map<string, Competence>(model.competences.map((c) => [c.code, c]));
   const competences = stored.competences.flatMap((c) => {
     const def = byCode.get(c.competence);
-    return def ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code])] : [];
+    return def ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)] : [];
   });
   return { scales, competences, consistency: stored.consistency ?? undefined, flags: [...stored.flags], normGroup };
 }

@@ -12,11 +12,13 @@ export interface Competence {
 export interface CompetenceModel {
   format: 'assay-competences/1';
   version: string;
+  /** The instruments (codes) whose scales the model combines; absent, every instrument. */
+  instruments?: string[];
   description: Localized;
   competences: Competence[];
 }
 
-/** A competence's raw score: the weighted mean of its scales on 1–5. */
+/** A competence's raw score: the weighted mean of its scales, on the instrument's response scale. */
 export interface CompetenceScore {
   competence: string;
   raw: number;

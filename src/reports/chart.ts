@@ -1,5 +1,5 @@
 import { html, type Html } from '../platform/html.js';
-import type { ReportModel } from './model.js';
+import { rawRange, type ReportModel } from './model.js';
 
 const WIDTH = 720;
 const LABEL = 220;
@@ -7,9 +7,10 @@ const ROW = 22;
 const TOP = 34;
 const RIGHT = 40;
 
-/** Where the bars' scale runs: stens 1–10 when normed, else the raw 1–5 response scale. */
+/** Where the bars' scale runs: stens 1–10 when normed, else the instrument's response scale, from one below its lowest point. */
 export function chartScale(model: ReportModel): { min: number; max: number; value: (s: ReportModel['scales'][number]) => number } {
-  return model.norm.normed ? { min: 0, max: 10, value: (s) => s.sten! } : { min: 0, max: 5, value: (s) => s.raw };
+  const { min, max } = rawRange(model);
+  return model.norm.normed ? { min: 0, max: 10, value: (s) => s.sten! } : { min: min - 1, max, value: (s) => s.raw };
 }
 
 /**

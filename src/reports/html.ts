@@ -1,7 +1,7 @@
 import { html, type Html } from '../platform/html.js';
 import type { Language } from '../measurement/instruments/types.js';
 import { profileChart } from './chart.js';
-import { bandText, hasBands, howToRead, type ReportModel } from './model.js';
+import { bandText, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
 import { REPORT_TEXTS } from './texts.js';
 
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
@@ -48,12 +48,12 @@ ${opts.pdfHref ? html`<a class="pdf-link" href="${opts.pdfHref}" download>${t.pd
 </header>
 <section aria-labelledby="profile">
 <h2 id="profile">${t.profile}</h2>
-<p>${m.norm.normed ? t.profileIntro : t.profileRaw}</p>
+<p>${m.norm.normed ? t.profileIntro : t.profileRaw(rawRange(m))}</p>
 ${bands ? html`<p>${t.stenBandExplained}</p>` : ''}
 ${profileChart(m)}
 <table>
 <caption>${t.tableCaption}</caption>
-<thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th>${bands ? html`<th scope="col" class="num">${t.stenBand}</th>` : ''}<th scope="col">${t.band}</th></tr></thead>
+<thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw(rawRange(m))}</th>${bands ? html`<th scope="col" class="num">${t.stenBand}</th>` : ''}<th scope="col">${t.band}</th></tr></thead>
 <tbody>
 ${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
 </tbody>
@@ -70,7 +70,7 @@ ${m.scales.map((s) => html`<dt>${s.name}${s.band ? html` <span class="band">(${t
 <p>${t.competencesIntro}</p>
 <table>
 <caption>${t.competences}</caption>
-<thead><tr><th scope="col">${t.competence}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw}</th>${reliable ? html`<th scope="col" class="num">${t.compositeReliability}</th>` : ''}</tr></thead>
+<thead><tr><th scope="col">${t.competence}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw(rawRange(m))}</th>${reliable ? html`<th scope="col" class="num">${t.compositeReliability}</th>` : ''}</tr></thead>
 <tbody>
 ${m.competences.map((c) => html`<tr><th scope="row">${c.name}<div class="competence-description">${c.description}</div></th><td class="num">${num(c.sten)}</td><td class="num">${num(c.percentile)}</td><td class="num">${c.raw.toFixed(2)}</td>${reliable ? html`<td class="num">${c.reliability === undefined ? '–' : c.reliability.toFixed(2)}</td>` : ''}</tr>`)}
 </tbody>

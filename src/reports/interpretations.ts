@@ -21,12 +21,17 @@ export function band(s: Pick<Scored, 'sten'>): Band | null {
   return s.sten <= 3 ? 'low' : s.sten >= 8 ? 'high' : 'average';
 }
 
-/** Loads the per-scale band texts and checks that every scale of every instrument has all of them. */
+/**
+ * Loads the per-scale band texts. An instrument has texts for every scale or for none (then a
+ * report and the feedback page describe each scale by what it measures, as without norms); a scale
+ * with texts has all twelve.
+ */
 export function loadInterpretations(file: string, instruments: Instruments): Interpretations {
   const data = readContent(file) as Partial<Interpretations>;
   const problems: string[] = [];
   if (data?.format !== 'assay-interpretations/1') problems.push('format must be "assay-interpretations/1"');
-  const scales = new Set([...instruments.values()].flatMap((i) => i.scales.map((s) => s.id)));
+  const written = (id: string) => data?.scales?.[id] !== undefined;
+  const scales = new Set([...instruments.values()].filter((i) => i.scales.some((s) => written(s.id))).flatMap((i) => i.scales.map((s) => s.id)));
   for (const id of scales) {
     for (const audience of ['report', 'feedback'] as const) {
       for (const b of BANDS) {

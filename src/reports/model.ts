@@ -1,4 +1,4 @@
-import type { Instrument, Language } from '../measurement/instruments/types.js';
+import { FIVE_POINTS, type Instrument, type Language, type ResponseRange } from '../measurement/instruments/types.js';
 import { fullName } from '../domain/names.js';
 import type { Result, Scored } from '../measurement/result.js';
 import type { IntegrityFlag } from '../measurement/types.js';
@@ -19,6 +19,8 @@ export interface ReportModel {
   candidateName: string;
   instrumentName: string;
   completedOn: string;
+  /** The instrument's response scale, on which raw scores lie; absent, the five-point scale. */
+  rawRange?: ResponseRange;
   /** The norm group line, or the statement that the scores are not norm-referenced. */
   norm: { normed: boolean; line: string; illustrative: boolean };
   scales: ReportScale[];
@@ -43,7 +45,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   const scales = result.scales.map((s): ReportScale => {
     const b = band(s);
     const scale = instrument.scales.find((x) => x.number === s.id)!;
-    return { ...s, band: b, interpretation: b ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang] };
+    return { ...s, band: b, interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang] };
   });
   return {
     lang,
@@ -51,6 +53,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     candidateName: fullName(candidate),
     instrumentName: `${instrument.name[lang]} (${instrument.code})`,
     completedOn: longDate(completedAt, lang),
+    rawRange: { min: instrument.responseScale.min, max: instrument.responseScale.max },
     norm: group
       ? { normed: true, line: t.normed(group.name, group.sampleSize, t.period(group.collectedFrom, group.collectedTo)), illustrative: group.illustrative }
       : { normed: false, line: t.notNormed, illustrative: false },
@@ -74,5 +77,10 @@ export const hasBands = (m: ReportModel): boolean => m.scales.some((s) => s.sten
 
 /** How to read the report: stens explained when normed; without a norm group, what a raw score can and cannot say. */
 export function howToRead(m: ReportModel): readonly string[] {
-  return m.norm.normed ? m.t.howToReadItems : [m.t.howToReadItems[0]!, m.t.howToReadRaw];
+  return m.norm.normed ? m.t.howToReadItems : [m.t.howToReadItems[0]!, m.t.howToReadRaw(rawRange(m))];
+}
+
+/** The response scale the model's raw scores lie on. */
+export function rawRange(m: Pick<ReportModel, 'rawRange'>): ResponseRange {
+  return m.rawRange ?? FIVE_POINTS;
 }

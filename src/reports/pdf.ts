@@ -2,7 +2,7 @@ import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
 import { drawnLines, parsedFont, runs, wordLayouts, type FontName, type Run, type WordLayout } from './fonts.js';
-import { bandText, hasBands, howToRead, type ReportModel } from './model.js';
+import { bandText, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
 import { flow } from './pdf-lines.js';
 
 const MARGIN = 50;
@@ -53,7 +53,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   if (m.norm.illustrative) notice(doc, t.illustrative, width);
 
   heading(doc, t.profile);
-  flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), m.norm.normed ? t.profileIntro : t.profileRaw, { width });
+  flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), m.norm.normed ? t.profileIntro : t.profileRaw(rawRange(m)), { width });
   chart(doc, m, width);
 
   heading(doc, t.tableCaption);
@@ -62,7 +62,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   table(
     doc,
     width,
-    [t.scale, t.sten, t.percentile, t.raw, ...(bands ? [t.stenBand] : []), t.band],
+    [t.scale, t.sten, t.percentile, t.raw(rawRange(m)), ...(bands ? [t.stenBand] : []), t.band],
     m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), s.band ? t.bands[s.band] : '–']),
   );
 
@@ -77,7 +77,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), t.competencesIntro, { width }).moveDown(0.3);
   const reliable = m.competences.some((c) => c.reliability !== undefined);
   const row = (c: ReportModel['competences'][number]) => [c.name, num(c.sten), num(c.percentile), c.raw.toFixed(2), ...(reliable ? [c.reliability === undefined ? '–' : c.reliability.toFixed(2)] : [])];
-  table(doc, width, [t.competence, t.sten, t.percentile, t.raw, ...(reliable ? [t.compositeReliability] : [])], m.competences.map(row));
+  table(doc, width, [t.competence, t.sten, t.percentile, t.raw(rawRange(m)), ...(reliable ? [t.compositeReliability] : [])], m.competences.map(row));
 
   heading(doc, t.quality);
   paragraph(doc, `${m.consistency} ${t.consistencyHelp}`, width);

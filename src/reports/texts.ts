@@ -1,4 +1,4 @@
-import type { Language } from '../measurement/instruments/types.js';
+import type { Language, ResponseRange } from '../measurement/instruments/types.js';
 import type { IntegrityFlag } from '../measurement/types.js';
 import type { Band } from './interpretations.js';
 
@@ -16,13 +16,13 @@ const en = {
   illustrative: 'This norm group is an illustrative example built from simulated answers. Do not use these scores for selection decisions.',
   profile: 'Motivation profile',
   profileIntro: 'Each bar shows the candidate’s standard ten (sten) on a scale. Stens run from 1 to 10; the shaded band from 4 to 7 is where about two thirds of the norm group score.',
-  profileRaw: 'Each bar shows the candidate’s raw score on a scale, the mean of its statements on the 1–5 agreement scale.',
+  profileRaw: (r: ResponseRange) => `Each bar shows the candidate’s raw score on a scale, the mean of its statements on the ${r.min}–${r.max} response scale.`,
   chartLabel: (n: number) => `Bar chart of ${n} scales; the same scores follow in a table.`,
   tableCaption: 'The scores of the chart',
   scale: 'Scale',
   sten: 'Sten',
   percentile: 'Percentile',
-  raw: 'Raw (1–5)',
+  raw: (r: ResponseRange) => `Raw (${r.min}–${r.max})`,
   band: 'Band',
   bands: { low: 'Low', average: 'Average', high: 'High' } as Record<Band, string>,
   averageBand: 'Average band (sten 4–7)',
@@ -54,7 +54,7 @@ const en = {
     'Low and high scores are neither good nor bad. What fits depends on the job and the team.',
     'Scores are estimates. A difference of one sten between two scales, or between two candidates, means little.',
   ],
-  howToReadRaw: 'Each score is the mean of the candidate’s answers on the 1–5 agreement scale. Without a norm group a score says nothing about how the candidate stands among other people, and this report makes no such comparison.',
+  howToReadRaw: (r: ResponseRange) => `Each score is the mean of the candidate’s answers on the ${r.min}–${r.max} response scale. Without a norm group a score says nothing about how the candidate stands among other people, and this report makes no such comparison.`,
   limits: 'What this report must not be used for',
   limitsItems: [
     'Do not reject or select anyone on this report alone. Use it next to interviews, references and work samples, and discuss it with the candidate.',
@@ -83,13 +83,13 @@ const nl: ReportTexts = {
   illustrative: 'Deze normgroep is een illustratief voorbeeld, gemaakt met gesimuleerde antwoorden. Gebruik deze scores niet voor selectiebeslissingen.',
   profile: 'Motivatieprofiel',
   profileIntro: 'Elke balk toont de stenscore van de kandidaat op een schaal. Stenscores lopen van 1 tot 10; in de gearceerde band van 4 tot 7 scoort ongeveer twee derde van de normgroep.',
-  profileRaw: 'Elke balk toont de ruwe score van de kandidaat op een schaal: het gemiddelde van de uitspraken op de instemmingsschaal van 1 tot 5.',
+  profileRaw: (r) => `Elke balk toont de ruwe score van de kandidaat op een schaal: het gemiddelde van de uitspraken op de antwoordschaal van ${r.min} tot ${r.max}.`,
   chartLabel: (n) => `Staafdiagram van ${n} schalen; dezelfde scores staan in de tabel hierna.`,
   tableCaption: 'De scores uit het diagram',
   scale: 'Schaal',
   sten: 'Sten',
   percentile: 'Percentiel',
-  raw: 'Ruw (1–5)',
+  raw: (r) => `Ruw (${r.min}–${r.max})`,
   band: 'Niveau',
   bands: { low: 'Laag', average: 'Gemiddeld', high: 'Hoog' },
   averageBand: 'Gemiddelde band (sten 4–7)',
@@ -121,7 +121,7 @@ const nl: ReportTexts = {
     'Lage en hoge scores zijn niet goed of slecht. Wat past, hangt af van de functie en het team.',
     'Scores zijn schattingen. Een verschil van één sten tussen twee schalen, of tussen twee kandidaten, zegt weinig.',
   ],
-  howToReadRaw: 'Elke score is het gemiddelde van de antwoorden van de kandidaat op de instemmingsschaal van 1 tot 5. Zonder normgroep zegt een score niets over waar de kandidaat staat ten opzichte van andere mensen, en dit rapport maakt die vergelijking ook niet.',
+  howToReadRaw: (r) => `Elke score is het gemiddelde van de antwoorden van de kandidaat op de antwoordschaal van ${r.min} tot ${r.max}. Zonder normgroep zegt een score niets over waar de kandidaat staat ten opzichte van andere mensen, en dit rapport maakt die vergelijking ook niet.`,
   limits: 'Waarvoor dit rapport niet gebruikt mag worden',
   limitsItems: [
     'Wijs niemand af en kies niemand uit op grond van dit rapport alleen. Gebruik het naast gesprekken, referenties en werkproeven, en bespreek het met de kandidaat.',

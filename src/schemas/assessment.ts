@@ -6,7 +6,7 @@ import { IntegrityFlags, NormGroupInfo, ReportUrl, ResultsRelease, TakenIn } fro
 export const AssessmentCreateBody = Type.Object(
   {
     ExternalId,
-    AssessmentType: Type.Integer({ minimum: 0, maximum: 1, description: '0 = TMA170, 1 = TMA312.' }),
+    AssessmentType: Type.Integer({ minimum: 0, maximum: 2, description: '0 = TMA170, 1 = TMA312, 2 = SPI (SAPA Personality Inventory).' }),
     ReturnUrl: Type.Optional(AbsoluteUrl('Where the candidate goes on completion; absolute http(s).')),
     WebhookUrl: Type.Optional(AbsoluteUrl('Receives one POST on completion; absolute http(s), public address.')),
     WebhookUsername: Type.Optional(Text(1, LIMITS.webhookUsername, 'Basic user for the webhook POST.')),
@@ -77,7 +77,7 @@ export const AssessmentStatus = Envelope(
           Mean: Type.Number(),
           Items: Type.Integer(),
         }),
-        { description: 'Per scale, once completed: mean of the item responses (1-5), negatively keyed items reversed.' },
+        { description: 'Per scale, once completed: mean of the item responses on the response scale of the instrument, negatively keyed items reversed.' },
       ),
     ]),
   }),

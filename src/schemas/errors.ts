@@ -27,7 +27,7 @@ export const ERROR_STATUS = {
 const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: Record<string, unknown> }> = {
   ExternalIdAlreadyExists: { when: 'a candidate with this ExternalId exists (in any tenant)', message: 'The provided ID already exists', innererror: { field: 'ExternalId' } },
   NoCandidateFound: { when: 'no candidate of yours has this ExternalId', message: 'No candidate found', innererror: { field: 'ExternalId' } },
-  InvalidAssessmentType: { when: 'AssessmentType is missing or not 0 or 1', message: 'AssessmentType must be 0 (TMA170) or 1 (TMA312)', innererror: { field: 'AssessmentType', rule: 'maximum' } },
+  InvalidAssessmentType: { when: 'AssessmentType is missing or not 0, 1 or 2', message: 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)', innererror: { field: 'AssessmentType', rule: 'maximum' } },
   ValidationError: { when: 'a field breaks a rule (innererror names the field and the rule), or the URL cannot be read', message: 'Email must be a valid e-mail address', innererror: { field: 'Email', rule: 'format', format: 'email' } },
   WebhookUrlNotAllowed: {
     when: 'the WebhookUrl names a loopback, private or other non-public address',

@@ -6,7 +6,7 @@ const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]
 /** One entry of the vendor's result lists. */
 export const ResultItem = Type.Object({
   ID: Type.Integer({ description: 'Stable integer: the scale number (1–26) or the competence id. Never reused.' }),
-  Value: Type.Number({ description: 'Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100.' }),
+  Value: Type.Number({ description: 'Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100.' }),
   Description: Type.String({ description: 'The scale or competence name in the culture\'s language.' }),
   ExternalCode: Type.String({ description: 'Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions.' }),
 });
@@ -69,8 +69,8 @@ export const AnalysisResult = Type.Object({
   NormScores: List('Per scale: sten 1–10 against the norm group. Empty without a norm group.'),
   NormScoresPercentage: List('Per scale: percentile 0–100 against the norm group. Empty without a norm group.'),
   AptitudeScoresPercentage: List('Per competence: percentile 0–100 against the norm group. Empty without a norm group.'),
-  NormScoreScales: List('Per scale: the raw score, the mean of its keyed items on 1–5.'),
-  AptitudeScoresScale: List('Per competence: the raw score, the weighted mean of its scales on 1–5.'),
+  NormScoreScales: List('Per scale: the raw score, the mean of its keyed items on the response scale of the instrument.'),
+  AptitudeScoresScale: List('Per competence: the raw score, the weighted mean of its scales on the response scale of the instrument.'),
   Done: Type.Boolean(),
   DoneDate: Timestamp,
   ConsistencyScore: Type.String({ description: 'Integer 0–100 as a string: the within-person correlation of designated item pairs × 100 (0 when negative or without variation). "" when not finished.' }),

@@ -11,6 +11,7 @@ import { parseNormFile } from '../measurement/norm-groups.js';
 import { textProblem } from '../domain/text.js';
 import type { CompetenceModel } from '../measurement/types.js';
 import { EXAMPLE_NORMS_DIR } from '../platform/paths.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class ProvisionError extends Error {}
@@ -114,7 +115,10 @@ export function demoBanner(c: IssuedCredentials, baseUrl: string): string {
 async function storeExampleNorms(store: Store, instruments: Instruments, model: CompetenceModel, dir: string): Promise<Map<number, string>> {
   const ids = new Map<number, string>();
   for (const instrument of instruments.values()) {
-    const group = parseNormFile(readContent(join(dir, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
+    // Only instruments that ship an illustrative example: the SPI ships real norms (ensureShippedNorms).
+    const file = join(dir, `example-${instrument.code.toLowerCase()}.json`);
+    if (!existsSync(file)) continue;
+    const group = parseNormFile(readContent(file), instruments, model);
     ids.set(instrument.assessmentType, await insertNormGroup(store, { ...group, id: `example-${instrument.code.toLowerCase()}-${instrument.version}` }));
   }
   return ids;
@@ -133,6 +137,7 @@ export async function ensureExampleNorms(store: Store, instruments: Instruments,
   if (empty.length === 0) return added;
   const ids = await storeExampleNorms(store, instruments, model, dir);
   for (const type of empty) {
+    if (!ids.has(type)) continue;
     await activateNormGroup(store, ids.get(type)!);
     added.push(ids.get(type)!);
   }

@@ -32,10 +32,10 @@ for (const db of testDatabases()) {
       assert.match(res.body.error.message, /no candidate found/i);
     });
 
-    test('InvalidAssessmentType for anything but the integers 0 and 1', async () => {
-      for (const AssessmentType of [2, -1, 3, 0.5, '0', '1', null, true, 170]) {
+    test('InvalidAssessmentType for anything but the integers 0, 1 and 2', async () => {
+      for (const AssessmentType of [-1, 3, 0.5, '0', '1', '2', null, true, 170]) {
         const res = await rejects({ ExternalId: externalId, AssessmentType }, 'InvalidAssessmentType', 'AssessmentType');
-        assert.match(res.body.error.message, /0 \(TMA170\) or 1 \(TMA312\)/);
+        assert.match(res.body.error.message, /0 \(TMA170\), 1 \(TMA312\) or 2 \(SPI\)/);
       }
       await rejects({ ExternalId: externalId }, 'InvalidAssessmentType', 'AssessmentType');
     });

@@ -194,7 +194,7 @@ for (const db of testDatabases()) {
       assert.deepEqual(await cli('norms', 'deactivate', '--instrument', '0', '--json'), { instrument: 0, portal: false, cleared: false }, 'twice is no error');
       const bad = await runCli(['norms', 'deactivate', '--instrument', '7'], env);
       assert.equal(bad.code, 1);
-      assert.match(bad.stderr, /--instrument must be 0 \(TMA170\) or 1 \(TMA312\)/);
+      assert.match(bad.stderr, /--instrument must be 0 \(TMA170\), 1 \(TMA312\) or 2 \(SPI\)/);
     });
 
     test('a broken norm file is refused with every problem', async () => {

@@ -16,10 +16,11 @@ function code(fn: () => unknown): string {
 }
 
 describe('assessment rules', () => {
-  test('types 0 and 1 map to TMA170 and TMA312; nothing else', () => {
+  test('types 0, 1 and 2 map to TMA170, TMA312 and SPI; nothing else', () => {
     assert.equal(assessmentCode(0), 'TMA170');
     assert.equal(assessmentCode(1), 'TMA312');
-    for (const t of [2, -1, 0.5, NaN]) assert.equal(code(() => assessmentCode(t)), 'InvalidAssessmentType');
+    assert.equal(assessmentCode(2), 'SPI');
+    for (const t of [3, -1, 0.5, NaN]) assert.equal(code(() => assessmentCode(t)), 'InvalidAssessmentType');
   });
 
   test('private webhook addresses depend on the setting', () => {

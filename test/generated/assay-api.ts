@@ -21,7 +21,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description 0 = TMA170, 1 = TMA312. */
+                        /** @description 0 = TMA170, 1 = TMA312, 2 = SPI (SAPA Personality Inventory). */
                         AssessmentType: number;
                         /** @description Extension: when the link stops working, an ISO-8601 date-time with a time zone, in the future. Default: ASSESSMENT_EXPIRY_DAYS (90) after creation. */
                         ExpiresAt?: string;
@@ -58,7 +58,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `NoCandidateFound`: no candidate of yours has this ExternalId; `InvalidAssessmentType`: AssessmentType is missing or not 0 or 1; `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read; `WebhookUrlNotAllowed`: the WebhookUrl names a loopback, private or other non-public address; `InvalidJson`: the body is not valid JSON, or is empty */
+                /** @description `NoCandidateFound`: no candidate of yours has this ExternalId; `InvalidAssessmentType`: AssessmentType is missing or not 0, 1 or 2; `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read; `WebhookUrlNotAllowed`: the WebhookUrl names a loopback, private or other non-public address; `InvalidJson`: the body is not valid JSON, or is empty */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1302,7 +1302,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description Per competence: percentile 0–100 against the norm group. Empty without a norm group. */
@@ -1313,10 +1313,10 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
-                            /** @description Per competence: the raw score, the weighted mean of its scales on 1–5. */
+                            /** @description Per competence: the raw score, the weighted mean of its scales on the response scale of the instrument. */
                             AptitudeScoresScale: {
                                 /** @description The scale or competence name in the culture's language. */
                                 Description: string;
@@ -1324,7 +1324,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description The candidate's ExternalId. */
@@ -1354,10 +1354,10 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
-                            /** @description Per scale: the raw score, the mean of its keyed items on 1–5. */
+                            /** @description Per scale: the raw score, the mean of its keyed items on the response scale of the instrument. */
                             NormScoreScales: {
                                 /** @description The scale or competence name in the culture's language. */
                                 Description: string;
@@ -1365,7 +1365,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description Per scale: percentile 0–100 against the norm group. Empty without a norm group. */
@@ -1376,7 +1376,7 @@ export interface paths {
                                 ExternalCode: string;
                                 /** @description Stable integer: the scale number (1–26) or the competence id. Never reused. */
                                 ID: number;
-                                /** @description Raw lists: mean on 1–5, two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
+                                /** @description Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100. */
                                 Value: number;
                             }[];
                             /** @description Why lists are empty (no norm group; an illustrative group, whose simulated stens never fill them; results not released by the candidate), and, with every result that has competences, that they are a model without validation evidence. Null before completion. */

@@ -15,6 +15,8 @@ export async function activateTestNorms(store: Store): Promise<void> {
   const instruments = loadInstruments(BUILT_IN_CONTENT_DIR);
   const model = loadCompetences(COMPETENCES_FILE, instruments);
   for (const instrument of instruments.values()) {
+    // The SPI ships real norms, not an illustrative example.
+    if (instrument.code === 'SPI') continue;
     const group = parseNormFile(readContent(join(EXAMPLE_NORMS_DIR, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
     const id = await insertNormGroup(store, { ...group, name: `Test norms (${instrument.code})`, illustrative: false, id: `test-${instrument.code.toLowerCase()}` });
     await activateNormGroup(store, id);

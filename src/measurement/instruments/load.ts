@@ -1,17 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Instrument } from './types.js';
-import { instrumentProblems, EXPECTED } from './validate.js';
+import { BUILT_IN_CONTENT_DIR } from '../../platform/paths.js';
+import { instrumentProblems, EXPECTED, OPTIONAL_IN_CONTENT_DIR } from './validate.js';
 
 export class InstrumentError extends Error {}
 
 export type Instruments = ReadonlyMap<number, Instrument>;
 
-/** Loads and validates tma170.json and tma312.json from `dir`; refuses to start on any problem. */
+/**
+ * Loads and validates tma170.json, tma312.json and spi.json from `dir`; refuses to start on any
+ * problem. A folder without spi.json gets the built-in one: a published inventory, not content to replace.
+ */
 export function loadInstruments(dir: string): Instruments {
   const loaded = new Map<number, Instrument>();
   for (const code of Object.keys(EXPECTED) as Array<keyof typeof EXPECTED>) {
-    const file = join(dir, `${code.toLowerCase()}.json`);
+    const own = join(dir, `${code.toLowerCase()}.json`);
+    const file = OPTIONAL_IN_CONTENT_DIR.has(code) && !existsSync(own) ? join(BUILT_IN_CONTENT_DIR, `${code.toLowerCase()}.json`) : own;
     let data: unknown;
     try {
       data = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,8 +1,9 @@
-import type { Instrument, ScaleScore } from './types.js';
+import { itemKeys, type Instrument, type ScaleScore } from './types.js';
 
 /**
- * Per scale: the sum and mean of the item responses, negatively keyed items reversed
- * (min + max - response). Throws when an item is unanswered: scoring is for complete sets.
+ * Per scale: the sum and mean of the responses to the items that count for it, an item keyed
+ * negatively there reversed (min + max - response). An item may count for several scales, each
+ * with its own keying. Throws when an item is unanswered: scoring is for complete sets.
  */
 export function scoreAnswers(instrument: Instrument, answers: ReadonlyMap<string, number>): ScaleScore[] {
   const { min, max } = instrument.responseScale;
@@ -10,10 +11,11 @@ export function scoreAnswers(instrument: Instrument, answers: ReadonlyMap<string
   for (const item of instrument.items) {
     const response = answers.get(item.id);
     if (response === undefined) throw new Error(`Item ${item.id} is unanswered`);
-    const keyed = item.keying === 'negative' ? min + max - response : response;
-    const total = totals.get(item.scale)!;
-    total.raw += keyed;
-    total.items += 1;
+    for (const { scale, keying } of itemKeys(item)) {
+      const total = totals.get(scale)!;
+      total.raw += keying === 'negative' ? min + max - response : response;
+      total.items += 1;
+    }
   }
   return instrument.scales.map((s) => {
     const { raw, items } = totals.get(s.id)!;

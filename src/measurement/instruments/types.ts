@@ -3,6 +3,21 @@ import type { Language } from '../../domain/language.js';
 export { LANGUAGES, type Language } from '../../domain/language.js';
 export type Localized = Record<Language, string>;
 
+/** The answers an instrument's statements take: consecutive integers from min to max, 2 to 11 of them. */
+export interface ResponseRange {
+  min: number;
+  max: number;
+}
+
+/** The fewest and most points a response scale may have. */
+export const RESPONSE_POINTS = { min: 2, max: 11 } as const;
+
+/**
+ * The range of a raw score where a caller names none: the five-point scale of TMA170 and TMA312.
+ * Every caller in Assay passes its instrument's own response scale.
+ */
+export const FIVE_POINTS: ResponseRange = { min: 1, max: 5 };
+
 export interface Scale {
   id: string;
   /** Stable integer: the `ID` callers of the results endpoint see. Never reused for another scale. */
@@ -11,24 +26,35 @@ export interface Scale {
   description: Localized;
 }
 
+export type Keying = 'positive' | 'negative';
+
 export interface Item {
   id: string;
+  /** The scale the item belongs to, and how it is keyed there. */
   scale: string;
-  keying: 'positive' | 'negative';
+  keying: Keying;
+  /** Further scales the item counts for, each with its own keying (an SPI item counts for its narrow scale and its domain). */
+  alsoScales?: Array<{ scale: string; keying: Keying }>;
   text: Localized;
+}
+
+/** Every scale an item counts for, with its keying there: its own scale first. */
+export function itemKeys(item: Item): Array<{ scale: string; keying: Keying }> {
+  return [{ scale: item.scale, keying: item.keying }, ...(item.alsoScales ?? [])];
 }
 
 /** One assessment type's content: data, loaded from content/instruments or ASSESSMENT_CONTENT_DIR. */
 export interface Instrument {
   format: 'assay-instrument/1';
-  code: 'TMA170' | 'TMA312';
-  assessmentType: 0 | 1;
+  code: 'TMA170' | 'TMA312' | 'SPI';
+  assessmentType: 0 | 1 | 2;
   version: string;
   name: Localized;
   description: Localized;
   estimatedMinutes: number;
   itemsPerPage: number;
-  responseScale: { min: number; max: number; labels: Record<Language, string[]> };
+  /** Any 2 to 11 consecutive integers from 0 up, a label for each in each language. */
+  responseScale: ResponseRange & { labels: Record<Language, string[]> };
   scales: Scale[];
   items: Item[];
   /**
@@ -36,6 +62,10 @@ export interface Instrument {
    * the consistency score. Optional: without it an instrument has no consistency score.
    */
   consistencyPairs?: Array<[string, string]>;
+  /** The language the content was written in, and translations made from it with who made them and what a result taken in one must say. */
+  languages?: { source: Language; translations?: Partial<Record<Language, { by: string; note: Localized }>> };
+  /** Where the content comes from and under which terms (content/README.md). */
+  provenance?: string;
   scoring: { method: 'mean'; reverseKeyed: 'min+max-response' };
 }
 

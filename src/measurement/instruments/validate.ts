@@ -1,10 +1,15 @@
-import { LANGUAGES, type Instrument } from './types.js';
+import { LANGUAGES, RESPONSE_POINTS, type Instrument } from './types.js';
 
 /** Item counts the assessment types promise (TMA170 asks 170 items, TMA312 asks 312). */
 export const EXPECTED = {
   TMA170: { assessmentType: 0, items: 170 },
   TMA312: { assessmentType: 1, items: 312 },
+  // The SAPA Personality Inventory's 135 items less the 7 attributed to the EPQ (content/README.md).
+  SPI: { assessmentType: 2, items: 128 },
 } as const;
+
+/** Instruments an ASSESSMENT_CONTENT_DIR may leave out: then the built-in file is used. */
+export const OPTIONAL_IN_CONTENT_DIR: ReadonlySet<string> = new Set(['SPI']);
 
 function localizedProblems(value: unknown, where: string): string[] {
   if (typeof value !== 'object' || value === null) return [`${where} must be an object with nl and en texts`];
@@ -32,8 +37,12 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
   }
 
   const rs = inst.responseScale;
-  if (!rs || !Number.isInteger(rs.min) || !Number.isInteger(rs.max) || rs.min >= rs.max) {
-    problems.push('responseScale needs integer min < max');
+  const points = rs ? rs.max - rs.min + 1 : NaN;
+  // Answers arrive as one or two digits (domain/flow.ts): 0 to 99.
+  if (!rs || !Number.isInteger(rs.min) || !Number.isInteger(rs.max) || rs.min < 0 || rs.max > 99 || rs.min >= rs.max) {
+    problems.push('responseScale needs integers 0 <= min < max <= 99');
+  } else if (points < RESPONSE_POINTS.min || points > RESPONSE_POINTS.max) {
+    problems.push(`responseScale must have ${RESPONSE_POINTS.min} to ${RESPONSE_POINTS.max} points, it has ${points}`);
   } else {
     for (const lang of LANGUAGES) {
       const labels = rs.labels?.[lang];
@@ -79,6 +88,7 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
     if (!scaleIds.has(item?.scale)) problems.push(`${label} is on unknown scale "${item?.scale}"`);
     else used.add(item.scale);
     if (item?.keying !== 'positive' && item?.keying !== 'negative') problems.push(`${label} keying must be "positive" or "negative"`);
+    problems.push(...alsoScalesProblems(item?.alsoScales, item?.scale, label, scaleIds, used));
     problems.push(...localizedProblems(item?.text, `${label} text`));
   });
   for (const id of scaleIds) if (!used.has(id)) problems.push(`scale "${id}" has no items`);
@@ -102,5 +112,22 @@ function pairProblems(pairs: unknown, scaleOf: ReadonlyMap<unknown, unknown>): s
     }
     return undefined;
   });
+  return problems;
+}
+
+/** Problems with an item's further scales: known, not its own scale, each once, each keyed. Marks them used. */
+function alsoScalesProblems(also: unknown, own: unknown, label: string, scaleIds: ReadonlySet<string>, used: Set<string>): string[] {
+  if (also === undefined) return [];
+  if (!Array.isArray(also)) return [`${label} alsoScales must be a list of { scale, keying }`];
+  const problems: string[] = [];
+  const seen = new Set<unknown>([own]);
+  for (const entry of also as Array<{ scale?: unknown; keying?: unknown } | null>) {
+    const scale = entry?.scale;
+    if (typeof scale !== 'string' || !scaleIds.has(scale)) problems.push(`${label} also counts for unknown scale "${String(scale)}"`);
+    else if (seen.has(scale)) problems.push(`${label} counts for scale "${scale}" twice`);
+    else used.add(scale);
+    seen.add(scale);
+    if (entry?.keying !== 'positive' && entry?.keying !== 'negative') problems.push(`${label} keying on "${String(scale)}" must be "positive" or "negative"`);
+  }
   return problems;
 }
