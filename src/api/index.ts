@@ -14,6 +14,7 @@ import { report } from './routes/report.js';
 import { reportLinksRevoke } from './routes/report-links-revoke.js';
 import { webhookLog } from './routes/webhook-log.js';
 import { webhookRedeliver } from './routes/webhook-redeliver.js';
+import { mailRoutes } from '../mail/routes.js';
 
 function isJson(contentType: string | undefined): boolean {
   // The exact common spelling needs no splitting or case folding.
@@ -65,6 +66,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   candidateDelete(app, deps);
   webhookLog(app, deps);
   webhookRedeliver(app, deps);
+  mailRoutes(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -5,6 +5,7 @@ import type { Store } from './database.js';
 import type { DB, ErasureTable } from './schema.js';
 import { renderCache } from './render-cache.js';
 import { recentSessions } from './recent-sessions.js';
+import { eraseMail } from '../mail/outbox-store.js';
 
 export interface Erased {
   assessments: number;
@@ -13,8 +14,8 @@ export interface Erased {
 
 /**
  * Removes a candidate and everything about them: their fields, every assessment with its answers,
- * page times, scores, report nonce (so share links die) and webhook credentials, and the webhook
- * outcomes. An audit row keeps when, by whom and how much, with no personal data. The ExternalId
+ * page times, scores, report nonce (so share links die) and webhook credentials, the webhook
+ * outcomes, and the mail log with every address it held. An audit row keeps when, by whom and how much, with no personal data. The ExternalId
  * is free to use again. `due`, when given, is checked again inside the transaction (the retention
  * sweep), so an instance that lost the race erases nothing.
  */
@@ -37,6 +38,7 @@ export async function eraseCandidate(
       answers = Number((await trx.deleteFrom('assessment_answers').where('analysis_id', 'in', ids).executeTakeFirst()).numDeletedRows);
       await trx.deleteFrom('assessment_page_times').where('analysis_id', 'in', ids).execute();
       await trx.deleteFrom('webhook_attempts').where('analysis_id', 'in', ids).execute();
+      await eraseMail(trx, ids);
       await trx.deleteFrom('assessments').where('analysis_id', 'in', ids).execute();
     }
     await trx.deleteFrom('candidates').where('external_id', '=', externalId).execute();
