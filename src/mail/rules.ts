@@ -10,7 +10,7 @@ export function parseDuration(text: string): number | undefined {
   return seconds >= 1 && seconds <= 365 * 86_400 ? seconds : undefined;
 }
 
-/** The largest whole unit that says `seconds` exactly: 172800 is `48h`, not `2d`'s neighbour `172800s`. */
+/** In the largest unit that says `seconds` exactly: 172800 is `2d`, 5400 is `90m`. */
 export function formatDuration(seconds: number): string {
   for (const unit of ['d', 'h', 'm'] as const) if (seconds % UNITS[unit]! === 0) return `${seconds / UNITS[unit]!}${unit}`;
   return `${seconds}s`;

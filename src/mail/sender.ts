@@ -32,7 +32,6 @@ export class Sender {
       port: url.port ? Number(url.port) : secure ? 465 : 587,
       secure,
       requireTLS: !secure && config.requireTls,
-      ignoreTLS: !secure && !config.requireTls ? false : undefined,
       tls: { rejectUnauthorized: true, ...(config.caFile ? { ca: readFileSync(config.caFile) } : {}) },
       connectionTimeout: config.timeoutMs,
       greetingTimeout: config.timeoutMs,
