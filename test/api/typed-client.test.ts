@@ -26,7 +26,7 @@ for (const db of testDatabases()) {
     let api: ReturnType<typeof typedClient>;
     before(async () => {
       sink = await SmtpSink.start();
-      server = await startServer(db, mailEnv(sink, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }));
+      server = await startServer(db, mailEnv(sink, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500' }));
       creds = await server.tenant();
       checker = await responseChecker(await fetchDocument(server.url));
       api = typedClient(server.url, creds, checker.middleware);

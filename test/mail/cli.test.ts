@@ -6,7 +6,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import type { Credentials } from '../helpers/http.js';
 import { spawnCli, type CliProcess } from '../helpers/process.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { address } from '../helpers/smtp-sink.js';
+import { address, NO_LOOP_GUARD } from '../helpers/smtp-sink.js';
 
 type Caught = { from: string; to: string[]; subject: string; links: string[]; text: string };
 
@@ -19,7 +19,7 @@ describe('bin/assay portal set (mail options) and mail listen', () => {
   before(async () => {
     listener = spawnCli(['mail', 'listen', '--port', '0', '--json']);
     const url = await listener.line((l) => (JSON.parse(l) as { listening?: string }).listening);
-    server = await startServer('sqlite', { SMTP_URL: url, SMTP_REQUIRE_TLS: 'false', MAIL_FROM: 'assessments@assay.test' });
+    server = await startServer('sqlite', { SMTP_URL: url, SMTP_REQUIRE_TLS: 'false', MAIL_FROM: 'assessments@assay.test', ...NO_LOOP_GUARD });
     creds = await server.tenant();
     env = { DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl };
   });

@@ -8,7 +8,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { apiClient, candidate, errorCode, uniqueId, type Credentials } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { address, mailEnv, SmtpSink } from '../helpers/smtp-sink.js';
+import { address, mailEnv, NO_LOOP_GUARD, SmtpSink } from '../helpers/smtp-sink.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 
 /** The header lines of a raw message, unfolded: what a mail client would read as headers. */
@@ -81,7 +81,7 @@ for (const db of testDatabases()) {
     });
 
     test('without SMTP_URL: SendInvitation true is a 400 naming SMTP_URL; without it, creation is as before', async () => {
-      const plain = await startServer(db);
+      const plain = await startServer(db, NO_LOOP_GUARD);
       try {
         const c = await plain.tenant();
         const api = apiClient(plain.url, c);
