@@ -22,6 +22,7 @@ import { startMetricsServer } from './ops/metrics-server.js';
 import { RetentionSweeper } from './lifecycle/retention.js';
 import { countByStatus } from './assessments/assessments-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
+import { Mailer } from './mail/mailer.js';
 import { close, listen, openConnections } from './http/listeners.js';
 
 export interface RunningApp {
@@ -67,6 +68,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   metrics?.watch({ kdf, pdf: pdfs, assessmentsByStatus: () => countByStatus(store) });
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
+  let mailer: Mailer | undefined;
   const deps: Deps = {
     config,
     store,
@@ -87,12 +89,19 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         return dispatcher ? dispatcher.activity : { passes: 0, inFlight: 0 };
       },
     },
+    mail: {
+      wake: () => mailer?.wake(),
+      get activity() {
+        return mailer ? mailer.activity : { passes: 0, inFlight: 0 };
+      },
+    },
     readiness,
     tokenGuesses: new WindowLimiter(config.rateLimit.portalUnknownTokenPerMinute),
     metrics,
   };
   app = await buildServer(deps);
   dispatcher = new Dispatcher(store, secretBox, config, app.log, { ...(options.resolver ? { resolver: options.resolver } : {}), ...(metrics ? { metrics } : {}) });
+  mailer = config.mail ? new Mailer(store, config.mail, instruments, app.log, metrics) : undefined;
 
   let extraListeners: NetServer[] = [];
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
@@ -107,6 +116,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, origin));
     }
     await dispatcher.start();
+    await mailer?.start();
     metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
   } catch (err) {
     // A start that fails once the server exists (a port in use, say) closes what it opened, so the
@@ -114,6 +124,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     await close(extraListeners);
     await app.close();
     await dispatcher.stop();
+    await mailer?.stop();
     await kdf.close();
     await pdfs.close();
     await store.close();
@@ -143,6 +154,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         await extrasClosed;
         await metricsServer?.close();
         await dispatcher.stop();
+        await mailer?.stop();
         await sweeper.stop();
         await kdf.close();
         await pdfs.close();

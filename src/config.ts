@@ -47,6 +47,8 @@ export interface Config {
   portalFormTtlMs: number;
   /** How long a report share link stays valid. */
   reportLinkDays: number;
+  /** E-mail to candidates (src/mail); undefined without SMTP_URL: nothing is sent. */
+  mail: MailConfig | undefined;
   lifecycle: {
     /** An assessment without ExpiresAt expires this long after creation. */
     expiryDays: number;
@@ -55,6 +57,23 @@ export interface Config {
     /** How often the retention sweep runs. */
     sweepIntervalMs: number;
   };
+}
+
+export interface MailConfig {
+  /** SMTP_URL: smtp:// (STARTTLS, required unless SMTP_REQUIRE_TLS=false) or smtps://; certificates verified. */
+  smtpUrl: string;
+  requireTls: boolean;
+  /** SMTP_CA_FILE: a PEM bundle trusted besides the system's, for a relay with a private CA. */
+  caFile: string | undefined;
+  /** MAIL_FROM: the sender's address. */
+  from: string;
+  dkim: { domainName: string; keySelector: string; privateKeyFile: string } | undefined;
+  /** The poll for due mail; the first retry's delay (doubling, up to an hour); how long retries go on; messages sent at once. */
+  pollIntervalMs: number;
+  retryBaseMs: number;
+  retryForMs: number;
+  timeoutMs: number;
+  maxInFlight: number;
 }
 
 export class ConfigError extends Error {
@@ -148,6 +167,31 @@ function parseMetrics(env: Env): Config['metrics'] {
   const host = env.METRICS_HOST?.trim() || '127.0.0.1';
   if (isIP(host) === 0 && host !== 'localhost') throw new ConfigError(`METRICS_HOST must be an IP address, got "${host}"`);
   return { port: int(env, 'METRICS_PORT', 0, 0, 65535), host };
+}
+
+const ADDRESS = /^[^\s@<>"]{1,64}@[^\s@<>"]+\.[^\s@<>"]{2,}$/;
+
+function parseMail(env: Env): MailConfig | undefined {
+  const url = env.SMTP_URL?.trim();
+  if (!url) return undefined;
+  if (!/^smtps?:\/\/[^/]/.test(url) || !safely(() => new URL(url))) throw new ConfigError('SMTP_URL must be smtp://host[:port] or smtps://host[:port], with user:password@ if the relay needs them');
+  const from = env.MAIL_FROM?.trim() ?? '';
+  if (!ADDRESS.test(from)) throw new ConfigError(`MAIL_FROM must be the sender's e-mail address (e.g. assessments@example.com) when SMTP_URL is set, got "${from}"`);
+  const dkimNames = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE'] as const;
+  const dkimSet = dkimNames.filter((n) => env[n]?.trim());
+  if (dkimSet.length > 0 && dkimSet.length < 3) throw new ConfigError(`DKIM signing needs all of ${dkimNames.join(', ')}; only ${dkimSet.join(', ')} set`);
+  return {
+    smtpUrl: url,
+    requireTls: bool(env, 'SMTP_REQUIRE_TLS', true),
+    caFile: env.SMTP_CA_FILE?.trim() ? resolve(env.SMTP_CA_FILE.trim()) : undefined,
+    from,
+    dkim: dkimSet.length === 3 ? { domainName: env.DKIM_DOMAIN!.trim(), keySelector: env.DKIM_SELECTOR!.trim(), privateKeyFile: resolve(env.DKIM_PRIVATE_KEY_FILE!.trim()) } : undefined,
+    pollIntervalMs: int(env, 'MAIL_POLL_INTERVAL_MS', 1_000, 50, 60_000),
+    retryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    retryForMs: int(env, 'MAIL_RETRY_FOR_MS', 86_400_000, 1_000, 7 * 86_400_000),
+    timeoutMs: int(env, 'MAIL_TIMEOUT_MS', 30_000, 500, 300_000),
+    maxInFlight: int(env, 'MAIL_MAX_IN_FLIGHT', 8, 1, 256),
+  };
 }
 
 function safely(fn: () => unknown): boolean {
@@ -245,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: parseMetrics(env),
     portalFormTtlMs: int(env, 'PORTAL_FORM_TTL_MS', 86_400_000, 1_000, 30 * 86_400_000),
     reportLinkDays: int(env, 'REPORT_LINK_DAYS', 30, 1, 3_650),
+    mail: parseMail(env),
     lifecycle: {
       expiryDays: int(env, 'ASSESSMENT_EXPIRY_DAYS', 90, 1, 3_650),
       retentionDays: int(env, 'RETENTION_DAYS', 180, 0, 36_500),

@@ -14,6 +14,8 @@ import { report } from './routes/report.js';
 import { reportLinksRevoke } from './routes/report-links-revoke.js';
 import { webhookLog } from './routes/webhook-log.js';
 import { webhookRedeliver } from './routes/webhook-redeliver.js';
+import { assessmentEmails } from './routes/assessment-emails.js';
+import { assessmentInvitation } from './routes/assessment-invitation.js';
 
 function isJson(contentType: string | undefined): boolean {
   // The exact common spelling needs no splitting or case folding.
@@ -65,6 +67,8 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   candidateDelete(app, deps);
   webhookLog(app, deps);
   webhookRedeliver(app, deps);
+  assessmentInvitation(app, deps);
+  assessmentEmails(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { Store } from '../db/database.js';
 import { prepared, run } from '../db/prepared.js';
 import { PREPARE } from '../db/pg-prepared.js';
@@ -66,6 +66,16 @@ export async function insertAssessment(store: Store, row: NewAssessment): Promis
   const query = insertForOwnCandidate(store.db, store.dialect, ...COLUMNS.map((c) => row[c]), row.external_id, row.tenant_id);
   const { changes } = await store.execute(query);
   return changes === 1 ? 'created' : 'no-candidate';
+}
+
+/**
+ * Inserts the assessment as `insertAssessment` does, and `also` (statements that depend on it, such
+ * as its invitation queued) in the same commit: all or none.
+ */
+export async function insertAssessmentWith(store: Store, row: NewAssessment, also: ReadonlyArray<CompiledQuery>): Promise<'created' | 'no-candidate'> {
+  const query = insertForOwnCandidate(store.db, store.dialect, ...COLUMNS.map((c) => row[c]), row.external_id, row.tenant_id);
+  const results = await store.executeAll([query, ...also]);
+  return results?.[0]?.changes === 1 ? 'created' : 'no-candidate';
 }
 
 const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));

@@ -10,6 +10,7 @@ import { isUserError } from './shared.js';
 import { tenantCommands } from './tenant.js';
 import { userCommands } from './user.js';
 import { webhookCommands } from './webhook.js';
+import { mailCommands } from '../mail/listen.js';
 
 const program = new Command('assay')
   .description('Assay operator CLI. Reads the same environment variables as the server (see README).')
@@ -23,6 +24,7 @@ portalCommands(program);
 reportCommands(program);
 candidateCommands(program);
 webhookCommands(program);
+mailCommands(program);
 backupCommands(program);
 
 try {

@@ -5,6 +5,8 @@ import { AA_CONTRAST, contrastRatio, HEX_COLOUR } from '../domain/colour.js';
 import { logoType } from '../domain/logo.js';
 import { textProblem } from '../domain/text.js';
 import { portalSettings, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../tenancy/portal-settings-store.js';
+import { addMailOptions, mailChanges, mailShown, mailText, type MailOptions } from '../mail/portal-options.js';
+import { mailSettings, updateMailSettings } from '../mail/settings-store.js';
 import { CliError, issueWebhookSecret, portalKey, print, withStore } from './shared.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
@@ -31,7 +33,7 @@ function shown(apiKeyId: string, portalDomain: string, s: PortalSettings) {
   };
 }
 
-function text(p: ReturnType<typeof shown>): string {
+function text(p: ReturnType<typeof shown> & ReturnType<typeof mailShown>): string {
   const yes = (b: boolean) => (b ? 'on' : 'off');
   const or = (v: string | null) => v ?? '(none)';
   return [
@@ -44,6 +46,7 @@ function text(p: ReturnType<typeof shown>): string {
     `  signed webhooks:    ${yes(p.signedWebhooks)}`,
     `  candidate feedback: ${yes(p.candidateFeedback)}`,
     `  candidate release:  ${yes(p.candidateRelease)}`,
+    ...mailText(p),
   ].join('\n');
 }
 
@@ -110,7 +113,7 @@ interface BrandingOptions {
 export function portalCommands(program: Command): void {
   const portal = program.command('portal').description('portals: what a candidate sees on an API key\'s portal domain');
 
-  portal
+  const set = portal
     .command('set')
     .description('change a portal\'s settings; the ones not given stay as they are')
     .option('--portal-domain <url>', 'the portal, by its domain')
@@ -122,10 +125,13 @@ export function portalCommands(program: Command): void {
     .option('--contact <email>', 'where candidates can ask questions')
     .option('--signed-webhooks <on|off>', 'add Standard Webhooks signature headers to this portal\'s webhooks; the first time prints the secret once')
     .option('--candidate-feedback <on|off>', 'after finishing, show the candidate a short summary of their profile')
-    .option('--candidate-release <on|off>', 'withhold scores until the candidate agrees to share them (shows the summary first)')
+    .option('--candidate-release <on|off>', 'withhold scores until the candidate agrees to share them (shows the summary first)');
+  addMailOptions(set)
     .option('--json', 'print JSON')
-    .action(async (opts: BrandingOptions & { portalDomain?: string; key?: string; signedWebhooks?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean }) => {
+    .action(async (opts: BrandingOptions & MailOptions & { portalDomain?: string; key?: string; signedWebhooks?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean }) => {
       const { changes, logo } = branding(opts);
+      const mail = mailChanges(opts);
+      if ('problem' in mail) throw new CliError(mail.problem);
       const signing = onOff(opts.signedWebhooks, '--signed-webhooks');
       if (signing !== undefined) changes.webhook_signing = signing;
       const feedback = onOff(opts.candidateFeedback, '--candidate-feedback');
@@ -134,7 +140,8 @@ export function portalCommands(program: Command): void {
       if (release !== undefined) changes.candidate_release = release;
       const out = await withStore(async (store, config) => {
         const key = await portalKey(store, opts);
-        const settings = shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo));
+        const mailed = Object.keys(mail.changes).length > 0 ? await updateMailSettings(store, key.id, mail.changes) : await mailSettings(store.db, key.id);
+        const settings = { ...shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo)), ...mailShown(mailed) };
         // Signing needs a secret: the first time it is made here and shown this once.
         if (signing === 1 && !(await webhookSecrets(store.db, key.id)).current) {
           return { ...settings, webhookSecret: await issueWebhookSecret(store, config, key.id, null) };
@@ -153,7 +160,7 @@ export function portalCommands(program: Command): void {
     .action(async (opts: { portalDomain?: string; key?: string; json?: boolean }) => {
       const out = await withStore(async (store) => {
         const key = await portalKey(store, opts);
-        return shown(key.id, key.portal_domain, await portalSettings(store.db, store.dialect, key.id));
+        return { ...shown(key.id, key.portal_domain, await portalSettings(store.db, store.dialect, key.id)), ...mailShown(await mailSettings(store.db, key.id)) };
       });
       print(!!opts.json, out, text(out));
     });

@@ -184,6 +184,46 @@ export interface WebhookAttemptTable {
   error: string | null;
 }
 
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled';
+
+/** One e-mail to a candidate (src/mail): the outbox while pending, the mail log after. */
+export interface MailMessageTable {
+  id: string;
+  tenant_id: string;
+  analysis_id: string;
+  kind: 'invitation' | 'reminder';
+  /** For an invitation sent again on request: api:<key id>; null when automatic. */
+  requested_by: string | null;
+  status: MailStatus;
+  /** Not claimed before: the reminder's time, or the next try after a transient failure. */
+  due_at: string;
+  created_at: string;
+  claimed_at: string | null;
+  claimed_by: string | null;
+  attempts: Generated<number>;
+  first_attempt_at: string | null;
+  last_attempt_at: string | null;
+  sent_at: string | null;
+  /** The address it went to, once tried; personal data, removed with the row on erasure. */
+  recipient: string | null;
+  /** The SMTP server's last reply, or why it was not sent. */
+  smtp_reply: string | null;
+}
+
+/** Per portal (API key): who mail comes from, in which language, and the reminders. */
+export interface PortalMailSettingsTable {
+  api_key_id: string;
+  from_name: string | null;
+  reply_to: string | null;
+  language: 'nl' | 'en';
+  /** 1: create-assessment sends the invitation unless SendInvitation is false. */
+  send_invitation: number;
+  /** Null: no reminders. */
+  reminder_after_seconds: number | null;
+  max_reminders: number;
+  updated_at: string;
+}
+
 export interface CredentialsVersionTable {
   id: number;
   version: number;
@@ -203,5 +243,7 @@ export interface DB {
   portal_norms: PortalNormTable;
   portal_settings: PortalSettingsTable;
   erasures: ErasureTable;
+  mail_messages: MailMessageTable;
+  portal_mail_settings: PortalMailSettingsTable;
 }
 

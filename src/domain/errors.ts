@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'ResultsNotReleased',
   'AlreadyCompleted',
   'NotRedeliverable',
+  'NotSendable',
   'TooManyRequests',
   'ServiceUnavailable',
   'InternalError',

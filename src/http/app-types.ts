@@ -14,6 +14,7 @@ import type { KdfPool } from '../security/kdf-pool.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../db/database.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
+import type { Mailer } from '../mail/mailer.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -35,6 +36,8 @@ export interface Deps {
   pdfs: PdfThreads;
   /** The webhook dispatcher: woken when an attempt is queued; a completion runs through `completeWith`. */
   webhooks: Pick<Dispatcher, 'wake' | 'completeWith' | 'activity'>;
+  /** The mail outbox's sender (src/mail): woken when a message is queued. Idle without SMTP_URL. */
+  mail: Pick<Mailer, 'wake' | 'activity'>;
   readiness: { shuttingDown: boolean };
   /** Portal lookups of unknown tokens, per client IP: token guessing is rate-limited. */
   tokenGuesses: WindowLimiter;

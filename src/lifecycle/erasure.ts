@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { retentionDue } from './rules.js';
 import type { Store } from '../db/database.js';
 import type { DB, ErasureTable } from '../db/schema.js';
+import { eraseMail } from '../mail/outbox-store.js';
 
 export interface Erased {
   assessments: number;
@@ -11,8 +12,8 @@ export interface Erased {
 
 /**
  * Removes a candidate and everything about them: their fields, every assessment with its answers,
- * page times, scores, report nonce (so share links die) and webhook credentials, and the webhook
- * outcomes. An audit row keeps when, by whom and how much, with no personal data. The ExternalId
+ * page times, scores, report nonce (so share links die) and webhook credentials, the webhook
+ * outcomes, and the mail log with every address it held. An audit row keeps when, by whom and how much, with no personal data. The ExternalId
  * is free to use again. `due`, when given, is checked again inside the transaction (the retention
  * sweep), so an instance that lost the race erases nothing.
  */
@@ -35,6 +36,7 @@ export async function eraseCandidate(
       answers = Number((await trx.deleteFrom('assessment_answers').where('analysis_id', 'in', ids).executeTakeFirst()).numDeletedRows);
       await trx.deleteFrom('assessment_page_times').where('analysis_id', 'in', ids).execute();
       await trx.deleteFrom('webhook_attempts').where('analysis_id', 'in', ids).execute();
+      await eraseMail(trx, ids);
       await trx.deleteFrom('assessments').where('analysis_id', 'in', ids).execute();
     }
     await trx.deleteFrom('candidates').where('external_id', '=', externalId).execute();

@@ -14,6 +14,12 @@ export const AssessmentCreateBody = Type.Object(
     ExpiresAt: Type.Optional(
       Text(1, 40, 'Extension: when the link stops working, an ISO-8601 date-time with a time zone, in the future. Default: ASSESSMENT_EXPIRY_DAYS (90) after creation.'),
     ),
+    SendInvitation: Type.Optional(
+      Type.Boolean({
+        description:
+          "Extension: e-mail the candidate an invitation with the link (true), or not (false). Omitted: the portal's default, which is off unless set. Needs SMTP_URL on the server: without it, true is a 400.",
+      }),
+    ),
   },
   { description: 'Property names match case-insensitively; unknown properties are ignored.' },
 );

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   ResultsNotReleased: 409,
   AlreadyCompleted: 409,
   NotRedeliverable: 409,
+  NotSendable: 409,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
   InternalError: 500,
@@ -45,6 +46,11 @@ const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: 
   NotRedeliverable: {
     when: 'the assessment is not completed, has no WebhookUrl, or an attempt is pending or sending (innererror.reason says which)',
     message: 'An attempt for this assessment is waiting or on its way; see its delivery log',
+    innererror: { field: 'AnalysisId', reason: 'in-progress' },
+  },
+  NotSendable: {
+    when: 'the invitation cannot be sent again: the assessment is completed, cancelled or expired, or an invitation is waiting or on its way (innererror.reason says which)',
+    message: 'An invitation for this assessment is waiting or on its way; see its mail log',
     innererror: { field: 'AnalysisId', reason: 'in-progress' },
   },
   TooManyRequests: {

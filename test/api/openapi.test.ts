@@ -137,7 +137,7 @@ describe('GET /openapi.json and /docs', () => {
   test('every other /api operation is marked as an extension', async () => {
     const doc = await fetchDocument(server.url);
     const extensions = operations(doc).filter((o) => o.path.startsWith('/api/') && o.path !== '/api/anonymous/candidate' && o.path !== '/api/anonymous/assessment');
-    assert.equal(extensions.length, 9);
+    assert.equal(extensions.length, 11);
     for (const { path, method, op } of extensions) assert.equal(op['x-assay-extension'], true, `${method} ${path}`);
     assert.deepEqual(doc.paths['/api/anonymous/assessment/{AnalysisId}'].get.tags, ['Extensions']);
   });

@@ -7,6 +7,7 @@ import { candidate, type Credentials } from '../helpers/http.js';
 import { fetchDocument, responseChecker, typedClient } from '../helpers/openapi.js';
 import { eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { mailEnv, SmtpSink } from '../helpers/smtp-sink.js';
 
 type Checker = Awaited<ReturnType<typeof responseChecker>>;
 
@@ -19,16 +20,21 @@ type Checker = Awaited<ReturnType<typeof responseChecker>>;
 for (const db of testDatabases()) {
   describe(`every API route through the client generated from the OpenAPI document [${db}]`, () => {
     let server: TestServer;
+    let sink: SmtpSink;
     let creds: Credentials;
     let checker: Checker;
     let api: ReturnType<typeof typedClient>;
     before(async () => {
-      server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' });
+      sink = await SmtpSink.start();
+      server = await startServer(db, mailEnv(sink, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500' }));
       creds = await server.tenant();
       checker = await responseChecker(await fetchDocument(server.url));
       api = typedClient(server.url, creds, checker.middleware);
     });
-    after(async () => server.stop());
+    after(async () => {
+      await server.stop();
+      await sink.close();
+    });
 
     const newCandidate = async () => {
       const body = candidate() as { ExternalId: string; Email: string; FirstName: string; LastName: string; Preposition: string };
@@ -141,6 +147,23 @@ for (const db of testDatabases()) {
 
       const cancelCompleted = await api.DELETE('/api/anonymous/assessment/{AnalysisId}', { params: { path: { AnalysisId: id } } });
       assert.equal(cancelCompleted.error?.error.code, 'AlreadyCompleted');
+    });
+
+    test('mail: the invitation sent again and the mail log, and their errors', async () => {
+      const { data } = await api.POST('/api/anonymous/assessment', { body: { ExternalId: await newCandidate(), AssessmentType: 0, SendInvitation: true } });
+      const id = data!.Data.AnalysisId;
+      const sent = async () => ((await api.GET('/api/anonymous/assessment/{AnalysisId}/emails', { params: { path: { AnalysisId: id } } })).data?.Data[0]?.Status === 'Sent' ? true : undefined);
+      await eventually(sent);
+      const again = await api.POST('/api/anonymous/assessment/{AnalysisId}/invitation', { params: { path: { AnalysisId: id } } });
+      assert.equal(again.response.status, 202);
+      const cancelled = await newAssessment(await newCandidate());
+      assert.equal((await api.DELETE('/api/anonymous/assessment/{AnalysisId}', { params: { path: { AnalysisId: cancelled } } })).response.status, 200);
+      const over = await api.POST('/api/anonymous/assessment/{AnalysisId}/invitation', { params: { path: { AnalysisId: cancelled } } });
+      assert.equal(over.error?.error.code, 'NotSendable');
+      const noLog = await api.GET('/api/anonymous/assessment/{AnalysisId}/emails', { params: { path: { AnalysisId: 'no-such' } } });
+      assert.equal(noLog.error?.error.code, 'NotFound');
+      const noResend = await api.POST('/api/anonymous/assessment/{AnalysisId}/invitation', { params: { path: { AnalysisId: 'no-such' } } });
+      assert.equal(noResend.error?.error.code, 'NotFound');
     });
 
     test('the probes, without credentials', async () => {

@@ -29,6 +29,8 @@ export interface paths {
                         ExternalId: string;
                         /** @description Where the candidate goes on completion; absolute http(s). */
                         ReturnUrl?: string;
+                        /** @description Extension: e-mail the candidate an invitation with the link (true), or not (false). Omitted: the portal's default, which is off unless set. Needs SMTP_URL on the server: without it, true is a 400. */
+                        SendInvitation?: boolean;
                         /** @description Basic password; needs WebhookUsername. */
                         WebhookPassword?: string;
                         /** @description Receives one POST on completion; absolute http(s), public address. */
@@ -381,6 +383,251 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/assessment/{AnalysisId}/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mail log of an assessment (extension)
+         * @description Every invitation and reminder: its status, attempts, the SMTP server's last reply and its times, with the recipient masked. Empty when none was asked for. Erasure removes it with the assessment. Another tenant's assessment is 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The AnalysisId. */
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                Attempts: number;
+                                /** Format: date-time */
+                                CreatedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it may go: its reminder time, or its next try.
+                                 */
+                                DueAt: string;
+                                Id: string;
+                                Kind: "Invitation" | "Reminder";
+                                LastAttemptAt: string | null;
+                                /** @description The SMTP server's last reply, or why it was not sent; addresses in it masked. */
+                                LastReply: string | null;
+                                /** @description The address it went to, masked (a***@example.com); null before a try. */
+                                Recipient: string | null;
+                                /** @description api:<key id> for an invitation sent again on request; null when automatic. */
+                                RequestedBy: string | null;
+                                SentAt: string | null;
+                                /** @description Pending: waiting for its time (a reminder) or its next try after a transient failure. Failed: refused by the SMTP server (5xx), or retried for 24 hours in vain. Cancelled: not sent, the assessment was over or a resend replaced it. */
+                                Status: "Pending" | "Sending" | "Sent" | "Failed" | "Cancelled";
+                            }[];
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/anonymous/assessment/{AnalysisId}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the invitation to the candidate again (extension)
+         * @description Queues the invitation once more (202); it goes out within seconds, and is retried for up to 24 hours if the SMTP server cannot take it. A reminder that was waiting is cancelled: the new invitation schedules its own. At most 3 per assessment per hour (then 429). 409 NotSendable when the assessment is completed, cancelled or expired, or an invitation is on its way. 400 when the server has no SMTP_URL. No body needed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The AnalysisId. */
+                    AnalysisId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted, in the success envelope */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                MessageId: string;
+                                /** @enum {string} */
+                                Status: "Pending";
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 202;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFound`: no such resource of yours */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotSendable`: the invitation cannot be sent again: the assessment is completed, cancelled or expired, or an invitation is waiting or on its way (innererror.reason says which) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaType`: a body is sent with another Content-Type than application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1560,7 +1807,7 @@ export interface components {
                  * @description Machine-readable code; each operation lists the ones it returns, and when.
                  * @enum {unknown}
                  */
-                code: "ExternalIdAlreadyExists" | "NoCandidateFound" | "InvalidAssessmentType" | "ValidationError" | "WebhookUrlNotAllowed" | "InvalidJson" | "UnsupportedMediaType" | "PayloadTooLarge" | "InvalidApiKey" | "InvalidCredentials" | "NotFound" | "ResultsNotReleased" | "AlreadyCompleted" | "NotRedeliverable" | "TooManyRequests" | "ServiceUnavailable" | "InternalError";
+                code: "ExternalIdAlreadyExists" | "NoCandidateFound" | "InvalidAssessmentType" | "ValidationError" | "WebhookUrlNotAllowed" | "InvalidJson" | "UnsupportedMediaType" | "PayloadTooLarge" | "InvalidApiKey" | "InvalidCredentials" | "NotFound" | "ResultsNotReleased" | "AlreadyCompleted" | "NotRedeliverable" | "NotSendable" | "TooManyRequests" | "ServiceUnavailable" | "InternalError";
                 innererror: {
                     [key: string]: unknown;
                 };

@@ -5,10 +5,12 @@ import { expiryFor } from '../../lifecycle/rules.js';
 import { AssessmentCreateBody, AssessmentCreated } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { newAnalysisId } from '../../security/tokens.js';
-import { insertAssessment } from '../../assessments/assessments-store.js';
+import { insertAssessment, insertAssessmentWith, type NewAssessment } from '../../assessments/assessments-store.js';
+import { invitationQuery } from '../../mail/outbox-store.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
 
-export function assessmentCreate(app: App, { store, secretBox, config }: Deps): void {
+
+export function assessmentCreate(app: App, { store, secretBox, config, mail }: Deps): void {
   app.post(
     '/api/anonymous/assessment',
     {
@@ -33,9 +35,12 @@ export function assessmentCreate(app: App, { store, secretBox, config }: Deps): 
         },
         config.webhook.allowPrivateNetworks,
       );
+      if (body.SendInvitation === true && !config.mail) {
+        throw new DomainError('ValidationError', 'SendInvitation needs e-mail, and this server sends none: SMTP_URL is not set', { field: 'SendInvitation', setting: 'SMTP_URL' });
+      }
       const analysisId = newAnalysisId();
       const webhook = checked.webhook;
-      const outcome = await insertAssessment(store, {
+      const row: NewAssessment = {
         analysis_id: analysisId,
         tenant_id: caller.tenantId,
         external_id: body.ExternalId,
@@ -52,7 +57,11 @@ export function assessmentCreate(app: App, { store, secretBox, config }: Deps): 
         started_at: null,
         completed_at: null,
         expires_at: expiryFor(body.ExpiresAt, config.lifecycle.expiryDays),
-      });
+      };
+      // Without mail, or told not to, creation is exactly what it was; else the invitation is queued in the same commit.
+      const invite = config.mail !== undefined && body.SendInvitation !== false;
+      const outcome = invite ? await insertAssessmentWith(store, row, [invitationQuery(store.db, analysisId, body.SendInvitation === undefined)]) : await insertAssessment(store, row);
+      if (invite && outcome === 'created') mail.wake();
       if (outcome === 'no-candidate') {
         throw new DomainError('NoCandidateFound', 'No candidate found', { field: 'ExternalId' });
       }

@@ -31,8 +31,9 @@ Standard Webhooks signatures (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-s
 ## Extensions beyond the original specification
 The original specification has two operations: create a candidate, create an assessment. Assay adds,
 marked "(extension)": the status lookup, cancelling an assessment, the results endpoint in TMA's own
-format, the report (HTML and PDF), the candidate's data (access and erasure), and the webhook log and
-redelivery. Assessment creation also takes an optional \`ExpiresAt\`.
+format, the report (HTML and PDF), the candidate's data (access and erasure), the webhook log and
+redelivery, and the mail log and invitation resend. Assessment creation also takes an optional
+\`ExpiresAt\` and \`SendInvitation\`.
 
 The candidate portal (the \`AssessmentUrl\`) and report share links are web pages for people, not API
 operations, and are not described here.
@@ -56,6 +57,7 @@ export function openApiOptions(): SwaggerOptions {
         { name: 'Results', description: "TMA's classic results endpoint, with Assay's extensions, and the report." },
         { name: 'Extensions', description: 'The status lookup and cancelling an assessment: beyond the original specification.' },
         { name: 'Webhooks', description: 'The delivery log and manual redelivery (extensions).' },
+        { name: 'Mail', description: 'Invitations and reminders e-mailed to candidates, when the server has SMTP_URL: sending again, and the mail log (extensions).' },
         { name: 'Operations', description: 'Probes for balancers and orchestrators; no credentials.' },
       ],
     },

@@ -1,0 +1,83 @@
+import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
+import { CliError } from '../cli/shared.js';
+
+export interface CaughtMail {
+  receivedAt: string;
+  from: string;
+  to: string[];
+  subject: string;
+  links: string[];
+  text: string;
+}
+
+function describe(m: CaughtMail): string {
+  return [`${m.receivedAt} mail from ${m.from} to ${m.to.join(', ')}`, `  subject: ${m.subject}`, ...m.links.map((l) => `  link: ${l}`), '  text:', ...m.text.trimEnd().split('\n').map((l) => `    ${l}`), ''].join('\n');
+}
+
+/**
+ * A local SMTP catcher for trying mail: takes every message (no TLS, no authentication) and
+ * prints who it is from and to, its subject, its links and its text part. Its packages are the
+ * tests' (smtp-server, mailparser), loaded only when it runs.
+ */
+export function mailCommands(program: Command): void {
+  const mail = program.command('mail').description('e-mail to candidates');
+  mail
+    .command('listen')
+    .description('catch mail on this machine and print each message (a development aid; accepts everything, sends nothing on)')
+    .option('--port <port>', 'port to listen on', '2525')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--json', 'print one JSON object per line')
+    .action(async (opts: { port: string; host: string; json?: boolean }) => {
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be a port number');
+      let modules: [typeof import('smtp-server'), typeof import('mailparser')];
+      try {
+        modules = await Promise.all([import('smtp-server'), import('mailparser')]);
+      } catch {
+        throw new CliError('mail listen needs the development packages smtp-server and mailparser (npm install without --omit=dev)');
+      }
+      const [{ SMTPServer }, { simpleParser }] = modules;
+      const server = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        disableReverseLookup: true,
+        logger: false,
+        size: 10 * 1024 * 1024,
+        onData(stream, session, callback) {
+          simpleParser(stream).then(
+            (parsed) => {
+              const text = parsed.text ?? '';
+              const m: CaughtMail = {
+                receivedAt: new Date().toISOString(),
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                to: session.envelope.rcptTo.map((r) => r.address),
+                subject: parsed.subject ?? '',
+                links: [...new Set(text.match(/https?:\/\/[^\s<>"]+/g) ?? [])],
+                text,
+              };
+              process.stdout.write(opts.json ? JSON.stringify({ mail: m }) + '\n' : describe(m));
+              callback();
+            },
+            (err: Error) => callback(err),
+          );
+        },
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.server.once('error', (error: NodeJS.ErrnoException) => reject(new CliError(`Cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`)));
+        server.listen(port, opts.host, () => resolve());
+      });
+      const address = server.server.address() as AddressInfo;
+      const url = `smtp://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+      process.stdout.write(
+        opts.json
+          ? JSON.stringify({ listening: url }) + '\n'
+          : [`Catching mail on ${url} (Ctrl-C stops).`, `Start Assay with SMTP_URL=${url} SMTP_REQUIRE_TLS=false MAIL_FROM=assessments@example.com (development only: no TLS).`, ''].join('\n'),
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => server.close(() => resolve());
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MailConfig } from '../config.js';
+import type { Instruments } from '../measurement/instruments/load.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { Store } from '../db/database.js';
+import { portalLogo, portalSettings } from '../tenancy/portal-settings-store.js';
+import { assessmentUrl } from '../assessments/rules.js';
+import { MailMetrics, type MailOutcome } from './metrics.js';
+import { claimDue, finish, releaseStale, type ClaimedMail, type Ending } from './outbox-store.js';
+import { decide, retryDelayMs } from './rules.js';
+import { Sender } from './sender.js';
+import { mailSettings } from './settings-store.js';
+import { renderMail } from './templates.js';
+
+// Logo types mail clients show inline; others (SVG, WebP) are left out and the name stands alone.
+const INLINE_LOGO = new Set(['image/png', 'image/jpeg', 'image/gif']);
+
+/**
+ * Sends the mail outbox. Due messages (a new invitation, a reminder whose time came, a retry) are
+ * claimed from the database when woken (a request queued one here) and on a poll every
+ * MAIL_POLL_INTERVAL_MS, so a reminder goes out within about that long of falling due, on
+ * whichever instance claims it first. A message claimed by a process that stopped mid-send is
+ * released for another try by the poll.
+ */
+export class Mailer {
+  readonly #id = randomUUID();
+  readonly #store: Store;
+  readonly #config: MailConfig;
+  readonly #instruments: Instruments;
+  readonly #log: FastifyBaseLogger;
+  readonly #sender: Sender;
+  readonly #metrics: MailMetrics | undefined;
+  readonly #inFlight = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #again = false;
+  #stopped = false;
+  #draining: Promise<void> = Promise.resolve();
+  // Looks at the outbox finished: tests wait on these (test/helpers/ticks.ts) before saying nothing more was sent.
+  #passes = 0;
+
+  constructor(store: Store, config: MailConfig, instruments: Instruments, log: FastifyBaseLogger, metrics?: Metrics) {
+    this.#store = store;
+    this.#config = config;
+    this.#instruments = instruments;
+    this.#log = log.child({ component: 'mail' });
+    this.#sender = new Sender(config);
+    this.#metrics = metrics ? new MailMetrics(metrics) : undefined;
+  }
+
+  async start(): Promise<void> {
+    // On SQLite one server owns the file, so anything still 'sending' at start was cut off.
+    await this.#release(this.#store.dialect === 'sqlite' ? new Date().toISOString() : this.#staleCutoff());
+    this.#timer = setInterval(() => {
+      void this.#release(this.#staleCutoff());
+      this.wake();
+    }, this.#config.pollIntervalMs);
+    this.#timer.unref();
+    this.wake();
+  }
+
+  get activity(): { passes: number; inFlight: number } {
+    return { passes: this.#passes, inFlight: this.#inFlight.size };
+  }
+
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = true;
+    this.#draining = this.#drain();
+  }
+
+  /** Stops claiming, then waits for the messages on their way: each ends within the SMTP timeouts. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await this.#draining;
+    await Promise.allSettled([...this.#inFlight]);
+    this.#sender.close();
+  }
+
+  // A send takes at most the connection, greeting and socket timeouts; a claim older than that and a minute is orphaned.
+  #staleCutoff(): string {
+    return new Date(Date.now() - 3 * this.#config.timeoutMs - 60_000).toISOString();
+  }
+
+  async #release(cutoff: string): Promise<void> {
+    try {
+      const n = await releaseStale(this.#store, cutoff);
+      if (n > 0) this.#log.warn({ count: n }, 'mail left mid-send by a stopped process queued again');
+    } catch (err) {
+      this.#log.warn({ err }, 'could not release mail left mid-send');
+    }
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      do {
+        this.#again = false;
+        const room = this.#config.maxInFlight - this.#inFlight.size;
+        if (room > 0 && !this.#stopped) {
+          const rows = await claimDue(this.#store, this.#id, room);
+          for (const row of rows) {
+            const sending: Promise<void> = this.#deliver(row)
+              .catch((err: unknown) => this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'mail ended in an unexpected error'))
+              .finally(() => {
+                this.#inFlight.delete(sending);
+                this.wake();
+              });
+            this.#inFlight.add(sending);
+          }
+          if (rows.length === room) this.#again = true;
+        }
+        this.#passes += 1;
+      } while (this.#again && !this.#stopped);
+    } catch (err) {
+      this.#log.warn({ err }, 'mail paused; the poll will claim again');
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #deliver(row: ClaimedMail): Promise<void> {
+    const settings = await mailSettings(this.#store.db, row.api_key_id);
+    const decision = decide(row.kind, row, settings.reminder_after_seconds, Date.now());
+    let ending: Ending;
+    if ('later' in decision) ending = { kind: 'later', dueAt: decision.later };
+    else if (!decision.send) ending = { kind: 'cancelled', why: decision.why };
+    else if (row.email === null) ending = { kind: 'cancelled', why: 'not sent: the candidate has no e-mail address' };
+    else ending = await this.#send(row, row.email, settings);
+    await finish(this.#store, row, this.#id, ending);
+    const outcome: MailOutcome | undefined = ending.kind === 'sent' ? 'sent' : ending.kind === 'retry' ? 'retry' : ending.kind === 'failed' ? 'failed' : ending.kind === 'cancelled' ? 'cancelled' : undefined;
+    if (outcome) this.#metrics?.message(row.kind, outcome);
+    // Never the address or the reply, which may quote it: personal data stays out of the logs.
+    this.#log.info({ analysis: row.analysis_id.slice(0, 6), kind: row.kind, outcome: ending.kind, attempts: row.attempts + (ending.kind === 'sent' || ending.kind === 'retry' ? 1 : 0) }, 'mail');
+  }
+
+  async #send(row: ClaimedMail, email: string, settings: Awaited<ReturnType<typeof mailSettings>>): Promise<Ending> {
+    const portal = await portalSettings(this.#store.db, this.#store.dialect, row.api_key_id);
+    const logo = portal.logo_type && INLINE_LOGO.has(portal.logo_type) ? await portalLogo(this.#store.db, row.api_key_id) : undefined;
+    const instrument = this.#instruments.get(row.assessment_type)!;
+    const candidate = { first_name: row.first_name ?? '', preposition: row.preposition ?? '', last_name: row.last_name ?? '' };
+    const mail = renderMail({
+      kind: row.kind,
+      language: settings.language,
+      candidate,
+      organisation: portal.organisation_name,
+      logoCid: logo ? 'logo@assay' : null,
+      instrument,
+      link: assessmentUrl(row.portal_domain, row.analysis_id),
+      expiresAt: row.expires_at,
+      privacyUrl: portal.privacy_url,
+      contactEmail: portal.contact_email,
+    });
+    const out = await this.#sender.send(
+      {
+        to: { name: `${candidate.first_name} ${candidate.preposition} ${candidate.last_name}`, address: email },
+        fromName: settings.from_name ?? portal.organisation_name,
+        replyTo: settings.reply_to ?? portal.contact_email,
+        logo: logo ? { bytes: logo.bytes, type: logo.type, cid: 'logo@assay' } : null,
+      },
+      mail,
+    );
+    if (out.kind === 'sent') {
+      const next = settings.reminder_after_seconds !== null && settings.max_reminders > 0 ? { reminderAfterSeconds: settings.reminder_after_seconds, maxReminders: settings.max_reminders } : undefined;
+      return { kind: 'sent', recipient: out.recipient!, reply: out.reply, ...(next ? { next } : {}) };
+    }
+    if (out.kind === 'permanent') return { kind: 'failed', recipient: out.recipient, reply: out.reply, attempted: out.recipient !== null };
+    const first = Date.parse(row.first_attempt_at ?? new Date().toISOString());
+    if (Date.now() - first >= this.#config.retryForMs) return { kind: 'failed', recipient: out.recipient, reply: `given up after retrying: ${out.reply}`.slice(0, 500), attempted: true };
+    const dueAt = new Date(Date.now() + retryDelayMs(row.attempts + 1, this.#config.retryBaseMs)).toISOString();
+    return { kind: 'retry', recipient: out.recipient, reply: out.reply, dueAt };
+  }
+}

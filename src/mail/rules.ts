@@ -1,0 +1,91 @@
+/** The mail room's rules, pure: durations, retries, what may be sent, and what an address may hold. */
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
+
+/** `5s`, `30m`, `48h`, `7d` in seconds; undefined when it is not such a duration. At most 365 days. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^\s*(\d{1,7})\s*([smhd])\s*$/i.exec(text);
+  if (!m) return undefined;
+  const seconds = Number(m[1]) * UNITS[m[2]!.toLowerCase()]!;
+  return seconds >= 1 && seconds <= 365 * 86_400 ? seconds : undefined;
+}
+
+/** In the largest unit that says `seconds` exactly: 172800 is `2d`, 5400 is `90m`. */
+export function formatDuration(seconds: number): string {
+  for (const unit of ['d', 'h', 'm'] as const) if (seconds % UNITS[unit]! === 0) return `${seconds / UNITS[unit]!}${unit}`;
+  return `${seconds}s`;
+}
+
+/** The delay before try `attempts + 1` after a transient failure: base, doubling, at most an hour. */
+export function retryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(3_600_000, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 20)));
+}
+
+/** What an SMTP exchange ended in. A 5xx is permanent; a 4xx, a refused connection or a timeout passes. */
+export type Outcome = { kind: 'sent'; reply: string } | { kind: 'transient'; reply: string } | { kind: 'permanent'; reply: string };
+
+export function classify(err: { responseCode?: number; response?: string; code?: string; message?: string }): Outcome {
+  const reply = (err.response ?? err.message ?? err.code ?? 'unknown error').slice(0, 500);
+  if (typeof err.responseCode === 'number' && err.responseCode >= 500) return { kind: 'permanent', reply };
+  return { kind: 'transient', reply };
+}
+
+export interface AssessmentState {
+  status: 'Created' | 'Started' | 'Completed' | 'Cancelled';
+  expires_at: string | null;
+  invited_at: string | null;
+  last_activity_at: string | null;
+}
+
+/**
+ * Whether a claimed message goes now. Nothing goes to an assessment that is over (completed,
+ * cancelled, expired); a reminder waits until the delay has passed since the invitation (not
+ * started) or the candidate's last activity (unfinished).
+ */
+export function decide(
+  kind: 'invitation' | 'reminder',
+  a: AssessmentState,
+  reminderAfterSeconds: number | null,
+  now: number,
+): { send: true } | { send: false; why: string } | { later: string } {
+  if (a.status === 'Completed') return { send: false, why: 'not sent: the assessment is completed' };
+  if (a.status === 'Cancelled') return { send: false, why: 'not sent: the assessment was cancelled' };
+  if (a.expires_at !== null && Date.parse(a.expires_at) <= now) return { send: false, why: 'not sent: the assessment expired' };
+  if (kind === 'invitation') return { send: true };
+  if (reminderAfterSeconds === null) return { send: false, why: 'not sent: the portal no longer sends reminders' };
+  const from = a.status === 'Started' && a.last_activity_at ? a.last_activity_at : a.invited_at;
+  if (from === null) return { send: true };
+  const due = Date.parse(from) + reminderAfterSeconds * 1000;
+  return due > now ? { later: new Date(due).toISOString() } : { send: true };
+}
+
+/** `a***@example.com`: the first character and the domain. */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${address[0]}***${address.slice(at)}`;
+}
+
+/** Every address in a text (an SMTP reply may quote the recipient), masked. */
+export function maskAddressesIn(text: string): string {
+  return text.replace(/[^\s<>"'@:;,()]+@[^\s<>"'@:;,()]+/g, (m) => maskAddress(m));
+}
+
+// Any control character, DEL and the line and paragraph separators: none belongs in a header.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** A display name or subject fit for a header: controls become spaces, runs of space one. */
+export function headerText(text: string, max = 200): string {
+  return text.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+/**
+ * One plain address, or undefined: no display name, comment, group, second address or control
+ * character, so it can only ever name one recipient.
+ */
+export function singleAddress(address: string): string | undefined {
+  return /^[^\s@<>()[\]\\,;:"\u0000-\u001f\u007f]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,63}$/.test(address) ? address : undefined;
+}
+
+export const NO_SMTP = 'This server sends no e-mail: SMTP_URL is not set';
