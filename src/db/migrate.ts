@@ -10,6 +10,7 @@ import * as answersOneBtree from './migrations/0007-answers-one-btree.js';
 import * as summariesVersion from './migrations/0008-heads-version.js';
 import * as webhookAttemptsByTenant from './migrations/0009-webhook-attempts-by-tenant.js';
 import * as contentVersionAndLanguage from './migrations/0010-content-version-and-language.js';
+import * as greenhouse from './migrations/0013-greenhouse.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-heads-version': summariesVersion,
   '0009-webhook-attempts-by-tenant': webhookAttemptsByTenant,
   '0010-content-version-and-language': contentVersionAndLanguage,
+  '0013-greenhouse': greenhouse,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

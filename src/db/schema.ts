@@ -55,6 +55,12 @@ export interface AssessmentTable {
   webhook_url: string | null;
   webhook_username: string | null;
   webhook_password_enc: string | null;
+  /** The ATS integration that ordered it ('greenhouse'); null for the caller API. */
+  ordered_via: string | null;
+  /** How the completion call is made (webhooks/retry.ts): null, a signed POST once; 'patch', a bare PATCH retried until taken. */
+  webhook_style: 'patch' | null;
+  /** A Basic username that is itself a secret (a partner's key), sealed like the password. */
+  webhook_username_enc: string | null;
   /** Expired is not stored: it follows from expires_at. */
   status: 'Created' | 'Started' | 'Completed' | 'Cancelled';
   /** JSON ScaleScore[], set at completion. */
@@ -162,7 +168,8 @@ export interface PortalNormTable {
   norm_group_id: string;
 }
 
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'unknown';
+/** scheduled: a retry waiting for its due_at, then pending. */
+export type DeliveryStatus = 'scheduled' | 'pending' | 'sending' | 'delivered' | 'failed' | 'unknown';
 
 /** One attempt to deliver an assessment's completion webhook: the outbox and the delivery log. */
 export interface WebhookAttemptTable {
@@ -182,11 +189,24 @@ export interface WebhookAttemptTable {
   duration_ms: number | null;
   response_status: number | null;
   error: string | null;
+  /** A scheduled retry is made pending from this time on (migration 0013). */
+  due_at: string | null;
 }
 
 export interface CredentialsVersionTable {
   id: number;
   version: number;
+}
+
+/** A Greenhouse Assessment Partner key of one portal: only its SHA-256 and a visible prefix. */
+export interface GreenhouseKeyTable {
+  id: string;
+  tenant_id: string;
+  api_key_id: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  revoked_at: string | null;
 }
 
 export interface DB {
@@ -203,5 +223,6 @@ export interface DB {
   portal_norms: PortalNormTable;
   portal_settings: PortalSettingsTable;
   erasures: ErasureTable;
+  greenhouse_keys: GreenhouseKeyTable;
 }
 

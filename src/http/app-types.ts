@@ -14,6 +14,7 @@ import type { KdfPool } from '../security/kdf-pool.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../db/database.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
+import type { InvitationSender } from '../integrations/greenhouse/types.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -40,6 +41,8 @@ export interface Deps {
   tokenGuesses: WindowLimiter;
   /** Prometheus metrics, when METRICS_PORT turns them on. */
   metrics: Metrics | undefined;
+  /** E-mails an ATS integration's invitations; undefined until the mail room is wired (needs SMTP_URL). */
+  invitations?: InvitationSender | undefined;
 }
 
 declare module 'fastify' {
