@@ -30,6 +30,8 @@ export interface Config {
     pollIntervalMs: number;
     /** Attempts on their way at once; one tenant's take at most half. */
     maxInFlight: number;
+    /** The first wait before a retried completion call (style 'patch') is tried again; it doubles each time. */
+    retryBaseMs: number;
   };
   auth: { cacheTtlMs: number; cacheMax: number; failuresPerMinute: number };
   kdf: { threads: number; queue: number; perClient: number };
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxResponseBytes: int(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 16_384, 0, 1_048_576),
       pollIntervalMs: int(env, 'WEBHOOK_POLL_INTERVAL_MS', 1_000, 50, 60_000),
       maxInFlight: int(env, 'WEBHOOK_MAX_IN_FLIGHT', 256, 2, 4_096),
+      retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 60_000, 10, 3_600_000),
     },
     auth: {
       cacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 60_000, 0, 3_600_000),

@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, Deps } from './http/app-types.js';
 import { apiPlugin } from './api/index.js';
+import { greenhouseRoutes } from './integrations/greenhouse/routes.js';
 import { errorBody, sendError } from './http/errors.js';
 import { healthRoutes } from './api/health.js';
 import { ErrorEnvelope } from './schemas/envelopes.js';
@@ -110,6 +111,7 @@ export async function buildServer(deps: Deps): Promise<App> {
     await guarded.register((scope: App) => portalPlugin(scope, deps), { prefix: '/anonymous/analyse' });
     await guarded.register(portalAssets);
     await guarded.register((scope: App) => reportRoutes(scope, deps), { prefix: '/reports' });
+    await guarded.register((scope: App) => greenhouseRoutes(scope, deps), { prefix: '/integrations/greenhouse' });
     await guarded.register(reportAssets);
   });
   return app;

@@ -2,7 +2,7 @@ import type { App, Deps } from '../http/app-types.js';
 import { DomainError } from '../domain/errors.js';
 import { WindowLimiter } from '../security/window-limiter.js';
 import type { Caller } from './auth.js';
-import { countAgainstKey } from './key-limit.js';
+import { countAgainstKey } from '../http/key-limit.js';
 import { analysisResult } from './routes/analysis-result.js';
 import { assessmentCancel } from './routes/assessment-cancel.js';
 import { assessmentCreate } from './routes/assessment-create.js';

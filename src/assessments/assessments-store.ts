@@ -11,11 +11,15 @@ export type AssessmentRow = AssessmentTable;
 const COLUMNS = [
   'analysis_id', 'tenant_id', 'external_id', 'api_key_id', 'portal_domain', 'assessment_type', 'return_url', 'webhook_url',
   'webhook_username', 'webhook_password_enc', 'status', 'scores', 'created_at', 'started_at', 'completed_at', 'expires_at',
+  'ordered_via', 'webhook_style', 'webhook_username_enc',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
+// Set only by an ATS integration's order; the caller API leaves them null.
+const OPTIONAL = { ordered_via: null, webhook_style: null, webhook_username_enc: null } as const;
 const INTEGER_COLUMNS = new Set<string>(['assessment_type']);
 
+type Written = Pick<AssessmentRow, (typeof COLUMNS)[number]>;
 /** What creation writes; the rest of the row fills in as the candidate goes. */
-export type NewAssessment = Pick<AssessmentRow, (typeof COLUMNS)[number]>;
+export type NewAssessment = Omit<Written, keyof typeof OPTIONAL> & Partial<Pick<Written, keyof typeof OPTIONAL>>;
 
 /**
  * One statement: insert ... select from the candidate row, so a candidate that does not exist
@@ -39,7 +43,7 @@ const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
  * one commit, joined to their candidates in the same tenant. Rows come in as one array per
  * column; each AnalysisId is new, so the ones returned are the ones created.
  */
-async function insertBatch(store: Store, rows: NewAssessment[]): Promise<Array<'created' | 'no-candidate'>> {
+async function insertBatch(store: Store, rows: Written[]): Promise<Array<'created' | 'no-candidate'>> {
   const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
   const { rows: inserted } = await sql<{ analysis_id: string }>`${sql.raw(PREPARE)}
     insert into assessments (${names})
@@ -58,7 +62,8 @@ const insertBatched = perStore(insertBatch, { maxInFlight: 2 });
  * Inserts the assessment if its candidate exists in the same tenant. Another tenant's
  * candidate counts as no candidate: tenants never learn of each other's ExternalIds.
  */
-export async function insertAssessment(store: Store, row: NewAssessment): Promise<'created' | 'no-candidate'> {
+export async function insertAssessment(store: Store, given: NewAssessment): Promise<'created' | 'no-candidate'> {
+  const row: Written = { ...OPTIONAL, ...given };
   if (store.dialect === 'postgres') {
     return insertBatched(store, row);
   }

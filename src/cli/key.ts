@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { provisionKey } from '../tenancy/provision.js';
 import { listKeys, revokeKey } from '../tenancy/credentials-store.js';
+import { greenhouseKeyCommands } from './greenhouse.js';
 import { CliError, issueWebhookSecret, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 export function keyCommands(program: Command): void {
   const key = program.command('key').description('API keys: each links a tenant to one portal domain');
+  greenhouseKeyCommands(key);
 
   key
     .command('create')

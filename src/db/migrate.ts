@@ -11,6 +11,7 @@ import * as summariesVersion from './migrations/0008-heads-version.js';
 import * as webhookAttemptsByTenant from './migrations/0009-webhook-attempts-by-tenant.js';
 import * as contentVersionAndLanguage from './migrations/0010-content-version-and-language.js';
 import * as mail from './migrations/0011-mail.js';
+import * as greenhouse from './migrations/0012-greenhouse.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-webhook-attempts-by-tenant': webhookAttemptsByTenant,
   '0010-content-version-and-language': contentVersionAndLanguage,
   '0011-mail': mail,
+  '0012-greenhouse': greenhouse,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

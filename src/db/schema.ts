@@ -55,6 +55,12 @@ export interface AssessmentTable {
   webhook_url: string | null;
   webhook_username: string | null;
   webhook_password_enc: string | null;
+  /** The ATS integration that ordered it ('greenhouse'); null for the caller API. */
+  ordered_via: string | null;
+  /** How the completion call is made (webhooks/retry.ts): null, a signed POST once; 'patch', a bare PATCH retried until taken. */
+  webhook_style: 'patch' | null;
+  /** A Basic username that is itself a secret (a partner's key), sealed like the password. */
+  webhook_username_enc: string | null;
   /** Expired is not stored: it follows from expires_at. */
   status: 'Created' | 'Started' | 'Completed' | 'Cancelled';
   /** JSON ScaleScore[], set at completion. */
@@ -162,7 +168,8 @@ export interface PortalNormTable {
   norm_group_id: string;
 }
 
-export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'unknown';
+/** scheduled: a retry waiting for its due_at, then pending. */
+export type DeliveryStatus = 'scheduled' | 'pending' | 'sending' | 'delivered' | 'failed' | 'unknown';
 
 /** One attempt to deliver an assessment's completion webhook: the outbox and the delivery log. */
 export interface WebhookAttemptTable {
@@ -182,6 +189,8 @@ export interface WebhookAttemptTable {
   duration_ms: number | null;
   response_status: number | null;
   error: string | null;
+  /** A scheduled retry is made pending from this time on (migration 0012). */
+  due_at: string | null;
 }
 
 export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled';
@@ -229,6 +238,17 @@ export interface CredentialsVersionTable {
   version: number;
 }
 
+/** A Greenhouse Assessment Partner key of one portal: only its SHA-256 and a visible prefix. */
+export interface GreenhouseKeyTable {
+  id: string;
+  tenant_id: string;
+  api_key_id: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface DB {
   tenants: TenantTable;
   api_users: ApiUserTable;
@@ -245,5 +265,6 @@ export interface DB {
   erasures: ErasureTable;
   mail_messages: MailMessageTable;
   portal_mail_settings: PortalMailSettingsTable;
+  greenhouse_keys: GreenhouseKeyTable;
 }
 

@@ -21,9 +21,9 @@ export class ReportLinks {
     return createHmac('sha256', this.#key).update(`${analysisId}.${nonce}.${expires}`).digest('base64url');
   }
 
-  /** The path and query of a link valid for the configured days from today. */
-  path(analysisId: string, nonce: string, now = Date.now()): string {
-    const expires = (Math.floor(now / DAY_MS) + 1 + this.#days) * 86_400;
+  /** The path and query of a link valid for the configured days from today (or `days`, for a link handed to an ATS). */
+  path(analysisId: string, nonce: string, now = Date.now(), days = this.#days): string {
+    const expires = (Math.floor(now / DAY_MS) + 1 + days) * 86_400;
     return `/reports/${analysisId}?expires=${expires}&sig=${this.#sign(analysisId, nonce, expires)}`;
   }
 

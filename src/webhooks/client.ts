@@ -76,14 +76,23 @@ export class WebhookClient {
     };
   }
 
-  /** One POST. Never throws: every outcome, good or bad, comes back as an Attempt. */
-  async post(url: string, body: string, authorization: string | undefined, extraHeaders: Record<string, string> = {}): Promise<Attempt> {
+  /** One POST of a JSON body. Never throws: every outcome, good or bad, comes back as an Attempt. */
+  post(url: string, body: string, authorization: string | undefined, extraHeaders: Record<string, string> = {}): Promise<Attempt> {
+    return this.#attempt('POST', url, body, authorization, { ...extraHeaders, 'content-type': 'application/json' });
+  }
+
+  /** One PATCH with no body (an ATS partner's "completed" call). Never throws, as `post`. */
+  patch(url: string, authorization: string | undefined): Promise<Attempt> {
+    return this.#attempt('PATCH', url, '', authorization, {});
+  }
+
+  async #attempt(method: 'POST' | 'PATCH', url: string, body: string, authorization: string | undefined, extraHeaders: Record<string, string>): Promise<Attempt> {
     const started = performance.now();
     const duration = () => Math.round(performance.now() - started);
-    const headers: Record<string, string> = { ...extraHeaders, 'content-type': 'application/json', 'user-agent': 'Assay-Webhook/1.0' };
+    const headers: Record<string, string> = { ...extraHeaders, 'user-agent': 'Assay-Webhook/1.0' };
     if (authorization) headers.authorization = authorization;
     try {
-      const status = await this.#send(new URL(url), body, headers);
+      const status = await this.#send(method, new URL(url), body, headers);
       const ok = status >= 200 && status < 300;
       return { status, error: ok ? null : `HTTP ${status}`, durationMs: duration() };
     } catch (error) {
@@ -94,14 +103,14 @@ export class WebhookClient {
   }
 
   /** Resolves with the status once the answer has been read (up to the cap), or rejects. */
-  #send(url: URL, body: string, headers: Record<string, string>): Promise<number> {
+  #send(method: 'POST' | 'PATCH', url: URL, body: string, headers: Record<string, string>): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const https = url.protocol === 'https:';
       if (!https && url.protocol !== 'http:') throw new Error(`unsupported protocol ${url.protocol}`);
       const literal = literalAddress(url.hostname);
       if (this.#guard && literal !== undefined && !isPublicAddress(literal)) throw new AddressRefused('the webhook host is not a public address');
       const options: RequestOptions = {
-        method: 'POST',
+        method,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         agent: https ? this.#https : this.#http,
         lookup: this.#lookup as RequestOptions['lookup'],

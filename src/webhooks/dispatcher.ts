@@ -5,6 +5,7 @@ import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../db/database.js';
 import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, TENANTS_PER_WALK, type ClaimedAttempt } from './outbox-store.js';
+import { promoteDue } from './retry-store.js';
 import { shareOut, TenantWalk } from './share.js';
 import { messageId, secretContext, signatureHeaders } from './signing.js';
 import { basicAuthorization } from '../security/basic-auth.js';
@@ -168,7 +169,7 @@ export class Dispatcher {
 
   async #abandon(cutoff: string): Promise<void> {
     try {
-      const n = await markAbandoned(this.#store, cutoff);
+      const n = await markAbandoned(this.#store, cutoff, this.#config.webhook.retryBaseMs);
       if (n > 0) {
         this.#log.warn({ count: n }, 'webhook deliveries abandoned mid-attempt marked unknown');
         this.#metrics?.webhooksAbandoned(n);
@@ -194,6 +195,8 @@ export class Dispatcher {
 
   /** One look at the outbox: claims what the waiting tenants' shares allow, and starts sending it. */
   async #pass(): Promise<void> {
+    // Retries that fell due join the pending; a read first, so none due costs no write.
+    await promoteDue(this.#store);
     // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
     // Also when every slot is taken: it says whether a tenant waits short, which stops hand-offs.
     const waiting = await this.#walk.next();
@@ -245,8 +248,11 @@ export class Dispatcher {
     const attemptedAt = new Date().toISOString();
     let attempt: Attempt;
     try {
-      const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
-      attempt = await this.#client.post(row.webhook_url, body, this.#authorization(row), this.#signature(row, body));
+      if (row.webhook_style === 'patch') attempt = await this.#client.patch(row.webhook_url, this.#authorization(row));
+      else {
+        const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
+        attempt = await this.#client.post(row.webhook_url, body, this.#authorization(row), this.#signature(row, body));
+      }
     } catch (err) {
       // Only reading the secrets can throw here: instances sharing a database need one ENCRYPTION_KEY.
       this.#log.warn({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook not sent: a secret could not be decrypted');
@@ -257,16 +263,18 @@ export class Dispatcher {
       'webhook attempt',
     );
     try {
-      await recordAttempt(this.#store, row.id, this.#id, { attemptedAt, ...attempt });
+      await recordAttempt(this.#store, row.id, this.#id, { attemptedAt, ...attempt }, this.#config.webhook.retryBaseMs);
     } catch (err) {
       this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook attempt made but not recorded');
     }
     this.#metrics?.webhookAttempt(row.kind, isDelivered(attempt), attempt.durationMs / 1000, (Date.now() - Date.parse(row.created_at)) / 1000);
   }
 
+  /** Basic credentials, when the assessment has a username: in clear, or sealed when it is itself a secret (a partner's key). */
   #authorization(row: ClaimedAttempt): string | undefined {
-    if (row.webhook_username === null) return undefined;
-    return basicAuthorization(row.webhook_username, row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '');
+    const username = row.webhook_username_enc ? this.#box.open(row.webhook_username_enc, row.analysis_id) : row.webhook_username;
+    if (username === null) return undefined;
+    return basicAuthorization(username, row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '');
   }
 
   /**

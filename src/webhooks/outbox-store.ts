@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Store } from '../db/database.js';
-import type { DB, WebhookAttemptTable } from '../db/schema.js';
+import type { AssessmentTable, DB, WebhookAttemptTable } from '../db/schema.js';
+import { scheduleRetry } from './retry-store.js';
 
 export interface ClaimedAttempt {
   id: string;
@@ -15,6 +16,8 @@ export interface ClaimedAttempt {
   webhook_url: string;
   webhook_username: string | null;
   webhook_password_enc: string | null;
+  webhook_username_enc: string | null;
+  webhook_style: AssessmentTable['webhook_style'];
   /** The portal's signing setting and sealed secrets, read with the claim (null: the portal has no settings). */
   webhook_signing: number | null;
   webhook_secret_enc: string | null;
@@ -154,7 +157,7 @@ export function claimedRows(db: Kysely<DB>, claimer: string, ids: string[]): Pro
     .selectFrom('webhook_attempts as w')
     .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
     .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-    .select(['w.id', 'w.tenant_id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc'])
+    .select(['w.id', 'w.tenant_id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc', 'a.webhook_username_enc', 'a.webhook_style'])
     .select(['p.webhook_signing', 'p.webhook_secret_enc', 'p.webhook_secret_previous_enc', 'p.webhook_secret_previous_until'])
     .where('w.id', 'in', ids)
     .where('w.status', '=', 'sending')
@@ -172,10 +175,11 @@ export interface AttemptRecord {
 /** A 2xx answer delivers; anything else, or no answer, fails. */
 export const isDelivered = (a: Pick<AttemptRecord, 'status'>) => a.status !== null && a.status >= 200 && a.status < 300;
 
-export async function recordAttempt(store: Store, attemptId: string, claimer: string, a: AttemptRecord): Promise<void> {
+/** Records the outcome; a failure of a retried completion call (style 'patch') schedules the next attempt with it. */
+export async function recordAttempt(store: Store, attemptId: string, claimer: string, a: AttemptRecord, retryBaseMs: number): Promise<void> {
   const ok = isDelivered(a);
-  await store.write((trx) =>
-    trx
+  await store.write(async (trx) => {
+    const recorded = await trx
       .updateTable('webhook_attempts')
       .set({
         status: ok ? 'delivered' : 'failed',
@@ -186,16 +190,17 @@ export async function recordAttempt(store: Store, attemptId: string, claimer: st
       })
       .where('id', '=', attemptId)
       .where('claimed_by', '=', claimer)
-      .execute(),
-  );
+      .executeTakeFirst();
+    if (!ok && Number(recorded.numUpdatedRows) === 1) await scheduleRetry(trx, attemptId, retryBaseMs);
+  });
 }
 
 /**
- * Attempts left in 'sending' by a process that died mid-attempt. They are never sent again:
- * whether the receiver got the POST is unknown, and one attempt is the rule. An operator may
- * redeliver on purpose.
+ * Attempts left in 'sending' by a process that died mid-attempt. A webhook is never sent again:
+ * whether the receiver got the POST is unknown, and one attempt is the rule; an operator may
+ * redeliver on purpose. A retried completion call (style 'patch') gets its next attempt scheduled.
  */
-export async function markAbandoned(store: Store, claimedBefore: string): Promise<number> {
+export async function markAbandoned(store: Store, claimedBefore: string, retryBaseMs: number): Promise<number> {
   const stale = await store.db
     .selectFrom('webhook_attempts')
     .select('id')
@@ -204,15 +209,17 @@ export async function markAbandoned(store: Store, claimedBefore: string): Promis
     .limit(1)
     .executeTakeFirst();
   if (!stale) return 0;
-  const result = await store.write((trx) =>
-    trx
+  return store.write(async (trx) => {
+    const ids = (await trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'sending').where('claimed_at', '<', claimedBefore).execute()).map((r) => r.id);
+    if (ids.length === 0) return 0;
+    await trx
       .updateTable('webhook_attempts')
-      .set({ status: 'unknown', error: 'The process sending this webhook stopped mid-attempt; the outcome is unknown and it is not retried' })
-      .where('status', '=', 'sending')
-      .where('claimed_at', '<', claimedBefore)
-      .executeTakeFirst(),
-  );
-  return Number(result.numUpdatedRows);
+      .set({ status: 'unknown', error: 'The process sending this webhook stopped mid-attempt; the outcome is unknown' })
+      .where('id', 'in', ids)
+      .execute();
+    for (const id of ids) await scheduleRetry(trx, id, retryBaseMs);
+    return ids.length;
+  });
 }
 
 /** Every attempt for an assessment, oldest first: its delivery log. */
@@ -270,7 +277,7 @@ export async function requestRedelivery(store: Store, analysisId: string, reques
     if (row.status !== 'Completed') return { outcome: 'not-completed' };
     if (!row.webhook_url) return { outcome: 'no-webhook' };
     const attempts = await trx.selectFrom('webhook_attempts').select(['status', 'kind', 'created_at']).where('analysis_id', '=', analysisId).execute();
-    if (attempts.some((a) => a.status === 'pending' || a.status === 'sending')) return { outcome: 'in-progress' };
+    if (attempts.some((a) => a.status === 'scheduled' || a.status === 'pending' || a.status === 'sending')) return { outcome: 'in-progress' };
     const hourAgo = Date.now() - 3_600_000;
     const recent = attempts.filter((a) => a.kind === 'manual' && Date.parse(a.created_at) > hourAgo).map((a) => Date.parse(a.created_at));
     if (recent.length >= REDELIVERIES_PER_HOUR) {

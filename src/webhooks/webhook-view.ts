@@ -7,7 +7,8 @@ export function attemptView(a: AttemptRow) {
   return {
     Id: a.id,
     Kind: capitalize(a.kind) as 'Automatic' | 'Manual',
-    Status: capitalize(a.status) as 'Pending' | 'Sending' | 'Delivered' | 'Failed' | 'Unknown',
+    // A scheduled retry waits, as a pending attempt does: callers see one state for both.
+    Status: capitalize(a.status === 'scheduled' ? 'pending' : a.status) as 'Pending' | 'Sending' | 'Delivered' | 'Failed' | 'Unknown',
     CreatedAt: a.created_at,
     AttemptedAt: a.attempted_at,
     DurationMs: a.duration_ms,

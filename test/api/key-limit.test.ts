@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from '../helpers/deadline.js';
 import type { FastifyReply } from 'fastify';
-import { countAgainstKey } from '../../src/api/key-limit.js';
+import { countAgainstKey } from '../../src/http/key-limit.js';
 import { WindowLimiter } from '../../src/security/window-limiter.js';
 
 /** The headers a request's reply was given. */

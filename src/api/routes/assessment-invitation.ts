@@ -1,5 +1,5 @@
 import type { App, Deps } from '../../http/app-types.js';
-import { rateLimitHeaders } from '../key-limit.js';
+import { rateLimitHeaders } from '../../http/key-limit.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';

@@ -2,7 +2,7 @@ import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, RedeliveryQueued } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { rateLimitHeaders } from '../key-limit.js';
+import { rateLimitHeaders } from '../../http/key-limit.js';
 import { REDELIVERIES_PER_HOUR, requestRedelivery } from '../../webhooks/outbox-store.js';
 
 const WHY: Record<string, string> = {

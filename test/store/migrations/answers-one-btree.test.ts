@@ -33,7 +33,7 @@ for (const db of testDatabases()) {
 
       const down = await migrator(store).migrateTo('0006-webhook-log');
       assert.equal(down.error, undefined);
-      assert.deepEqual(down.results?.map((r) => [r.migrationName, r.status]), [['0010-content-version-and-language', 'Success'], ['0009-webhook-attempts-by-tenant', 'Success'], ['0008-heads-version', 'Success'], ['0007-answers-one-btree', 'Success']]);
+      assert.deepEqual(down.results?.map((r) => [r.migrationName, r.status]), [['0012-greenhouse', 'Success'], ['0011-mail', 'Success'], ['0010-content-version-and-language', 'Success'], ['0009-webhook-attempts-by-tenant', 'Success'], ['0008-heads-version', 'Success'], ['0007-answers-one-btree', 'Success']]);
       assert.deepEqual(await answers(), before);
       assert.equal(await withoutRowid(), db === 'sqlite' ? false : undefined);
 

@@ -1,0 +1,108 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { LifecycleStatus } from '../../lifecycle/rules.js';
+import type { Instrument } from '../../measurement/instruments/types.js';
+import type { Result } from '../../measurement/result.js';
+
+/**
+ * Greenhouse's Assessment Partner API in pure functions: what list_tests, send_test and
+ * test_status say, from Assay's rows and results. Field names are Greenhouse's (snake case).
+ */
+
+/** How long a partner_profile_url opens the report: Greenhouse keeps the link it read at completion and asks no more. */
+export const PROFILE_LINK_DAYS = 180;
+
+/** Greenhouse refuses keys of 171 characters or more; ours are 35. */
+export const MAX_KEY_LENGTH = 170;
+
+/** A new Greenhouse key: 192 random bits. Only its SHA-256 and a visible prefix are stored. */
+export function newGreenhouseKey(): { key: string; prefix: string; hash: string } {
+  const key = 'gh_' + randomBytes(24).toString('base64url');
+  return { key, prefix: key.slice(0, 9), hash: sha256(key) };
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Greenhouse's error body: the one shape its documentation uses for errors, a list of messages. */
+export const errorsBody = (message: string) => ({ errors: [message] });
+
+export interface PartnerTest {
+  partner_test_id: string;
+  partner_test_name: string;
+}
+
+/** Every loaded instrument, its AssessmentType as the id (a string, as Greenhouse requires). */
+export function listTests(instruments: Iterable<Instrument>): PartnerTest[] {
+  return [...instruments]
+    .sort((a, b) => a.assessmentType - b.assessmentType)
+    .map((i) => ({ partner_test_id: String(i.assessmentType), partner_test_name: `${i.name.en} (${i.code})` }));
+}
+
+/** The AssessmentType a partner_test_id names, if it names a loaded instrument. */
+export function assessmentTypeOf(partnerTestId: string, instruments: ReadonlyMap<number, Instrument>): number | undefined {
+  if (!/^\d{1,4}$/.test(partnerTestId)) return undefined;
+  const type = Number(partnerTestId);
+  return instruments.has(type) ? type : undefined;
+}
+
+/**
+ * The candidate's ExternalId: stable for one person in one tenant, so a second test for them
+ * reuses the candidate. From the profile URL's origin and path (the person, /people/{id}), not
+ * its query (application_id differs per job). The tenant is in the hash because ExternalIds are
+ * unique across tenants, and two tenants may connect the same Greenhouse account.
+ */
+export function externalIdFor(tenantId: string, greenhouseProfileUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(greenhouseProfileUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  return 'gh-' + sha256(`${tenantId}\n${url.origin}${url.pathname.replace(/\/+$/, '')}`).slice(0, 40);
+}
+
+/**
+ * partner_status. Greenhouse documents one value, "complete" (results available); any other
+ * string means not yet. Assay says which of its states the test is in.
+ */
+export function partnerStatus(status: LifecycleStatus): string {
+  return { Created: 'sent', Started: 'in_progress', Completed: 'complete', Cancelled: 'cancelled', Expired: 'expired' }[status];
+}
+
+/**
+ * partner_score per instrument. TMA170 and TMA312 are profiles of 26 work motivations:
+ * a higher sten is not a better candidate, so any one number (a mean of stens, say) would rank
+ * candidates on nothing the instrument measures. They score null; the stens are in metadata.
+ */
+const SCORE: Record<string, ((r: Result) => number | null) | undefined> = {
+  TMA170: () => null,
+  TMA312: () => null,
+};
+
+export function partnerScore(instrumentCode: string, result: Result | undefined): number | null {
+  const score = SCORE[instrumentCode];
+  return result && score ? score(result) : null;
+}
+
+export type Metadata = Record<string, string | number | boolean | null>;
+
+export interface StatusFacts {
+  instrument: Pick<Instrument, 'code' | 'name'>;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** Whether the candidate keeps the results back (reports/render.withheld). */
+  withheld: boolean;
+  result: Result | undefined;
+}
+
+/** metadata: flat, primitives only; each scale's sten when the results are released and normed. */
+export function metadata(f: StatusFacts): Metadata {
+  const m: Metadata = { Test: `${f.instrument.name.en} (${f.instrument.code})`, 'Started At': f.startedAt, 'Completed At': f.completedAt };
+  if (!f.completedAt) return m;
+  if (f.withheld) return { ...m, Results: 'Withheld: the candidate has not released their results' };
+  if (!f.result?.normGroup) return { ...m, Results: 'Not normed: no norm group is active for this portal; see the report for raw scores' };
+  const group = f.result.normGroup;
+  m['Norm Group'] = group.illustrative ? `${group.name} (illustrative example, not for selection)` : group.name;
+  for (const s of f.result.scales) if (s.sten !== undefined) m[`${s.name} (sten)`] = s.sten;
+  return m;
+}

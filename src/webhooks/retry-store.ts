@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Store } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { nextAttemptAt } from './retry.js';
+
+const now = () => new Date().toISOString();
+
+/**
+ * After a failed or unknown attempt of an assessment whose completion call is retried (style
+ * 'patch'), schedules the next one in the same transaction, unless the retry window has passed.
+ * One row a retry: the delivery log shows every attempt.
+ */
+export async function scheduleRetry(trx: Kysely<DB>, attemptId: string, baseMs: number): Promise<void> {
+  const row = await trx
+    .selectFrom('webhook_attempts as w')
+    .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
+    .select(['w.analysis_id', 'w.tenant_id', 'a.webhook_style'])
+    .where('w.id', '=', attemptId)
+    .executeTakeFirst();
+  if (row?.webhook_style !== 'patch') return;
+  const chain = await trx
+    .selectFrom('webhook_attempts')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('first')])
+    .where('analysis_id', '=', row.analysis_id)
+    .executeTakeFirstOrThrow();
+  const due = nextAttemptAt(Number(chain.n), String(chain.first), Date.now(), baseMs);
+  if (!due) return;
+  await trx
+    .insertInto('webhook_attempts')
+    .values({
+      id: randomUUID(),
+      analysis_id: row.analysis_id,
+      tenant_id: row.tenant_id,
+      kind: 'automatic',
+      requested_by: null,
+      status: 'scheduled',
+      created_at: now(),
+      due_at: due,
+      claimed_at: null,
+      claimed_by: null,
+      attempted_at: null,
+      duration_ms: null,
+      response_status: null,
+      error: null,
+    })
+    .execute();
+}
+
+/**
+ * Scheduled retries whose time has come become pending, queued as of now, for the usual claim.
+ * A read first, so an outbox with nothing due costs no write. Two instances doing this at once
+ * change the same rows to the same values; the claim still takes each attempt once.
+ */
+export async function promoteDue(store: Store): Promise<number> {
+  const at = now();
+  const due = await store.db.selectFrom('webhook_attempts').select('id').where('status', '=', 'scheduled').where('due_at', '<=', at).limit(1).executeTakeFirst();
+  if (!due) return 0;
+  const result = await store.write((trx) =>
+    trx.updateTable('webhook_attempts').set({ status: 'pending', created_at: at }).where('status', '=', 'scheduled').where('due_at', '<=', at).executeTakeFirst(),
+  );
+  return Number(result.numUpdatedRows);
+}
