@@ -77,7 +77,8 @@ export async function insertAssessment(store: Store, given: NewAssessment): Prom
  * Inserts the assessment as `insertAssessment` does, and `also` (statements that depend on it, such
  * as its invitation queued) in the same commit: all or none.
  */
-export async function insertAssessmentWith(store: Store, row: NewAssessment, also: ReadonlyArray<CompiledQuery>): Promise<'created' | 'no-candidate'> {
+export async function insertAssessmentWith(store: Store, given: NewAssessment, also: ReadonlyArray<CompiledQuery>): Promise<'created' | 'no-candidate'> {
+  const row: Written = { ...OPTIONAL, ...given };
   const query = insertForOwnCandidate(store.db, store.dialect, ...COLUMNS.map((c) => row[c]), row.external_id, row.tenant_id);
   const results = await store.executeAll([query, ...also]);
   return results?.[0]?.changes === 1 ? 'created' : 'no-candidate';
