@@ -19,7 +19,7 @@ export interface SuiteOptions {
   /** false: no server at the start; the suite's tests start their own with `ctx.another`. */
   start?: boolean;
   /** The suite's own tenant (ctx.creds, ctx.api); false for a suite whose tests make their own. */
-  tenant?: false | { name?: string; portalDomain?: string | ((serverUrl: string) => string) };
+  tenant?: false | { name?: string; portalDomain?: string | ((at: { url: string; db: DatabaseKind }) => string) };
   /** A webhook receiver (ctx.receiver), started before the server and closed after it. */
   receiver?: boolean;
   /**
@@ -41,6 +41,8 @@ export interface SuiteContext {
   /** An API client with the suite's tenant's credentials. */
   api: ReturnType<typeof apiClient>;
   receiver: Receiver;
+  /** What bin/assay needs, on top of PATH, to work on the suite's database and data directory. */
+  cliEnv: Record<string, string>;
   /** Another server on the suite's database, stopped at the suite's teardown unless stopped before. */
   another(env?: Record<string, string>, options?: ServerOptions): Promise<TestServer>;
 }
@@ -106,6 +108,7 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
         creds: handle('tenant', () => creds),
         api: handle('API client', () => (server && creds ? apiClient(server.url, creds) : undefined)),
         receiver: handle('receiver', () => receiver),
+        cliEnv: handle('CLI environment', () => server && { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir }),
         async another(env = {}, serverOptions = {}) {
           const other = stoppedOnce(await startServer(db, env, serverOptions));
           others.push(other);
@@ -120,7 +123,7 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
           server = await startServer(db, options.env ?? {}, options.serverOptions ?? {});
           if (options.tenant === false) return;
           const domain = options.tenant?.portalDomain;
-          creds = await server.tenant(options.tenant?.name, typeof domain === 'function' ? domain(server.url) : domain);
+          creds = await server.tenant(options.tenant?.name, typeof domain === 'function' ? domain({ url: server.url, db }) : domain);
         },
         { timeout: HOOK_DEADLINE_MS },
       );

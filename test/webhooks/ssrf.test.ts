@@ -5,11 +5,10 @@ import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { HOST_NOT_USABLE, WebhookClient } from '../../src/webhooks/client.js';
 import type { Resolver } from '../../src/webhooks/dns.js';
-import { testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
 const RANGES: Record<string, string[]> = {
   loopback: ['127.0.0.1', '127.8.9.10', '::1'],
@@ -116,35 +115,21 @@ describe('the guarded webhook client', () => {
   });
 });
 
-for (const db of testDatabases()) {
-  describe(`SSRF through the whole flow [${db}]`, () => {
-    let server: TestServer;
-    let receiver: Receiver;
-    before(async () => {
-      receiver = await Receiver.start();
-      const dns: Record<string, string> = { 'internal.test': '10.1.2.3', 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
-      server = await startServer(db, { WEBHOOK_POLL_INTERVAL_MS: '100' }, {
-        resolver: async (host) => (dns[host] ? [{ address: dns[host]!, family: 4 }] : []),
+const dns: Record<string, string> = { 'internal.test': '10.1.2.3', 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
+const resolver: Resolver = async (host) => (dns[host] ? [{ address: dns[host]!, family: 4 }] : []);
+suiteOnEachDatabase('SSRF through the whole flow', { env: { WEBHOOK_POLL_INTERVAL_MS: '100' }, serverOptions: { resolver }, tenant: false, receiver: true }, ({ server, receiver }) => {
+  test('a webhook name resolving to a private address is refused at delivery, recorded as an unknown name would be', async () => {
+    const creds = await server.tenant();
+    for (const host of ['internal.test', 'loopback.test', 'metadata.test', 'unknown.test']) {
+      const a = await newAssessment(server.url, creds, { WebhookUrl: `http://${host}:${receiver.port}/hook` });
+      await completeViaForms(new FormClient(server.url), a.id);
+      const w = await eventually(async () => {
+        const hook = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
+        return hook.Status === 'Failed' ? hook : undefined;
       });
-    });
-    after(async () => {
-      await server.stop();
-      await receiver.close();
-    });
-
-    test('a webhook name resolving to a private address is refused at delivery, recorded as an unknown name would be', async () => {
-      const creds = await server.tenant();
-      for (const host of ['internal.test', 'loopback.test', 'metadata.test', 'unknown.test']) {
-        const a = await newAssessment(server.url, creds, { WebhookUrl: `http://${host}:${receiver.port}/hook` });
-        await completeViaForms(new FormClient(server.url), a.id);
-        const w = await eventually(async () => {
-          const hook = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
-          return hook.Status === 'Failed' ? hook : undefined;
-        });
-        assert.equal(w.Error, HOST_NOT_USABLE, host);
-        assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
-      }
-      assert.equal(receiver.received.length, 0);
-    });
+      assert.equal(w.Error, HOST_NOT_USABLE, host);
+      assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
+    }
+    assert.equal(receiver.received.length, 0);
   });
-}
+});
