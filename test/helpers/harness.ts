@@ -120,7 +120,7 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
         async () => {
           if (options.receiver) receiver = await Receiver.start();
           if (options.start === false) return;
-          server = await startServer(db, options.env ?? {}, options.serverOptions ?? {});
+          server = stoppedOnce(await startServer(db, options.env ?? {}, options.serverOptions ?? {}));
           if (options.tenant === false) return;
           const domain = options.tenant?.portalDomain;
           creds = await server.tenant(options.tenant?.name, typeof domain === 'function' ? domain({ url: server.url, db }) : domain);

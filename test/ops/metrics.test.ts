@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { freePort } from '../helpers/cli.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
@@ -9,7 +9,6 @@ import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { authHeaders, request } from '../helpers/http.js';
 import { sampleValue, scrape, type Sample } from '../helpers/metrics.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer } from '../helpers/server.js';
 
 const CANDIDATE = { method: 'POST', route: '/api/anonymous/candidate' };
 
@@ -91,15 +90,15 @@ suiteOnEachDatabase('metrics on their own port', { env: { METRICS_PORT: '0', WEB
   });
 });
 
-describe('a metrics port in use', () => {
+suiteOnEachDatabase('a metrics port in use', { on: 'first', start: false }, ({ another }) => {
   test('stops the start with EADDRINUSE, and the API port is left free for the next start', { timeout: 60_000 }, async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = await freePort();
     try {
       const metricsPort = String((taken.address() as AddressInfo).port);
-      await assert.rejects(startServer('sqlite', { PORT: String(port), METRICS_PORT: metricsPort }), { code: 'EADDRINUSE' });
-      const next = await startServer('sqlite', { PORT: String(port) });
+      await assert.rejects(another({ PORT: String(port), METRICS_PORT: metricsPort }), { code: 'EADDRINUSE' });
+      const next = await another({ PORT: String(port) });
       assert.equal((await request(`${next.url}/healthz`)).status, 200);
       await next.stop();
     } finally {
@@ -108,15 +107,10 @@ describe('a metrics port in use', () => {
   });
 });
 
-describe('metrics are off unless METRICS_PORT is set', () => {
+suiteOnEachDatabase('metrics are off unless METRICS_PORT is set', { on: 'first', tenant: false }, ({ server }) => {
   test('no metrics listener, and no /metrics on the public port', async () => {
-    const server = await startServer('sqlite');
-    try {
-      assert.equal(server.running.metricsUrl, undefined);
-      assert.equal((await request(`${server.url}/metrics`)).status, 404);
-    } finally {
-      await server.stop();
-    }
+    assert.equal(server.running.metricsUrl, undefined);
+    assert.equal((await request(`${server.url}/metrics`)).status, 404);
   });
 });
 

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { latestAttempt } from '../../src/webhooks/outbox-store.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { type TestServer } from '../helpers/server.js';
 import { dispatcherLooked, dispatcherQuiet, within } from '../helpers/ticks.js';
 
 // Few places, so that the test fills them quickly; the dispatcher gives one tenant at most half.
@@ -174,20 +173,10 @@ async function completedAndDelivered(server: TestServer, receiver: Receiver, pat
 }
 
 // The dispatcher's loop is the same on either database; SQLite reads synchronously, so a held read is exactly one snapshot.
-describe('the dispatcher\'s loop [sqlite]', () => {
-  const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
-  let server: TestServer;
-  let receiver: Receiver;
-  const servers: TestServer[] = [];
-  before(async () => {
-    // The poll would claim waiting attempts within a minute anyway; the tests need the wakes alone.
-    server = await startServer('sqlite', { ...env, METRICS_PORT: '0' });
-    receiver = await Receiver.start();
-  });
-  after(async () => {
-    for (const s of [server, ...servers]) await s.stop().catch(() => undefined);
-    await receiver.close();
-  });
+// The poll would claim waiting attempts within a minute anyway; the tests need the wakes alone.
+const LOOP_ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
+suiteOnEachDatabase("the dispatcher's loop", { on: 'sqlite', env: { ...LOOP_ENV, METRICS_PORT: '0' }, tenant: false, receiver: true }, ({ server, receiver, another }) => {
+  const env = LOOP_ENV;
 
   test('an attempt that ends in an unexpected error is logged, and the server goes on sending other completions\' webhooks', async () => {
     const metrics = server.running.deps.metrics!;
@@ -235,8 +224,7 @@ describe('the dispatcher\'s loop [sqlite]', () => {
 
   test('a stop that comes while the dispatcher reads which tenants wait waits for that read to end, and claims nothing it found; after a restart the attempt waiting is sent once and recorded', async () => {
     // A server of its own: this one is stopped and started again.
-    const first = await startServer('sqlite', env);
-    servers.push(first);
+    const first = await another(env);
     const a = await completedAndDelivered(first, receiver, '/stop');
 
     const walk = holdNextWalk(first);
@@ -256,11 +244,9 @@ describe('the dispatcher\'s loop [sqlite]', () => {
       walk.letGo();
     }
     await within(stopping!, 30_000, 'the stop, once the read ended');
-    servers.splice(servers.indexOf(first), 1);
     assert.equal(receiver.received.filter((r) => r.url === '/stop').length, 1, 'nothing claimed or sent after the stop began');
 
-    const again = await startServer('sqlite', env, { reuse: first });
-    servers.push(again);
+    const again = await another(env, { reuse: first });
     await receiver.waitForPath('/stop', 2);
     const log = await eventually(async () => {
       const l = await latestAttempt(again.running.deps.store, a.id);
