@@ -34,6 +34,17 @@ describe('the guarded webhook client', () => {
 
   const client = (resolver: Resolver, allowPrivateNetworks = false) =>
     new WebhookClient({ allowPrivateNetworks, timeoutMs: 2_000, maxResponseBytes: 1024, resolver });
+  /** Requests that reached the receiver's /hook; the positive controls go to /control. */
+  const hooked = () => receiver.received.filter((r) => r.url === '/hook').length;
+  /** Positive control: the same post with private networks allowed reaches the receiver, and the receiver counts it. */
+  const controlReaches = async (resolver: Resolver, host: string) => {
+    const before = receiver.received.length;
+    const c = client(resolver, true);
+    const attempt = await c.post(`http://${host}:${receiver.port}/control`, '{}', undefined);
+    await c.close();
+    assert.equal(attempt.status, 204, `positive control: ${JSON.stringify(attempt)}`);
+    assert.equal(receiver.received.length, before + 1, 'positive control: the receiver counted the request');
+  };
 
   test('refuses a name that resolves into any special-purpose range, without connecting', async () => {
     for (const [range, addresses] of Object.entries(RANGES)) {
@@ -47,7 +58,8 @@ describe('the guarded webhook client', () => {
         assert.ok(!`${attempt.error} ${attempt.detail}`.includes(address), `the reason leaves out the internal address ${address}`);
       }
     }
-    assert.equal(receiver.received.length, 0);
+    assert.equal(hooked(), 0);
+    await controlReaches(fixed(['127.0.0.1']), 'victim.test');
   });
 
   test('refuses when any one of several resolved addresses is private', async () => {
@@ -56,7 +68,8 @@ describe('the guarded webhook client', () => {
     await c.close();
     assert.equal(attempt.error, HOST_NOT_USABLE);
     assert.match(attempt.detail ?? '', /^refused/);
-    assert.equal(receiver.received.length, 0);
+    assert.equal(hooked(), 0);
+    await controlReaches(fixed(['127.0.0.1']), 'mixed.test');
   });
 
   test('refuses literal addresses in every range', async () => {
@@ -69,7 +82,8 @@ describe('the guarded webhook client', () => {
       }
     }
     await c.close();
-    assert.equal(receiver.received.length, 0);
+    assert.equal(hooked(), 0);
+    await controlReaches(fixed([]), '127.0.0.1');
   });
 
   test('connects to the address it vetted: one resolution, pinned, whatever the system DNS says', async () => {
@@ -117,7 +131,7 @@ describe('the guarded webhook client', () => {
 
 const dns: Record<string, string> = { 'internal.test': '10.1.2.3', 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
 const resolver: Resolver = async (host) => (dns[host] ? [{ address: dns[host]!, family: 4 }] : []);
-suiteOnEachDatabase('SSRF through the whole flow', { env: { WEBHOOK_POLL_INTERVAL_MS: '100' }, serverOptions: { resolver }, tenant: false, receiver: true }, ({ server, receiver }) => {
+suiteOnEachDatabase('SSRF through the whole flow', { env: { WEBHOOK_POLL_INTERVAL_MS: '100' }, serverOptions: { resolver }, tenant: false, receiver: true }, ({ server, receiver, another }) => {
   test('a webhook name resolving to a private address is refused at delivery, recorded as an unknown name would be', async () => {
     const creds = await server.tenant();
     for (const host of ['internal.test', 'loopback.test', 'metadata.test', 'unknown.test']) {
@@ -131,5 +145,10 @@ suiteOnEachDatabase('SSRF through the whole flow', { env: { WEBHOOK_POLL_INTERVA
       assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
     }
     assert.equal(receiver.received.length, 0);
+    // Positive control: with private networks allowed, the same flow reaches the receiver, and it counts the POST.
+    const open = await another({ WEBHOOK_POLL_INTERVAL_MS: '100', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { resolver });
+    const control = await newAssessment(open.url, await open.tenant(), { WebhookUrl: `http://loopback.test:${receiver.port}/hook` });
+    await completeViaForms(new FormClient(open.url), control.id);
+    assert.equal((await receiver.waitFor(1)).length, 1);
   });
 });
