@@ -1,23 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
-import { testDatabases } from '../helpers/databases.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { apiClient, candidate, errorCode, uniqueId } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
-for (const db of testDatabases()) {
-  describe(`POST /api/anonymous/assessment, errors [${db}]`, () => {
-    let server: TestServer;
+suiteOnEachDatabase('POST /api/anonymous/assessment, errors', { tenant: false }, ({ server }) => {
     let api: ReturnType<typeof apiClient>;
     let externalId: string;
     before(async () => {
-      server = await startServer(db);
       api = apiClient(server.url, await server.tenant());
       const body = candidate();
       await api.createCandidate(body);
       externalId = String(body.ExternalId);
     });
-    after(() => server.stop());
 
     async function rejects(body: Record<string, unknown>, code: string, field: string) {
       const res = await api.createAssessment(body);
@@ -89,15 +84,9 @@ for (const db of testDatabases()) {
     test('over-long URLs are refused', async () => {
       await rejects({ ExternalId: externalId, AssessmentType: 0, ReturnUrl: `https://example.com/${'a'.repeat(2100)}` }, 'ValidationError', 'ReturnUrl');
     });
-  });
+});
 
-  describe(`POST /api/anonymous/assessment with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true [${db}]`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-    });
-    after(() => server.stop());
-
+suiteOnEachDatabase('POST /api/anonymous/assessment with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, tenant: false }, ({ server }) => {
     test('private and loopback webhook addresses are accepted', async () => {
       const api = apiClient(server.url, await server.tenant());
       const body = candidate();
@@ -107,5 +96,4 @@ for (const db of testDatabases()) {
         assert.equal(res.status, 201, `${host}: ${res.text}`);
       }
     });
-  });
-}
+});

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { REFRESH_AFTER } from '../../src/api/auth.js';
 import { loadConfig } from '../../src/config.js';
 import { provisionKey } from '../../src/tenancy/provision.js';
 import type { KdfPool } from '../../src/security/kdf-pool.js';
 import { revokeKey } from '../../src/tenancy/credentials-store.js';
-import { testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { apiClient } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 
 // Short enough for a test, long enough that a sleep on a busy machine still lands in the window.
 const TTL_MS = 4_000;
@@ -76,244 +77,233 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
   return promise;
 }
 
-for (const db of testDatabases()) {
-  describe(`authentication cache refresh [${db}]`, () => {
-    let server: TestServer;
-    let kdf: ReturnType<typeof gateKdf>;
-    before(async () => {
-      server = await startServer(db, { AUTH_CACHE_TTL_MS: String(TTL_MS), ...NO_FLUSH, ...NO_LOOP_GUARD });
-      kdf = gateKdf(server.running.deps.kdf);
-    });
-    after(() => server.stop());
-
-    // Authenticates and reads nothing stored: a 404 for a candidate nobody made (401 if refused).
-    const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
-
-    /**
-     * A first request keeps the caller; then, with the KDF held, a request in the last quarter of
-     * the TTL is answered from the entry and starts a check, which stays held until the test opens
-     * or refuses the KDF (the helper opens it if its own checks fail).
-     */
-    async function askInRefreshWindow(api: ReturnType<typeof apiClient>): Promise<{ keptBy: number; first: number }> {
-      const first = kdf.checks.length;
-      assert.equal((await ask(api)).status, 404);
-      const keptBy = Date.now();
-      assert.equal(kdf.checks.length, first + 1, 'the first request checks the password');
-      // The caller and the verdict were kept between the check's end and the answer.
-      const keptFrom = kdf.checks[first]!.doneAt!;
-      kdf.hold();
-      try {
-        await sleepUntil(keptBy + REFRESH_MS + 100);
-        assert.ok(Date.now() < keptFrom + TTL_MS - 300, 'the request below must land in the last quarter of the TTL');
-        assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
-        await eventually(async () => (kdf.checks.length === first + 2 ? true : undefined), 2_000, 'that request to start a check of the password');
-        assert.equal(kdf.checks.at(-1)!.doneAt, undefined, 'which is still held');
-      } catch (error) {
-        kdf.open();
-        throw error;
-      }
-      return { keptBy, first };
-    }
-
-    /** With the KDF held, a request after the TTL of what was kept by `keptBy` waits for a check of its own. */
-    async function waitsAfterTtl(api: ReturnType<typeof apiClient>, keptBy: number): Promise<void> {
-      const before = kdf.checks.length;
-      kdf.hold();
-      await sleepUntil(keptBy + TTL_MS + 200);
-      const late = ask(api);
-      try {
-        assert.ok(await pendingAfter(late, 500), 'the request waits for the held KDF');
-        assert.equal(kdf.checks.length, before + 1, 'it asked for a check of its own');
-      } finally {
-        kdf.open();
-      }
-      assert.equal((await within(late, 2_000, 'answered once the check is let through')).status, 404);
-    }
-
-    test('a caller in steady use waits for the KDF only on its first request: later checks run behind a request', async () => {
-      const api = apiClient(server.url, await server.tenant());
-      const { keptBy, first } = await askInRefreshWindow(api);
-      kdf.open();
-      assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the check ends once let through'), true);
-      await sleepUntil(keptBy + TTL_MS + 300);
-      assert.equal((await within(ask(api), 2_000, 'answered')).status, 404);
-      assert.equal(kdf.checks.length, first + 2, 'past the first TTL, the checked entry serves without a KDF');
-    });
-
-    test('an entry is never used past its TTL: a request after it waits for a fresh check', async () => {
-      const api = apiClient(server.url, await server.tenant());
-      assert.equal((await ask(api)).status, 404);
-      await waitsAfterTtl(api, Date.now());
-    });
-
-    test('a check that fails renews nothing and is not tried again at once: after the TTL a request waits for a fresh check', async () => {
-      const api = apiClient(server.url, await server.tenant());
-      const { keptBy, first } = await askInRefreshWindow(api);
-      kdf.refuse();
-      await assert.rejects(within(kdf.checks.at(-1)!.result, 2_000, 'the refused check ends'));
-      // The KDF would now answer, but the next requests are served from the entry without asking it.
-      for (let i = 0; i < 3; i++) assert.equal((await within(ask(api), 2_000, 'answered')).status, 404);
-      assert.equal(kdf.checks.length, first + 2, 'a failed check is not tried again on the next requests');
-      await waitsAfterTtl(api, keptBy);
-    });
-
-    test('while a check behind a request is held, later requests until the TTL read the caller no more', async () => {
-      const api = apiClient(server.url, await server.tenant());
-      const kysely = server.running.deps.store.db;
-      const execute = kysely.executeQuery.bind(kysely);
-      let callerReads = 0;
-      kysely.executeQuery = ((query) => {
-        if (('sql' in query ? query.sql : query.compile().sql).includes('from "api_keys" as "k"')) callerReads++;
-        return execute(query);
-      }) as typeof kysely.executeQuery;
-      try {
-        const readsAtStart = callerReads;
-        const { first } = await askInRefreshWindow(api);
-        // Positive control: the hook counts caller reads. The first request read the caller, and
-        // so did the check it started in the refresh window, before it waited for the held KDF.
-        assert.equal(callerReads - readsAtStart, 2, 'the hook counted the first request\'s read and the held check\'s');
-        const keptFrom = kdf.checks[first]!.doneAt!;
-        const readsBefore = callerReads;
-        // Until just before the TTL: a check that stopped waiting for the held verdict would keep
-        // the caller only until that verdict's end, and the requests in its last quarter read again.
-        let asked = 0;
-        try {
-          while (Date.now() < keptFrom + TTL_MS - 120) {
-            assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
-            asked++;
-            await new Promise((r) => setTimeout(r, 10));
-          }
-        } finally {
-          kdf.open();
-        }
-        assert.ok(asked >= 20, `requests in the window: ${asked}`);
-        assert.equal(callerReads - readsBefore, 0, 'the caller was read again while its check was held');
-        assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
-      } finally {
-        kysely.executeQuery = execute;
-      }
-    });
-
-    test('a key revoked while its check is held is refused at once, and the check that ends after keeps nothing', async () => {
-      const tenant = await server.tenant();
-      const key = await provisionKey(server.running.deps.store, tenant.tenantId, 'https://revoked.example.test');
-      const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
-      // The held check read the key before the revocation.
-      await askInRefreshWindow(api);
-      try {
-        assert.equal(await revokeKey(server.running.deps.store, key.apiKeyId), 'revoked');
-        assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 401);
-      } finally {
-        kdf.open();
-      }
-      assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
-      assert.equal((await within(ask(api), 2_000, 'answered')).status, 401);
-    });
+suiteOnEachDatabase('authentication cache refresh', { env: { AUTH_CACHE_TTL_MS: String(TTL_MS), ...NO_FLUSH, ...NO_LOOP_GUARD }, tenant: false }, ({ server }) => {
+  let kdf: ReturnType<typeof gateKdf>;
+  before(async () => {
+    kdf = gateKdf(server.running.deps.kdf);
   });
-}
+
+  // Authenticates and reads nothing stored: a 404 for a candidate nobody made (401 if refused).
+  const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
+
+  /**
+   * A first request keeps the caller; then, with the KDF held, a request in the last quarter of
+   * the TTL is answered from the entry and starts a check, which stays held until the test opens
+   * or refuses the KDF (the helper opens it if its own checks fail).
+   */
+  async function askInRefreshWindow(api: ReturnType<typeof apiClient>): Promise<{ keptBy: number; first: number }> {
+    const first = kdf.checks.length;
+    assert.equal((await ask(api)).status, 404);
+    const keptBy = Date.now();
+    assert.equal(kdf.checks.length, first + 1, 'the first request checks the password');
+    // The caller and the verdict were kept between the check's end and the answer.
+    const keptFrom = kdf.checks[first]!.doneAt!;
+    kdf.hold();
+    try {
+      await sleepUntil(keptBy + REFRESH_MS + 100);
+      assert.ok(Date.now() < keptFrom + TTL_MS - 300, 'the request below must land in the last quarter of the TTL');
+      assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
+      await eventually(async () => (kdf.checks.length === first + 2 ? true : undefined), 2_000, 'that request to start a check of the password');
+      assert.equal(kdf.checks.at(-1)!.doneAt, undefined, 'which is still held');
+    } catch (error) {
+      kdf.open();
+      throw error;
+    }
+    return { keptBy, first };
+  }
+
+  /** With the KDF held, a request after the TTL of what was kept by `keptBy` waits for a check of its own. */
+  async function waitsAfterTtl(api: ReturnType<typeof apiClient>, keptBy: number): Promise<void> {
+    const before = kdf.checks.length;
+    kdf.hold();
+    await sleepUntil(keptBy + TTL_MS + 200);
+    const late = ask(api);
+    try {
+      assert.ok(await pendingAfter(late, 500), 'the request waits for the held KDF');
+      assert.equal(kdf.checks.length, before + 1, 'it asked for a check of its own');
+    } finally {
+      kdf.open();
+    }
+    assert.equal((await within(late, 2_000, 'answered once the check is let through')).status, 404);
+  }
+
+  test('a caller in steady use waits for the KDF only on its first request: later checks run behind a request', async () => {
+    const api = apiClient(server.url, await server.tenant());
+    const { keptBy, first } = await askInRefreshWindow(api);
+    kdf.open();
+    assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the check ends once let through'), true);
+    await sleepUntil(keptBy + TTL_MS + 300);
+    assert.equal((await within(ask(api), 2_000, 'answered')).status, 404);
+    assert.equal(kdf.checks.length, first + 2, 'past the first TTL, the checked entry serves without a KDF');
+  });
+
+  test('an entry is never used past its TTL: a request after it waits for a fresh check', async () => {
+    const api = apiClient(server.url, await server.tenant());
+    assert.equal((await ask(api)).status, 404);
+    await waitsAfterTtl(api, Date.now());
+  });
+
+  test('a check that fails renews nothing and is not tried again at once: after the TTL a request waits for a fresh check', async () => {
+    const api = apiClient(server.url, await server.tenant());
+    const { keptBy, first } = await askInRefreshWindow(api);
+    kdf.refuse();
+    await assert.rejects(within(kdf.checks.at(-1)!.result, 2_000, 'the refused check ends'));
+    // The KDF would now answer, but the next requests are served from the entry without asking it.
+    for (let i = 0; i < 3; i++) assert.equal((await within(ask(api), 2_000, 'answered')).status, 404);
+    assert.equal(kdf.checks.length, first + 2, 'a failed check is not tried again on the next requests');
+    await waitsAfterTtl(api, keptBy);
+  });
+
+  test('while a check behind a request is held, later requests until the TTL read the caller no more', async () => {
+    const api = apiClient(server.url, await server.tenant());
+    const kysely = server.running.deps.store.db;
+    const execute = kysely.executeQuery.bind(kysely);
+    let callerReads = 0;
+    kysely.executeQuery = ((query) => {
+      if (('sql' in query ? query.sql : query.compile().sql).includes('from "api_keys" as "k"')) callerReads++;
+      return execute(query);
+    }) as typeof kysely.executeQuery;
+    try {
+      const readsAtStart = callerReads;
+      const { first } = await askInRefreshWindow(api);
+      // Positive control: the hook counts caller reads. The first request read the caller, and
+      // so did the check it started in the refresh window, before it waited for the held KDF.
+      assert.equal(callerReads - readsAtStart, 2, 'the hook counted the first request\'s read and the held check\'s');
+      const keptFrom = kdf.checks[first]!.doneAt!;
+      const readsBefore = callerReads;
+      // Until just before the TTL: a check that stopped waiting for the held verdict would keep
+      // the caller only until that verdict's end, and the requests in its last quarter read again.
+      let asked = 0;
+      try {
+        while (Date.now() < keptFrom + TTL_MS - 120) {
+          assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
+          asked++;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      } finally {
+        kdf.open();
+      }
+      assert.ok(asked >= 20, `requests in the window: ${asked}`);
+      assert.equal(callerReads - readsBefore, 0, 'the caller was read again while its check was held');
+      assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
+    } finally {
+      kysely.executeQuery = execute;
+    }
+  });
+
+  test('a key revoked while its check is held is refused at once, and the check that ends after keeps nothing', async () => {
+    const tenant = await server.tenant();
+    const key = await provisionKey(server.running.deps.store, tenant.tenantId, 'https://revoked.example.test');
+    const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
+    // The held check read the key before the revocation.
+    await askInRefreshWindow(api);
+    try {
+      assert.equal(await revokeKey(server.running.deps.store, key.apiKeyId), 'revoked');
+      assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 401);
+    } finally {
+      kdf.open();
+    }
+    assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
+    assert.equal((await within(ask(api), 2_000, 'answered')).status, 401);
+  });
+});
 
 // The floor itself: on PostgreSQL the credentials version moves every AUTH_CACHE_FLUSH_MS whatever
 // NOTIFY does, so a credential change whose NOTIFY was lost (the LISTEN connection down) still
 // acts within that time. Its tests run on their own servers, with the floor set.
-if (testDatabases().includes('postgres')) {
-  describe('the credentials-version floor [postgres]: AUTH_CACHE_FLUSH_MS', () => {
-    // Apart from the 2-second default, and long enough for a request or two between two firings.
-    const FLUSH_MS = 1_000;
-    let server: TestServer;
-    // The default TTL (a minute): in these tests only the floor can end a kept caller.
-    before(async () => (server = await startServer('postgres', { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS), ...NO_LOOP_GUARD })));
-    after(() => server.stop());
+// Apart from the 2-second default, and long enough for a request or two between two firings.
+const FLUSH_MS = 1_000;
+// The default TTL (a minute): in these tests only the floor can end a kept caller.
+suiteOnEachDatabase('the credentials-version floor: AUTH_CACHE_FLUSH_MS', { on: 'postgres', env: { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS), ...NO_LOOP_GUARD }, tenant: false }, ({ server, another }) => {
+  const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
 
-    const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
+  /** Resolves when `server`'s credentials version moves from `from`, with Date.now() then. */
+  async function moved(s: TestServer, from: number, ms: number): Promise<number> {
+    const store = s.running.deps.store;
+    return eventually(async () => (store.credentialsVersion() !== from ? Date.now() : undefined), ms, 'the credentials version to move');
+  }
 
-    /** Resolves when `server`'s credentials version moves from `from`, with Date.now() then. */
-    async function moved(s: TestServer, from: number, ms: number): Promise<number> {
-      const store = s.running.deps.store;
-      return eventually(async () => (store.credentialsVersion() !== from ? Date.now() : undefined), ms, 'the credentials version to move');
-    }
+  /** Revokes a key behind Assay's back: no NOTIFY and no credentialsChanged(), as when a NOTIFY is lost. */
+  async function revokeUnheard(s: TestServer, apiKeyId: string): Promise<void> {
+    const changed = await s.running.deps.store.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', apiKeyId).executeTakeFirst();
+    assert.equal(changed.numUpdatedRows, 1n);
+  }
 
-    /** Revokes a key behind Assay's back: no NOTIFY and no credentialsChanged(), as when a NOTIFY is lost. */
-    async function revokeUnheard(s: TestServer, apiKeyId: string): Promise<void> {
-      const changed = await s.running.deps.store.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', apiKeyId).executeTakeFirst();
-      assert.equal(changed.numUpdatedRows, 1n);
-    }
-
-    test('AUTH_CACHE_FLUSH_MS is validated: 2000 by default, 100 to 3600000', () => {
-      const pgUrl = { DATABASE_URL: 'postgres://u:p@db.invalid:5432/assay' };
-      const flushOf = (env: Record<string, string>) => {
-        const { database } = loadConfig({ ...pgUrl, ...env });
-        return database.kind === 'postgres' ? database.credentialsFlushMs : undefined;
-      };
-      assert.equal(flushOf({}), 2_000);
-      assert.equal(flushOf({ AUTH_CACHE_FLUSH_MS: '250' }), 250);
-      assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '50' }), /AUTH_CACHE_FLUSH_MS must be between 100 and 3600000/);
-      assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '2s' }), /AUTH_CACHE_FLUSH_MS must be a whole number/);
-      // Checked on SQLite too, where it does nothing: a bad value is not found only on the move to PostgreSQL.
-      assert.throws(() => loadConfig({ AUTH_CACHE_FLUSH_MS: '0' }), /AUTH_CACHE_FLUSH_MS/);
-    });
-
-    test('fires every AUTH_CACHE_FLUSH_MS, not at the 2-second default', async () => {
-      const store = server.running.deps.store;
-      // In phase with the timer first; then the time between firings.
-      await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
-      const gaps: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const from = store.credentialsVersion();
-        const at = Date.now();
-        gaps.push((await moved(server, from, 3 * FLUSH_MS)) - at);
-      }
-      // A timer never fires early (less the 20 ms of polling); a busy machine may make one late.
-      for (const gap of gaps) assert.ok(gap >= FLUSH_MS - 50, `fired after ${gap} ms, before ${FLUSH_MS} ms: ${gaps.join(', ')}`);
-      const median = gaps.sort((a, b) => a - b)[1]!;
-      assert.ok(median < 1_600, `fired every ${median} ms (median), not every ${FLUSH_MS} ms: ${gaps.join(', ')}`);
-    });
-
-    test('a revocation whose NOTIFY was lost is unheard until the floor fires, and refused after it', async () => {
-      const store = server.running.deps.store;
-      const tenant = await server.tenant();
-      // Tries again, with a new key, when the machine was too slow to revoke within one FLUSH_MS.
-      for (let attempt = 1; ; attempt++) {
-        const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
-        const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
-        // The password's verdict is kept apart from callers and outlives a flush: after this, a
-        // request after a firing reads the caller and runs no KDF.
-        assert.equal((await ask(api)).status, 404);
-        // Right after a firing: a whole FLUSH_MS to keep the caller and revoke its key.
-        const firedAt = await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
-        const version = store.credentialsVersion();
-        assert.equal((await ask(api)).status, 404, 'the caller is read and kept');
-        await revokeUnheard(server, key.apiKeyId);
-        const stale = (await ask(api)).status;
-        if (store.credentialsVersion() !== version) {
-          // The floor fired before that request: it proves nothing either way.
-          assert.ok(attempt < 5, 'five tries, each slower than the floor');
-          continue;
-        }
-        // The positive control: nothing but the floor tells this instance of that revocation.
-        assert.equal(stale, 404, 'the kept caller still serves: the revocation went unheard');
-        const refusedAt = await eventually(async () => ((await ask(api)).status === 401 ? Date.now() : undefined), 3 * FLUSH_MS, 'a 401 for the revoked key');
-        assert.notEqual(store.credentialsVersion(), version, 'the floor fired before the key was refused');
-        assert.ok(refusedAt - firedAt >= FLUSH_MS - 50, `refused ${refusedAt - firedAt} ms after the previous firing, sooner than the floor`);
-        return;
-      }
-    });
-
-    test('set to an hour (as the suite above has it), the floor does not fire: the unheard revocation stays unheard past 2 seconds', async () => {
-      const quiet = await startServer('postgres', { ...NO_FLUSH, ...NO_LOOP_GUARD });
-      try {
-        const store = quiet.running.deps.store;
-        const tenant = await quiet.tenant();
-        const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
-        const api = apiClient(quiet.url, { ...tenant, apiKey: key.apiKey });
-        const version = store.credentialsVersion();
-        assert.equal((await ask(api)).status, 404);
-        await revokeUnheard(quiet, key.apiKeyId);
-        await new Promise((r) => setTimeout(r, 2_500));
-        assert.equal(store.credentialsVersion(), version, 'the version did not move');
-        assert.equal((await ask(api)).status, 404, 'the kept caller still serves');
-      } finally {
-        await quiet.stop();
-      }
-    });
+  test('AUTH_CACHE_FLUSH_MS is validated: 2000 by default, 100 to 3600000', () => {
+    const pgUrl = { DATABASE_URL: 'postgres://u:p@db.invalid:5432/assay' };
+    const flushOf = (env: Record<string, string>) => {
+      const { database } = loadConfig({ ...pgUrl, ...env });
+      return database.kind === 'postgres' ? database.credentialsFlushMs : undefined;
+    };
+    assert.equal(flushOf({}), 2_000);
+    assert.equal(flushOf({ AUTH_CACHE_FLUSH_MS: '250' }), 250);
+    assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '50' }), /AUTH_CACHE_FLUSH_MS must be between 100 and 3600000/);
+    assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '2s' }), /AUTH_CACHE_FLUSH_MS must be a whole number/);
+    // Checked on SQLite too, where it does nothing: a bad value is not found only on the move to PostgreSQL.
+    assert.throws(() => loadConfig({ AUTH_CACHE_FLUSH_MS: '0' }), /AUTH_CACHE_FLUSH_MS/);
   });
-}
+
+  test('fires every AUTH_CACHE_FLUSH_MS, not at the 2-second default', async () => {
+    const store = server.running.deps.store;
+    // In phase with the timer first; then the time between firings.
+    await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
+    const gaps: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const from = store.credentialsVersion();
+      const at = Date.now();
+      gaps.push((await moved(server, from, 3 * FLUSH_MS)) - at);
+    }
+    // A timer never fires early (less the 20 ms of polling); a busy machine may make one late.
+    for (const gap of gaps) assert.ok(gap >= FLUSH_MS - 50, `fired after ${gap} ms, before ${FLUSH_MS} ms: ${gaps.join(', ')}`);
+    const median = gaps.sort((a, b) => a - b)[1]!;
+    assert.ok(median < 1_600, `fired every ${median} ms (median), not every ${FLUSH_MS} ms: ${gaps.join(', ')}`);
+  });
+
+  test('a revocation whose NOTIFY was lost is unheard until the floor fires, and refused after it', async () => {
+    const store = server.running.deps.store;
+    const tenant = await server.tenant();
+    // Tries again, with a new key, when the machine was too slow to revoke within one FLUSH_MS.
+    for (let attempt = 1; ; attempt++) {
+      const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
+      const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
+      // The password's verdict is kept apart from callers and outlives a flush: after this, a
+      // request after a firing reads the caller and runs no KDF.
+      assert.equal((await ask(api)).status, 404);
+      // Right after a firing: a whole FLUSH_MS to keep the caller and revoke its key.
+      const firedAt = await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
+      const version = store.credentialsVersion();
+      assert.equal((await ask(api)).status, 404, 'the caller is read and kept');
+      await revokeUnheard(server, key.apiKeyId);
+      const stale = (await ask(api)).status;
+      if (store.credentialsVersion() !== version) {
+        // The floor fired before that request: it proves nothing either way.
+        assert.ok(attempt < 5, 'five tries, each slower than the floor');
+        continue;
+      }
+      // The positive control: nothing but the floor tells this instance of that revocation.
+      assert.equal(stale, 404, 'the kept caller still serves: the revocation went unheard');
+      const refusedAt = await eventually(async () => ((await ask(api)).status === 401 ? Date.now() : undefined), 3 * FLUSH_MS, 'a 401 for the revoked key');
+      assert.notEqual(store.credentialsVersion(), version, 'the floor fired before the key was refused');
+      assert.ok(refusedAt - firedAt >= FLUSH_MS - 50, `refused ${refusedAt - firedAt} ms after the previous firing, sooner than the floor`);
+      return;
+    }
+  });
+
+  test('set to an hour (as the suite above has it), the floor does not fire: the unheard revocation stays unheard past 2 seconds', async () => {
+    const quiet = await another({ ...NO_FLUSH, ...NO_LOOP_GUARD });
+    try {
+      const store = quiet.running.deps.store;
+      const tenant = await quiet.tenant();
+      const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
+      const api = apiClient(quiet.url, { ...tenant, apiKey: key.apiKey });
+      const version = store.credentialsVersion();
+      assert.equal((await ask(api)).status, 404);
+      await revokeUnheard(quiet, key.apiKeyId);
+      await new Promise((r) => setTimeout(r, 2_500));
+      assert.equal(store.credentialsVersion(), version, 'the version did not move');
+      assert.equal((await ask(api)).status, 404, 'the kept caller still serves');
+    } finally {
+      await quiet.stop();
+    }
+  });
+});

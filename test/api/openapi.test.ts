@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ERROR_STATUS } from '../../src/schemas/errors.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { apiClient, authHeaders, candidate, request, type Credentials, type Reply } from '../helpers/http.js';
+import { apiClient, authHeaders, candidate, request, type Reply } from '../helpers/http.js';
 import { committedTypes, fetchDocument, typesOf } from '../helpers/openapi.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 
@@ -18,16 +18,11 @@ function operations(doc: Record<string, any>): Array<{ path: string; method: str
   );
 }
 
-describe('the OpenAPI document is true to the server', () => {
-  let server: TestServer;
+suiteOnEachDatabase('the OpenAPI document is true to the server', { on: 'first' }, ({ server, creds }) => {
   let doc: Record<string, any>;
-  let creds: Credentials;
   before(async () => {
-    server = await startServer('sqlite');
-    creds = await server.tenant();
     doc = await fetchDocument(server.url);
   });
-  after(async () => server.stop());
 
   test('it is valid OpenAPI 3.1 to @readme/openapi-parser', async () => {
     assert.equal(doc.openapi, '3.1.0');
@@ -109,13 +104,7 @@ describe('the OpenAPI document is true to the server', () => {
   });
 });
 
-describe('GET /openapi.json and /docs', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer('sqlite');
-  });
-  after(() => server.stop());
-
+suiteOnEachDatabase('GET /openapi.json and /docs', { on: 'first', tenant: false }, ({ server }) => {
   test("the spec's two operations: their bodies, envelopes and error schema", async () => {
     const doc = await fetchDocument(server.url);
     const candidate = doc.paths['/api/anonymous/candidate'].post;

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
-import { testDatabases } from '../helpers/databases.js';
-import { authHeaders, errorCode, request, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { authHeaders, errorCode, request } from '../helpers/http.js';
 
 /** Every API route with an id in its path, as method and path. */
 const ROUTES: Array<[method: 'GET' | 'POST' | 'DELETE', path: (id: string) => string]> = [
@@ -21,28 +19,18 @@ const ROUTES: Array<[method: 'GET' | 'POST' | 'DELETE', path: (id: string) => st
 /** Ids no store can hold or no route should pass on: NUL (PostgreSQL refuses it in text), other controls, broken UTF-8, a lone surrogate, too long. */
 const ODD = ['%00', 'abc%00def', '%0A', '%ff%fe', '%ED%A0%80', 'x'.repeat(300)];
 
-for (const db of testDatabases()) {
-  describe(`odd ids in API paths [${db}]`, () => {
-    let server: TestServer;
-    let creds: Credentials;
-    before(async () => {
-      server = await startServer(db);
-      creds = await server.tenant();
-    });
-    after(() => server.stop());
-
-    test('an id with a NUL, a control character, broken UTF-8 or too many characters gets a 400 or 404 envelope on every route, never a 5xx', async () => {
-      const send = (method: string, url: string) => request(server.url + url, { method, headers: authHeaders(creds) });
-      for (const [method, path] of ROUTES) {
-        for (const id of ODD) {
-          const url = path(id);
-          const res = await send(method, url);
-          assert.ok(res.status === 400 || res.status === 404, `${method} ${url.slice(0, 80)}: ${res.status} ${res.text.slice(0, 120)}`);
-          errorCode(res);
-        }
+suiteOnEachDatabase('odd ids in API paths', {}, ({ server, creds }) => {
+  test('an id with a NUL, a control character, broken UTF-8 or too many characters gets a 400 or 404 envelope on every route, never a 5xx', async () => {
+    const send = (method: string, url: string) => request(server.url + url, { method, headers: authHeaders(creds) });
+    for (const [method, path] of ROUTES) {
+      for (const id of ODD) {
+        const url = path(id);
+        const res = await send(method, url);
+        assert.ok(res.status === 400 || res.status === 404, `${method} ${url.slice(0, 80)}: ${res.status} ${res.text.slice(0, 120)}`);
+        errorCode(res);
       }
-      const nul = await send('GET', '/api/anonymous/assessment/%00/webhooks');
-      assert.deepEqual([nul.status, errorCode(nul), nul.body.error.innererror.field], [400, 'ValidationError', 'AnalysisId']);
-    });
+    }
+    const nul = await send('GET', '/api/anonymous/assessment/%00/webhooks');
+    assert.deepEqual([nul.status, errorCode(nul), nul.body.error.innererror.field], [400, 'ValidationError', 'AnalysisId']);
   });
-}
+});

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
-import { testDatabases } from '../helpers/databases.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { candidate, type Credentials } from '../helpers/http.js';
+import { candidate } from '../helpers/http.js';
 import { fetchDocument, responseChecker, typedClient } from '../helpers/openapi.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { mailEnv, SmtpSink } from '../helpers/smtp-sink.js';
 
 type Checker = Awaited<ReturnType<typeof responseChecker>>;
 
@@ -17,24 +15,16 @@ type Checker = Awaited<ReturnType<typeof responseChecker>>;
  * describe does not compile; a response it does not describe (status, body, error code) is a
  * mismatch, checked against the document with Ajv.
  */
-for (const db of testDatabases()) {
-  describe(`every API route through the client generated from the OpenAPI document [${db}]`, () => {
-    let server: TestServer;
-    let sink: SmtpSink;
-    let creds: Credentials;
-    let checker: Checker;
-    let api: ReturnType<typeof typedClient>;
-    before(async () => {
-      sink = await SmtpSink.start();
-      server = await startServer(db, mailEnv(sink, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500' }));
-      creds = await server.tenant();
-      checker = await responseChecker(await fetchDocument(server.url));
-      api = typedClient(server.url, creds, checker.middleware);
-    });
-    after(async () => {
-      await server.stop();
-      await sink.close();
-    });
+suiteOnEachDatabase(
+  'every API route through the client generated from the OpenAPI document',
+  { smtp: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500' } },
+  ({ server, creds }) => {
+  let checker: Checker;
+  let api: ReturnType<typeof typedClient>;
+  before(async () => {
+    checker = await responseChecker(await fetchDocument(server.url));
+    api = typedClient(server.url, creds, checker.middleware);
+  });
 
     const newCandidate = async () => {
       const body = candidate() as { ExternalId: string; Email: string; FirstName: string; LastName: string; Preposition: string };
@@ -184,5 +174,4 @@ for (const db of testDatabases()) {
         if (operation.includes('/api/')) assert.ok(statuses.some((s) => s >= 400), `${operation}: an error went through the client`);
       }
     });
-  });
-}
+});

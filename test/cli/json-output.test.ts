@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { tempDir } from '../helpers/server.js';
 
 const CAMEL = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -16,15 +17,12 @@ function keys(value: unknown): string[] {
   return [];
 }
 
-describe('the CLI speaks one dialect: camelCase --json everywhere, yes/no in tables', () => {
-  let server: TestServer;
+// The illustrative examples, active: `norms list` then has rows to print.
+suiteOnEachDatabase('the CLI speaks one dialect: camelCase --json everywhere, yes/no in tables', { on: 'first', env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', EXAMPLE_NORMS: 'true' }, tenant: false }, ({ server }) => {
   let env: Record<string, string>;
   before(async () => {
-    // The illustrative examples, active: `norms list` then has rows to print.
-    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', EXAMPLE_NORMS: 'true' });
     env = { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   });
-  after(() => server.stop());
 
   const run = async (...args: string[]) => {
     const r = await runCli(args, env);

@@ -1,31 +1,24 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
-import { testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, csrfToken, FormClient } from '../helpers/forms.js';
 import { apiClient, type Credentials } from '../helpers/http.js';
 import { stenOf } from '../helpers/norm-oracle.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
 const tma170 = instruments.get(0)!;
 
-for (const db of testDatabases()) {
-  describe(`norm groups: built from completions, imported from a file, pinned at completion [${db}]`, () => {
-    let server: TestServer;
-    let env: Record<string, string>;
+// No example norms: this suite starts with no norm group at all.
+suiteOnEachDatabase('norm groups: built from completions, imported from a file, pinned at completion', { env: { EXAMPLE_NORMS: 'false' }, tenant: false }, ({ db, server, cliEnv: env }) => {
     let tenant: Credentials & { tenantId: string; portalDomain: string };
     before(async () => {
-      // No example norms: this suite starts with no norm group at all.
-      server = await startServer(db, { EXAMPLE_NORMS: 'false' });
-      env = { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir };
       tenant = await server.tenant(undefined, `https://norms-${db}.example.test`);
     });
-    after(() => server.stop());
 
     async function cli(...args: string[]) {
       const r = await runCli(args, env);
@@ -238,5 +231,4 @@ for (const db of testDatabases()) {
       const shown = (await cli('norms', 'list', '--json')).find((g: any) => g.id === imported.id);
       assert.equal(shown?.name, `Clean name ${db}`);
     });
-  });
-}
+});

@@ -1,27 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { after } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import type { Credentials } from '../helpers/http.js';
 import { spawnCli, type CliProcess } from '../helpers/process.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 type Delivery = { credentials: string; username: string | null; signature: string; body: string; method: string };
 const delivery = (line: string) => (JSON.parse(line) as { delivery?: Delivery }).delivery;
 
-describe('bin/assay webhook listen receives a real completion\'s webhook', () => {
-  let server: TestServer;
-  let creds: Credentials;
+suiteOnEachDatabase('bin/assay webhook listen receives a real completion\'s webhook', { on: 'first', env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' } }, ({ server, creds }) => {
   const listeners: CliProcess[] = [];
-  before(async () => {
-    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' });
-    creds = await server.tenant();
-  });
   after(async () => {
     for (const l of listeners) await l.stop();
-    await server.stop();
   });
 
   async function listen(...args: string[]): Promise<{ listener: CliProcess; url: string }> {

@@ -1,11 +1,10 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import type { Browser, Page } from 'playwright-core';
 import { newAssessment } from '../helpers/fixtures.js';
-import type { Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { launch } from './browser.js';
 
 /**
@@ -25,18 +24,13 @@ function watch(page: Page, expected404?: string): string[] {
   return problems;
 }
 
-describe('/docs and the front door in a real browser (chromium)', () => {
-  let server: TestServer;
+suiteOnEachDatabase('/docs and the front door in a real browser (chromium)', { on: 'first' }, ({ server, creds }) => {
   let browser: Browser;
-  let creds: Credentials;
   before(async () => {
-    server = await startServer('sqlite');
-    creds = await server.tenant();
     browser = await launch();
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
   });
 
   test("/docs is Assay's: title, logo, the description's sections, and no console error under its CSP", async () => {

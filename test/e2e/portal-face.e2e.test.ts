@@ -3,39 +3,33 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import type { Browser } from 'playwright-core';
 import { darken } from '../../src/domain/colour.js';
 import { runCli } from '../helpers/cli.js';
-import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { authHeaders, request, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { authHeaders, request } from '../helpers/http.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const COLOUR = '#0b5394';
 
-for (const db of browserDatabases()) describe(`the portal's own face, in a real browser (chromium) [${db}]`, () => {
-  let server: TestServer;
+suiteOnEachDatabase("the portal's own face, in a real browser (chromium)", { on: 'first', tenant: { portalDomain: ({ url }) => url } }, ({ server, creds, cliEnv }) => {
   let browser: Browser;
-  let creds: Credentials & { apiKeyId: string };
   before(async () => {
-    server = await startServer(db);
-    creds = (await server.tenant(undefined, server.url)) as typeof creds;
     const logo = join(server.dataDir, 'logo.png');
     writeFileSync(logo, PNG);
     const r = await runCli(
       ['portal', 'set', '--key', creds.apiKeyId, '--name', 'Gemeente Voorbeeld', '--logo', logo, '--colour', COLOUR, '--privacy-url', 'https://voorbeeld.example/privacy', '--contact', 'werken@voorbeeld.example'],
-      { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir },
+      cliEnv,
     );
     assert.equal(r.code, 0, r.stderr);
     browser = await launch();
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
   });
 
   test('the start page names the organisation, shows its logo and colour, says who sees the results and for how long, and links the privacy statement', async () => {

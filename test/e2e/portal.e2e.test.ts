@@ -1,35 +1,24 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import type { Browser, Page } from 'playwright-core';
-import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import type { Credentials } from '../helpers/http.js';
-import { Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
 
-for (const db of browserDatabases()) describe(`the portal in a real browser (chromium, 360 px) [${db}]`, () => {
-  let server: TestServer;
-  let receiver: Receiver;
+suiteOnEachDatabase('the portal in a real browser (chromium, 360 px)', { on: 'first', env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, tenant: { portalDomain: ({ url }) => url }, receiver: true }, ({ server, creds, receiver }) => {
   let browser: Browser;
-  let creds: Credentials;
   before(async () => {
-    receiver = await Receiver.start();
     receiver.behaviour = (res, req) => {
       if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ATS</title><h1>Back at the ATS</h1>');
       else res.writeHead(200).end('ok');
     };
-    server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-    creds = await server.tenant(undefined, server.url);
     browser = await launch();
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
-    await receiver?.close();
   });
 
   const start = (id: string) => `${server.url}/anonymous/analyse/start/${id}`;

@@ -1,38 +1,27 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import type { Browser } from 'playwright-core';
 import { updatePortalSettings } from '../../src/tenancy/portal-settings-store.js';
-import { browserDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
-import type { Credentials } from '../helpers/http.js';
 import { readPdf } from '../helpers/pdf.js';
-import { Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
 
-for (const db of browserDatabases()) describe(`the report and the candidate's release, in a real browser (chromium) [${db}]`, () => {
-  let server: TestServer;
-  let receiver: Receiver;
+suiteOnEachDatabase("the report and the candidate's release, in a real browser (chromium)", { on: 'first', env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, tenant: { portalDomain: ({ url }) => url }, receiver: true }, ({ server, creds, receiver }) => {
   let browser: Browser;
-  let creds: Credentials & { apiKeyId: string };
   before(async () => {
-    receiver = await Receiver.start();
     receiver.behaviour = (res, req) => {
       if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ATS</title><h1>Back at the ATS</h1>');
       else res.writeHead(200).end('ok');
     };
-    server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-    creds = (await server.tenant(undefined, server.url)) as typeof creds;
     await updatePortalSettings(server.running.deps.store, creds.apiKeyId, { candidate_feedback: 1, candidate_release: 1 });
     browser = await launch();
   });
   after(async () => {
     await browser?.close();
-    await server?.stop();
-    await receiver?.close();
   });
 
   /** Answers every page but the last through plain forms, so the browser only finishes. */

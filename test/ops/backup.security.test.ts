@@ -1,28 +1,24 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { Database } from '../../src/db/sqlite-driver.js';
 import { runCli } from '../helpers/cli.js';
 import { apiClient, candidate } from '../helpers/http.js';
-import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { tempDir } from '../helpers/server.js';
 
 const sqliteEnv = (dir: string) => ({ DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'assay.db')}` });
 
-describe('backup and restore refuse what is not theirs (SQLite)', () => {
-  let server: TestServer;
+suiteOnEachDatabase('backup and restore refuse what is not theirs (SQLite)', { on: 'sqlite', tenant: false }, ({ server }) => {
   let genuine: string;
   const work = tempDir('assay-backup-security-');
 
   before(async () => {
-    server = await startServer('sqlite');
     const api = apiClient(server.url, await server.tenant());
     const r = await api.createCandidate(candidate());
     assert.equal(r.status, 201, r.text);
-  });
-  after(async () => {
-    await server.stop();
   });
 
   /** Runs bin/assay backup into `file`, asserting it is refused as an existing path. */

@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { Database } from '../../src/db/sqlite-driver.js';
 import { runCli } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, candidate, type Credentials } from '../helpers/http.js';
-import { eventually, Receiver } from '../helpers/receiver.js';
-import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { eventually } from '../helpers/receiver.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { tempDir } from '../helpers/server.js';
 
 const WEBHOOK_PASSWORD = 'pw-carried-by-the-key';
 
@@ -41,10 +42,7 @@ function writeLoad(url: string, creds: Credentials, workers = 6) {
 
 const sqliteEnv = (dir: string) => ({ DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'assay.db')}` });
 
-describe('backup and restore (SQLite)', () => {
-  let server: TestServer;
-  let receiver: Receiver;
-  let tenant: Credentials;
+suiteOnEachDatabase('backup and restore (SQLite)', { on: 'sqlite', env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, receiver: true }, ({ server, receiver, creds: tenant, another }) => {
   let hooked: { id: string; externalId: string };
   let backupFile: string;
   let ackedBefore: string[];
@@ -52,14 +50,7 @@ describe('backup and restore (SQLite)', () => {
   const work = tempDir('assay-backup-');
 
   before(async () => {
-    receiver = await Receiver.start();
-    server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' });
-    tenant = await server.tenant();
     hooked = await newAssessment(server.url, tenant, { WebhookUrl: receiver.url('/after-restore'), WebhookUsername: 'ats', WebhookPassword: WEBHOOK_PASSWORD });
-  });
-  after(async () => {
-    await server.stop();
-    await receiver.close();
   });
 
   test('bin/assay backup, run while candidates are being created, holds every one acknowledged before it started', async () => {
@@ -132,7 +123,7 @@ describe('backup and restore (SQLite)', () => {
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     for (const f of ['assay.db', 'secret.key']) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
 
-    const restored = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, { reuse: { dataDir: dir, databaseUrl: `sqlite:${join(dir, 'assay.db')}` } });
+    const restored = await another({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, { reuse: { dataDir: dir, databaseUrl: `sqlite:${join(dir, 'assay.db')}` } });
     try {
       const api = apiClient(restored.url, tenant);
       for (const id of [ackedBefore[0]!, ackedBefore.at(-1)!, hooked.externalId]) {

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
-import { testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient, startPath } from '../helpers/forms.js';
-import { authHeaders, request, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { authHeaders, request } from '../helpers/http.js';
 
 // Allowed in names (no control or bidi characters), and each one markup if left raw.
 const EVIL = '<b>&"x';
@@ -19,51 +18,44 @@ function escapedIn(html: string, times: number, what: string): void {
   assert.ok(!html.includes('&"x'), `${what}: no raw & or "`);
 }
 
-for (const db of testDatabases()) {
-  describe(`an organisation's or candidate's name with <, & and " is escaped on every page that shows it [${db}]`, () => {
-    let server: TestServer;
-    let tenant: Credentials & { apiKeyId: string };
-    before(async () => {
-      server = await startServer(db);
-      tenant = (await server.tenant()) as typeof tenant;
-      const set = await runCli(['portal', 'set', '--key', tenant.apiKeyId, '--name', EVIL, '--candidate-feedback', 'on', '--json'], { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir });
-      assert.equal(set.code, 0, set.stderr);
-    });
-    after(() => server.stop());
-
-    test('start, questions and feedback pages name the organisation escaped (title and header)', async () => {
-      const a = await newAssessment(server.url, tenant, {}, { FirstName: EVIL, LastName: `Last ${EVIL}` });
-      const client = new FormClient(server.url);
-      escapedIn((await client.get(startPath(a.id))).html, 2, 'start');
-      const end = await completeViaForms(client, a.id);
-      assert.equal(end.location, `/anonymous/analyse/${a.id}/feedback`);
-      escapedIn((await client.get(end.location!)).html, 2, 'feedback');
-    });
-
-    test("the report page names the candidate escaped", async () => {
-      const a = await newAssessment(server.url, tenant, {}, { FirstName: EVIL, LastName: `Last ${EVIL}` });
-      await completeViaForms(new FormClient(server.url), a.id);
-      const res = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=en`, { headers: authHeaders(tenant) });
-      assert.equal(res.status, 200);
-      const html = await res.text();
-      // The title and the candidate line: first name and last name.
-      escapedIn(html, 4, 'report');
-      assert.ok(html.includes(`Last ${ESCAPED}`), 'the last name');
-    });
-
-    test('the withdrawn and the expired pages name the organisation escaped, in the text as well', async () => {
-      const cancelled = await newAssessment(server.url, tenant);
-      assert.equal((await request(`${server.url}/api/anonymous/assessment/${cancelled.id}`, { method: 'DELETE', headers: authHeaders(tenant) })).status, 200);
-      const withdrawn = (await new FormClient(server.url).get(`${startPath(cancelled.id)}?lang=en`)).html;
-      assert.match(withdrawn, /has withdrawn this questionnaire/);
-      escapedIn(withdrawn, 3, 'cancelled');
-
-      const expired = await newAssessment(server.url, tenant);
-      const db = server.running.deps.store.db;
-      await db.updateTable('assessments').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('analysis_id', '=', expired.id).execute();
-      const page = (await new FormClient(server.url).get(`${startPath(expired.id)}?lang=en`)).html;
-      assert.match(page, /The time to complete this questionnaire has passed/);
-      escapedIn(page, 3, 'expired');
-    });
+suiteOnEachDatabase(`an organisation's or candidate's name with <, & and " is escaped on every page that shows it`, {}, ({ server, cliEnv, creds: tenant }) => {
+  before(async () => {
+    const set = await runCli(['portal', 'set', '--key', tenant.apiKeyId, '--name', EVIL, '--candidate-feedback', 'on', '--json'], cliEnv);
+    assert.equal(set.code, 0, set.stderr);
   });
-}
+
+  test('start, questions and feedback pages name the organisation escaped (title and header)', async () => {
+    const a = await newAssessment(server.url, tenant, {}, { FirstName: EVIL, LastName: `Last ${EVIL}` });
+    const client = new FormClient(server.url);
+    escapedIn((await client.get(startPath(a.id))).html, 2, 'start');
+    const end = await completeViaForms(client, a.id);
+    assert.equal(end.location, `/anonymous/analyse/${a.id}/feedback`);
+    escapedIn((await client.get(end.location!)).html, 2, 'feedback');
+  });
+
+  test("the report page names the candidate escaped", async () => {
+    const a = await newAssessment(server.url, tenant, {}, { FirstName: EVIL, LastName: `Last ${EVIL}` });
+    await completeViaForms(new FormClient(server.url), a.id);
+    const res = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=en`, { headers: authHeaders(tenant) });
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    // The title and the candidate line: first name and last name.
+    escapedIn(html, 4, 'report');
+    assert.ok(html.includes(`Last ${ESCAPED}`), 'the last name');
+  });
+
+  test('the withdrawn and the expired pages name the organisation escaped, in the text as well', async () => {
+    const cancelled = await newAssessment(server.url, tenant);
+    assert.equal((await request(`${server.url}/api/anonymous/assessment/${cancelled.id}`, { method: 'DELETE', headers: authHeaders(tenant) })).status, 200);
+    const withdrawn = (await new FormClient(server.url).get(`${startPath(cancelled.id)}?lang=en`)).html;
+    assert.match(withdrawn, /has withdrawn this questionnaire/);
+    escapedIn(withdrawn, 3, 'cancelled');
+
+    const expired = await newAssessment(server.url, tenant);
+    const db = server.running.deps.store.db;
+    await db.updateTable('assessments').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('analysis_id', '=', expired.id).execute();
+    const page = (await new FormClient(server.url).get(`${startPath(expired.id)}?lang=en`)).html;
+    assert.match(page, /The time to complete this questionnaire has passed/);
+    escapedIn(page, 3, 'expired');
+  });
+});

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
-import { testDatabases } from '../helpers/databases.js';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { authHeaders, candidate, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { authHeaders, candidate } from '../helpers/http.js';
 
 /** What every API response carries, written out here rather than read from src/. */
 const API_HEADERS: Record<string, string> = {
@@ -18,41 +16,31 @@ const API_HEADERS: Record<string, string> = {
 // Headers that mean something only to an HTML page: the API leaves them out (every byte is paid per response).
 const PAGE_ONLY = ['x-xss-protection', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'origin-agent-cluster'];
 
-for (const db of testDatabases()) {
-  describe(`the API's security headers [${db}]`, () => {
-    let server: TestServer;
-    let creds: Credentials;
-    before(async () => {
-      server = await startServer(db);
-      creds = await server.tenant();
-    });
-    after(() => server.stop());
-
-    test('on success, validation error, authentication error and unknown route alike', async () => {
-      const a = await newAssessment(server.url, creds);
-      const json = { ...authHeaders(creds), 'content-type': 'application/json' };
-      const responses = {
-        'GET 200': await fetch(`${server.url}/api/anonymous/assessment/${a.id}`, { headers: authHeaders(creds) }),
-        'POST 201': await fetch(`${server.url}/api/anonymous/candidate`, { method: 'POST', headers: json, body: JSON.stringify(candidate()) }),
-        'POST 400': await fetch(`${server.url}/api/anonymous/candidate`, { method: 'POST', headers: json, body: '{}' }),
-        'GET 401': await fetch(`${server.url}/api/anonymous/assessment/${a.id}`),
-        'GET 404': await fetch(`${server.url}/api/no-such-route`, { headers: authHeaders(creds) }),
-      };
-      for (const [what, res] of Object.entries(responses)) {
-        await res.arrayBuffer();
-        assert.equal(String(res.status), what.split(' ')[1], what);
-        for (const [name, value] of Object.entries(API_HEADERS)) assert.equal(res.headers.get(name), value, `${what}: ${name}`);
-        for (const name of PAGE_ONLY) assert.equal(res.headers.get(name), null, `${what}: no ${name}`);
-      }
-    });
-
-    test('a portal page gets the page set instead: the split is by path, not one set for all', async () => {
-      const res = await fetch(`${server.url}/`);
+suiteOnEachDatabase("the API's security headers", {}, ({ server, creds }) => {
+  test('on success, validation error, authentication error and unknown route alike', async () => {
+    const a = await newAssessment(server.url, creds);
+    const json = { ...authHeaders(creds), 'content-type': 'application/json' };
+    const responses = {
+      'GET 200': await fetch(`${server.url}/api/anonymous/assessment/${a.id}`, { headers: authHeaders(creds) }),
+      'POST 201': await fetch(`${server.url}/api/anonymous/candidate`, { method: 'POST', headers: json, body: JSON.stringify(candidate()) }),
+      'POST 400': await fetch(`${server.url}/api/anonymous/candidate`, { method: 'POST', headers: json, body: '{}' }),
+      'GET 401': await fetch(`${server.url}/api/anonymous/assessment/${a.id}`),
+      'GET 404': await fetch(`${server.url}/api/no-such-route`, { headers: authHeaders(creds) }),
+    };
+    for (const [what, res] of Object.entries(responses)) {
       await res.arrayBuffer();
-      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
-      assert.equal(res.headers.get('x-frame-options'), 'DENY');
-      assert.equal(res.headers.get('x-dns-prefetch-control'), 'off');
-      assert.match(res.headers.get('content-security-policy') ?? '', /form-action 'none'/);
-    });
+      assert.equal(String(res.status), what.split(' ')[1], what);
+      for (const [name, value] of Object.entries(API_HEADERS)) assert.equal(res.headers.get(name), value, `${what}: ${name}`);
+      for (const name of PAGE_ONLY) assert.equal(res.headers.get(name), null, `${what}: no ${name}`);
+    }
   });
-}
+
+  test('a portal page gets the page set instead: the split is by path, not one set for all', async () => {
+    const res = await fetch(`${server.url}/`);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+    assert.equal(res.headers.get('x-dns-prefetch-control'), 'off');
+    assert.match(res.headers.get('content-security-policy') ?? '', /form-action 'none'/);
+  });
+});

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { after } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import fc from 'fast-check';
 import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
-import { authHeaders, request, type Credentials, type Reply } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { authHeaders, request, type Reply } from '../helpers/http.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 /** CI runs a fixed seed (reproducible) and a fresh one, printed so a failure can be replayed. */
 const FIXED_SEED = 20261121;
@@ -73,16 +73,9 @@ function assertSane(res: Reply, label: string): void {
   assert.equal(typeof res.body?.error?.innererror, 'object', label);
 }
 
-describe('fuzzing the API and the portal forms (fast-check)', () => {
-  let server: TestServer;
-  let creds: Credentials;
-  before(async () => {
-    server = await startServer('sqlite', { AUTH_FAILURES_PER_MINUTE: '100000' });
-    creds = await server.tenant();
-  });
+suiteOnEachDatabase('fuzzing the API and the portal forms (fast-check)', { on: 'first', env: { AUTH_FAILURES_PER_MINUTE: '100000' } }, ({ server, creds }) => {
   after(async () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype was not polluted');
-    await server.stop();
   });
 
   for (const [endpoint, fields] of Object.entries(FIELDS)) {

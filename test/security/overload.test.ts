@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
-import { testDatabases } from '../helpers/databases.js';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import type { TestServer } from '../helpers/server.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { apiClient, authHeaders, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
 /** An authenticated POST whose body never finishes: it stays in flight, holding `length` bytes. */
 async function stalledPost(server: TestServer, creds: Credentials, length: number, from: string): Promise<Socket> {
@@ -23,56 +22,46 @@ async function stalledPost(server: TestServer, creds: Credentials, length: numbe
   return socket;
 }
 
-for (const db of testDatabases()) {
-  describe(`shedding load with 503 and Retry-After [${db}]`, () => {
-    let server: TestServer;
-    let creds: Credentials;
-    before(async () => {
-      server = await startServer(db, { OVERLOAD_MAX_IN_FLIGHT: '2', OVERLOAD_BODY_BYTES: '1000000', OVERLOAD_BODY_BYTES_PER_CLIENT: '65536' });
-      creds = await server.tenant();
-    });
-    after(() => server.stop());
-
-    test('past the requests in flight: the envelope on the API, a page on the portal, health still answers', async () => {
-      const a = await newAssessment(server.url, creds);
-      const stalled = [await stalledPost(server, creds, 1000, '127.0.31.1'), await stalledPost(server, creds, 1000, '127.0.31.2')];
-      try {
-        const api = await apiClient(server.url, creds, '127.0.31.3').get(`/api/anonymous/assessment/${a.id}`);
-        assert.equal(api.status, 503);
-        assert.equal(errorCode(api), 'ServiceUnavailable');
-        assert.ok(Number(api.headers.get('retry-after')) >= 1);
-        const page = await request(`${server.url}/anonymous/analyse/start/${a.id}`, { from: '127.0.31.3' });
-        assert.equal(page.status, 503);
-        assert.match(page.headers.get('content-type') ?? '', /text\/html/);
-        assert.match(page.text, /Very busy right now/);
-        assert.ok(Number(page.headers.get('retry-after')) >= 1);
-        assert.equal((await request(`${server.url}/healthz`)).status, 200);
-      } finally {
-        for (const s of stalled) s.destroy();
-      }
-      // The slots come back when those connections go.
-      let served = 0;
-      for (let i = 0; i < 50 && served === 0; i++) {
-        if ((await apiClient(server.url, creds).get(`/api/anonymous/assessment/${a.id}`)).status === 200) served++;
-        else await new Promise((r) => setTimeout(r, 20));
-      }
-      assert.equal(served, 1);
-    });
-
-    test('one client cannot hold more than its share of request bodies in memory', async () => {
-      const held = await stalledPost(server, creds, 60_000, '127.0.32.1');
-      try {
-        const same = await apiClient(server.url, creds, '127.0.32.1').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
-        assert.equal(same.status, 503, same.text);
-        assert.equal(errorCode(same), 'ServiceUnavailable');
-        const other = await apiClient(server.url, creds, '127.0.32.2').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
-        assert.equal(other.status, 201, 'another client is served meanwhile');
-      } finally {
-        held.destroy();
-      }
-    });
+suiteOnEachDatabase('shedding load with 503 and Retry-After', { env: { OVERLOAD_MAX_IN_FLIGHT: '2', OVERLOAD_BODY_BYTES: '1000000', OVERLOAD_BODY_BYTES_PER_CLIENT: '65536' } }, ({ server, creds }) => {
+  test('past the requests in flight: the envelope on the API, a page on the portal, health still answers', async () => {
+    const a = await newAssessment(server.url, creds);
+    const stalled = [await stalledPost(server, creds, 1000, '127.0.31.1'), await stalledPost(server, creds, 1000, '127.0.31.2')];
+    try {
+      const api = await apiClient(server.url, creds, '127.0.31.3').get(`/api/anonymous/assessment/${a.id}`);
+      assert.equal(api.status, 503);
+      assert.equal(errorCode(api), 'ServiceUnavailable');
+      assert.ok(Number(api.headers.get('retry-after')) >= 1);
+      const page = await request(`${server.url}/anonymous/analyse/start/${a.id}`, { from: '127.0.31.3' });
+      assert.equal(page.status, 503);
+      assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(page.text, /Very busy right now/);
+      assert.ok(Number(page.headers.get('retry-after')) >= 1);
+      assert.equal((await request(`${server.url}/healthz`)).status, 200);
+    } finally {
+      for (const s of stalled) s.destroy();
+    }
+    // The slots come back when those connections go.
+    let served = 0;
+    for (let i = 0; i < 50 && served === 0; i++) {
+      if ((await apiClient(server.url, creds).get(`/api/anonymous/assessment/${a.id}`)).status === 200) served++;
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(served, 1);
   });
-}
+
+  test('one client cannot hold more than its share of request bodies in memory', async () => {
+    const held = await stalledPost(server, creds, 60_000, '127.0.32.1');
+    try {
+      const same = await apiClient(server.url, creds, '127.0.32.1').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
+      assert.equal(same.status, 503, same.text);
+      assert.equal(errorCode(same), 'ServiceUnavailable');
+      const other = await apiClient(server.url, creds, '127.0.32.2').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
+      assert.equal(other.status, 201, 'another client is served meanwhile');
+    } finally {
+      held.destroy();
+    }
+  });
+});
 
 /** Keeps this process's event loop busy in slices of `sliceMs`, letting I/O through between them, until `work` settles. */
 async function whileLoopSlow<T>(work: () => Promise<T>, { warmMs = 1_300, sliceMs = 200 } = {}): Promise<T> {
@@ -93,32 +82,22 @@ async function whileLoopSlow<T>(work: () => Promise<T>, { warmMs = 1_300, sliceM
   return outcome.value;
 }
 
-for (const db of testDatabases()) {
-  describe(`shedding on event-loop delay [${db}]`, () => {
-    let server: TestServer;
-    let creds: Credentials;
-    before(async () => {
-      // The server runs in this process: a slow loop here is the server's slow loop.
-      server = await startServer(db, { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '100' });
-      creds = await server.tenant();
-    });
-    after(() => server.stop());
-
-    test('a loop delayed past the limit gets 503 with Retry-After; without the delay, 200', async () => {
-      const a = await newAssessment(server.url, creds);
-      const get = () => apiClient(server.url, creds).get(`/api/anonymous/assessment/${a.id}`);
-      assert.equal((await get()).status, 200, 'positive control: an idle loop serves');
-      const shed = await whileLoopSlow(get);
-      assert.equal(shed.status, 503, shed.text);
-      assert.equal(errorCode(shed), 'ServiceUnavailable');
-      assert.equal(shed.headers.get('retry-after'), '2');
-      // Once a calm second has been sampled, it serves again.
-      let status = 0;
-      for (let i = 0; i < 40 && status !== 200; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        status = (await get()).status;
-      }
-      assert.equal(status, 200);
-    });
+// The server runs in this process: a slow loop here is the server's slow loop.
+suiteOnEachDatabase('shedding on event-loop delay', { env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '100' } }, ({ server, creds }) => {
+  test('a loop delayed past the limit gets 503 with Retry-After; without the delay, 200', async () => {
+    const a = await newAssessment(server.url, creds);
+    const get = () => apiClient(server.url, creds).get(`/api/anonymous/assessment/${a.id}`);
+    assert.equal((await get()).status, 200, 'positive control: an idle loop serves');
+    const shed = await whileLoopSlow(get);
+    assert.equal(shed.status, 503, shed.text);
+    assert.equal(errorCode(shed), 'ServiceUnavailable');
+    assert.equal(shed.headers.get('retry-after'), '2');
+    // Once a calm second has been sampled, it serves again.
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await get()).status;
+    }
+    assert.equal(status, 200);
   });
-}
+});

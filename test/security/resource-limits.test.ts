@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { within } from '../helpers/ticks.js';
 
 function openSlowRequest(port: number, partial: string): Promise<Socket> {
@@ -22,15 +21,7 @@ function openSlowRequest(port: number, partial: string): Promise<Socket> {
 
 const closed = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
-describe('resource limits', () => {
-  let server: TestServer;
-  let creds: Credentials;
-  before(async () => {
-    server = await startServer('sqlite', { HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000', MAX_HEADER_BYTES: '8192' });
-    creds = await server.tenant();
-  });
-  after(() => server.stop());
-
+suiteOnEachDatabase('resource limits', { on: 'first', env: { HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000', MAX_HEADER_BYTES: '8192' } }, ({ server, creds }) => {
   test('slowloris: many never-finishing requests do not stop others being served, and are cut off', async () => {
     const port = Number(new URL(server.url).port);
     const slowHeaders = await Promise.all(Array.from({ length: 100 }, () => openSlowRequest(port, 'POST /api/anonymous/candidate HTTP/1.1\r\nHost: x\r\nX-Slow: ')));

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { provisionUser } from '../../src/tenancy/provision.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { scanFiles } from '../helpers/files.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { startServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 /** Every place a secret could hide in the bytes: UTF-8, UTF-16 and base64. */
 function encodings(secret: string): Buffer[] {
   return [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le'), Buffer.from(Buffer.from(secret).toString('base64'))];
 }
 
-describe('secrets at rest', () => {
+suiteOnEachDatabase('secrets at rest', { on: 'sqlite', env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'silent' } }, ({ server, creds }) => {
   test('no tenant password, API key or webhook password in the data directory, WAL included', async () => {
-    const server = await startServer('sqlite', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', LOG_LEVEL: 'silent' });
-    const creds = await server.tenant();
     const extra = await provisionUser(server.running.deps.store, creds.tenantId, 'second-user');
     const webhookPassword = 'wh-P4ssw0rd-' + 'Zx9q'.repeat(4);
     const a = await newAssessment(server.url, creds, { WebhookUrl: 'http://127.0.0.1:9/x', WebhookUsername: 'ats', WebhookPassword: webhookPassword });

@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { request } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-describe('the front door and paths no route has', () => {
-  let server: TestServer;
+suiteOnEachDatabase('the front door and paths no route has', { on: 'first', tenant: false }, ({ server }) => {
   let tenantName: string;
   before(async () => {
-    server = await startServer('sqlite');
     tenantName = (await server.tenant()).tenant;
   });
-  after(() => server.stop());
 
   test('GET / answers an API client with JSON about the service', async () => {
     for (const accept of [undefined, 'application/json', '*/*']) {

@@ -11,7 +11,7 @@ import { scanFiles } from '../helpers/files.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { authHeaders, request } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 /**
  * secure_delete zeroes a row where it lies when it is deleted. A B-tree page that SQLite
@@ -65,13 +65,7 @@ describe('compaction: copies of deleted rows that SQLite left in rebuilt pages a
   });
 });
 
-describe('a served SQLite store compacts after an API erasure, at its next retention sweep [sqlite]', { timeout: 60_000 }, () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer('sqlite', { RETENTION_SWEEP_INTERVAL_MS: '1000' });
-  });
-  after(() => server.stop());
-
+suiteOnEachDatabase('a served SQLite store compacts after an API erasure, at its next retention sweep', { on: 'sqlite', env: { RETENTION_SWEEP_INTERVAL_MS: '1000' }, tenant: false, timeout: 60_000 }, ({ server }) => {
   test('the sweep compacts once the erasure is recorded, and then has nothing to do', async () => {
     const store = server.running.deps.store;
     const covered = async () => Number((await sql<{ user_version: number }>`pragma user_version`.execute(store.db)).rows[0]!.user_version);

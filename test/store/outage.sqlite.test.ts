@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { sql } from 'kysely';
-import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
-import { otherConnection, startServer, type TestServer } from '../helpers/server.js';
+import { apiClient, candidate, errorCode, request } from '../helpers/http.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { otherConnection } from '../helpers/server.js';
 
-describe('SQLite that cannot write: a clear 503, then recovery, never a corrupted store', () => {
-  let server: TestServer;
-  let creds: Credentials;
-  before(async () => {
-    server = await startServer('sqlite');
-    creds = await server.tenant();
-  });
-  after(() => server.stop());
-
+suiteOnEachDatabase('SQLite that cannot write: a clear 503, then recovery, never a corrupted store', { on: 'sqlite' }, ({ server, creds }) => {
   async function expect503s(api: ReturnType<typeof apiClient>) {
     const replies = await Promise.all(Array.from({ length: 20 }, () => api.createCandidate(candidate({ FirstName: 'x'.repeat(100) }))));
     for (const r of replies) {

@@ -10,7 +10,7 @@ import { PREPARE, prepareMarkedStatements } from '../../src/db/pg-prepared.js';
 import { freshDatabaseUrl, postgresOnly } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { FormClient, itemNames, startPath } from '../helpers/forms.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 {
   const kind = 'postgres' as const;
@@ -68,33 +68,24 @@ import { startServer, type TestServer } from '../helpers/server.js';
   });
 }
 
-{
-  const kind = 'postgres' as const;
-  describe(`the portal's session read is a named prepared statement (${kind})`, { ...postgresOnly(), timeout: 60_000 }, () => {
-    let server: TestServer;
-    before(async () => {
-      // One connection, so every request below and the check read the same connection's statements.
-      server = await startServer(kind, { DATABASE_POOL_SIZE: '1' });
-    });
-    after(() => server.stop());
-
-    test('pages of two assessments are each read as their own, through one statement prepared on the connection', async () => {
-      const creds = await server.tenant();
-      const [a, b] = [await newAssessment(server.url, creds), await newAssessment(server.url, creds)];
-      const client = new FormClient(server.url);
-      const started = await client.submit(startPath(a.id), {});
-      assert.equal(started.status, 303);
-      const questions = await client.get(started.location!);
-      assert.equal(questions.status, 200);
-      assert.ok(itemNames(questions.html).length > 0, `${started.location} shows questions`);
-      const notStarted = await new FormClient(server.url).get(startPath(b.id));
-      assert.equal(notStarted.status, 200);
-      assert.deepEqual(itemNames(notStarted.html), [], 'the other assessment is still at its start');
-      const statements = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(server.running.deps.store.db)).rows
-        .map((r) => r.statement)
-        .filter((s) => s.includes('from "assessments" as "a" inner join "candidates"'));
-      assert.equal(statements.length, 1, statements.join('\n'));
-      assert.ok(statements[0]!.startsWith(PREPARE), statements[0]);
-    });
+// One connection, so every request below and the check read the same connection's statements.
+suiteOnEachDatabase("the portal's session read is a named prepared statement", { on: 'postgres', env: { DATABASE_POOL_SIZE: '1' }, tenant: false, timeout: 60_000 }, ({ server }) => {
+  test('pages of two assessments are each read as their own, through one statement prepared on the connection', async () => {
+    const creds = await server.tenant();
+    const [a, b] = [await newAssessment(server.url, creds), await newAssessment(server.url, creds)];
+    const client = new FormClient(server.url);
+    const started = await client.submit(startPath(a.id), {});
+    assert.equal(started.status, 303);
+    const questions = await client.get(started.location!);
+    assert.equal(questions.status, 200);
+    assert.ok(itemNames(questions.html).length > 0, `${started.location} shows questions`);
+    const notStarted = await new FormClient(server.url).get(startPath(b.id));
+    assert.equal(notStarted.status, 200);
+    assert.deepEqual(itemNames(notStarted.html), [], 'the other assessment is still at its start');
+    const statements = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(server.running.deps.store.db)).rows
+      .map((r) => r.statement)
+      .filter((s) => s.includes('from "assessments" as "a" inner join "candidates"'));
+    assert.equal(statements.length, 1, statements.join('\n'));
+    assert.ok(statements[0]!.startsWith(PREPARE), statements[0]);
   });
-}
+});

@@ -1,28 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pageItems } from '../../src/measurement/instruments/flow.js';
 import { findAssessment, type AssessmentRow } from '../../src/assessments/assessments-store.js';
 import type { Store } from '../../src/db/database.js';
 import { saveAnswers } from '../../src/assessments/answers-store.js';
-import { onlyOn, testDatabases } from '../helpers/databases.js';
+import { onlyOn } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { FormClient, startPath } from '../helpers/forms.js';
-import { authHeaders, request, type Credentials } from '../helpers/http.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { authHeaders, request } from '../helpers/http.js';
 
-for (const db of testDatabases()) {
-  describe(`a page's save against what its request read [${db}]`, { timeout: 60_000 }, () => {
-    let server: TestServer;
+suiteOnEachDatabase("a page's save against what its request read", { timeout: 60_000 }, ({ db, server, creds }) => {
     let store: Store;
-    let creds: Credentials;
     before(async () => {
-      server = await startServer(db);
       store = server.running.deps.store;
-      creds = await server.tenant();
     });
-    after(() => server.stop());
 
     /** A started assessment, as the portal's session read sees it, with a page of answers for it. */
     async function started(): Promise<{ id: string; row: AssessmentRow; answers: (page: number) => Map<string, number> }> {
@@ -94,5 +88,4 @@ for (const db of testDatabases()) {
       assert.ok((await pageMs(id, 2))! <= window, `page 2 took ${await pageMs(id, 2)} ms, within a window of ${window} ms`);
       assert.equal(await answersOf(id), answers(1).size + answers(2).size);
     });
-  });
-}
+});

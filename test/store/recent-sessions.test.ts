@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { pageItems } from '../../src/measurement/instruments/flow.js';
 import { findAssessment } from '../../src/assessments/assessments-store.js';
@@ -7,24 +7,17 @@ import type { Store } from '../../src/db/database.js';
 import { saveAnswers } from '../../src/assessments/answers-store.js';
 import type { Session } from '../../src/portal/session-store.js';
 import { RECENT_SESSION_ANSWERS, RECENT_SESSIONS_MAX, RecentSessions, recentSessions } from '../../src/portal/recent-sessions.js';
-import { testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
-import { authHeaders, request, type Credentials } from '../helpers/http.js';
+import { authHeaders, request } from '../helpers/http.js';
 import { countQueries } from '../helpers/queries.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
-for (const db of testDatabases()) {
-  describe(`a page post and the session its page was shown from [${db}]`, { timeout: 60_000 }, () => {
-    let server: TestServer;
+suiteOnEachDatabase('a page post and the session its page was shown from', { timeout: 60_000 }, ({ server, creds }) => {
     let store: Store;
-    let creds: Credentials;
     before(async () => {
-      server = await startServer(db);
       store = server.running.deps.store;
-      creds = await server.tenant();
     });
-    after(() => server.stop());
 
     /** A started assessment, its browser, and page 1 as shown to it. */
     async function onPageOne() {
@@ -117,8 +110,7 @@ for (const db of testDatabases()) {
       const { result } = await sessionReads(() => a.client.post(a.path, a.fields('4')));
       assert.equal(result.status, 404);
     });
-  });
-}
+});
 
 describe('recent sessions, bounded', () => {
   const session = (id: string, answers: number): Session =>

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { latestAttempt } from '../../src/webhooks/outbox-store.js';
-import { testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import type { Credentials } from '../helpers/http.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { type TestServer } from '../helpers/server.js';
 import { dispatcherLooked, dispatcherQuiet, within } from '../helpers/ticks.js';
 
 // Few places, so that the test fills them quickly; the dispatcher gives one tenant at most half.
@@ -45,139 +44,124 @@ function holdNextWalk(server: TestServer): { held: Promise<void>; letGo: () => v
   };
 }
 
-for (const db of testDatabases()) {
-  describe(`a completion hands its webhook attempt to the dispatcher [${db}]`, () => {
-    let server: TestServer;
-    let receiver: Receiver;
-    let creds: Credentials;
-    before(async () => {
-      // No poll within the tests, and no timeout while the receiver holds its answers.
-      server = await startServer(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_MAX_IN_FLIGHT: String(PLACES) });
-      receiver = await Receiver.start();
-      creds = await server.tenant();
-    });
-    after(async () => {
-      await server.stop();
-      await receiver.close();
-    });
+// No poll within the tests, and no timeout while the receiver holds its answers.
+suiteOnEachDatabase('a completion hands its webhook attempt to the dispatcher', { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_MAX_IN_FLIGHT: String(PLACES) }, receiver: true }, ({ server, creds, receiver }) => {
+  const complete = async (path: string) => {
+    const a = await newAssessment(server.url, creds, { WebhookUrl: receiver.url(path) });
+    await completeViaForms(new FormClient(server.url), a.id);
+    return a.id;
+  };
+  const attempt = async (id: string) => (await latestAttempt(server.running.deps.store, id))!.latest;
 
-    const complete = async (path: string) => {
-      const a = await newAssessment(server.url, creds, { WebhookUrl: receiver.url(path) });
-      await completeViaForms(new FormClient(server.url), a.id);
-      return a.id;
-    };
-    const attempt = async (id: string) => (await latestAttempt(server.running.deps.store, id))!.latest;
-
-    test('the attempt is queued already claimed, in the completion transaction, and sent once', async () => {
-      const ids = [await complete('/claimed'), await complete('/claimed'), await complete('/claimed')];
-      await receiver.waitForPath('/claimed', 3);
-      for (const id of ids) {
-        const row = await eventually(async () => {
-          const r = await attempt(id);
-          return r.status === 'delivered' ? r : undefined;
-        });
-        // A claim of its own would have come in a later transaction, with a later clock.
-        assert.equal(row.claimed_at, row.created_at, 'claimed when it was queued');
-        assert.ok(row.claimed_by);
-      }
-      await dispatcherQuiet(server.running.deps.webhooks);
-      const got = receiver.received.filter((r) => r.url === '/claimed').map((r) => JSON.parse(r.body).Analysis_Id as string);
-      assert.deepEqual(got.sort(), [...ids].sort());
-    });
-
-    /** Completes `n` of the tenant's assessments whose receivers hold their answers; resolves when all are held. */
-    async function fill(tenant: Credentials, path: string, n: number): Promise<string[]> {
-      const ids: string[] = [];
-      let started = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (started < n) {
-            started += 1;
-            ids.push(await completeAs(tenant, path));
-          }
-        }),
-      );
-      await receiver.waitForPath(path, n, 60_000);
-      return ids;
+  test('the attempt is queued already claimed, in the completion transaction, and sent once', async () => {
+    const ids = [await complete('/claimed'), await complete('/claimed'), await complete('/claimed')];
+    await receiver.waitForPath('/claimed', 3);
+    for (const id of ids) {
+      const row = await eventually(async () => {
+        const r = await attempt(id);
+        return r.status === 'delivered' ? r : undefined;
+      });
+      // A claim of its own would have come in a later transaction, with a later clock.
+      assert.equal(row.claimed_at, row.created_at, 'claimed when it was queued');
+      assert.ok(row.claimed_by);
     }
-    const completeAs = async (tenant: Credentials, path: string) => {
-      const a = await newAssessment(server.url, tenant, { WebhookUrl: receiver.url(path) });
-      await completeViaForms(new FormClient(server.url), a.id);
-      return a.id;
-    };
-    const sentTo = (path: string) => receiver.received.filter((r) => r.url === path).length;
-    const delivered = (id: string) => eventually(async () => ((await attempt(id)).status === 'delivered' ? true : undefined), 15_000, `delivery of ${id}`);
-
-    test(`a tenant holds at most ${TENANT_SHARE} places while another's webhooks go out; with all ${PLACES} (WEBHOOK_MAX_IN_FLIGHT) taken the next completion waits for a place, and a freed place goes first to a tenant holding none`, async () => {
-      const holding = new Map<string, ServerResponse[]>();
-      receiver.behaviour = (res, req) => {
-        if (req.url?.startsWith('/hold-')) (holding.get(req.url) ?? holding.set(req.url, []).get(req.url)!).push(res);
-        else res.writeHead(204).end();
-      };
-      const release = (path: string, n = Infinity) => {
-        const held = holding.get(path) ?? [];
-        for (const res of held.splice(0, n)) res.writeHead(204).end();
-      };
-      try {
-        // One tenant whose receivers never answer takes its share of places, and no more.
-        const first = await server.tenant();
-        const firstHeld = await fill(first, '/hold-first', TENANT_SHARE);
-        const firstWaits = await completeAs(first, '/first-next');
-        assert.equal((await attempt(firstWaits)).status, 'pending', 'over its share: queued, not handed over');
-
-        // Another tenant's webhook is handed over and sent at once.
-        const second = await server.tenant();
-        const secondNow = await completeAs(second, '/second-now');
-        await receiver.waitForPath('/second-now', 1);
-        await delivered(secondNow);
-
-        // The second tenant fills the other half; a third tenant then waits for a place.
-        const secondHeld = await fill(second, '/hold-second', PLACES - TENANT_SHARE);
-        const third = await server.tenant();
-        const thirdWaits = await completeAs(third, '/hold-third');
-        assert.equal((await attempt(thirdWaits)).status, 'pending');
-        await dispatcherLooked(server.running.deps.webhooks);
-        assert.equal(server.running.deps.webhooks.activity.inFlight, PLACES, 'no attempt started past the places');
-        assert.equal(sentTo('/hold-third') + sentTo('/first-next'), 0, 'nothing sent while every place is taken');
-
-        // A place the second tenant gives back goes to the third (whose receiver holds it too): the first still holds its share.
-        release('/hold-second', 1);
-        await receiver.waitForPath('/hold-third', 1);
-        await dispatcherLooked(server.running.deps.webhooks);
-        assert.equal(server.running.deps.webhooks.activity.inFlight, PLACES, 'no attempt started past the places');
-        assert.equal(sentTo('/first-next'), 0, 'the first tenant still holds its share');
-
-        // A place the first tenant gives back goes to a tenant holding none before the first's older
-        // waiting attempt, and before a completion of the first tenant's that comes while the
-        // dispatcher reads who waits: that one is not handed the place, but queued.
-        const fourth = await server.tenant();
-        const fourthWaits = await completeAs(fourth, '/fourth');
-        assert.equal((await attempt(fourthWaits)).status, 'pending');
-        const walk = holdNextWalk(server);
-        let firstRace: string;
-        try {
-          release('/hold-first', 1);
-          await within(walk.held, 15_000, 'the read of waiting tenants');
-          firstRace = await completeAs(first, '/first-race');
-          assert.equal((await attempt(firstRace)).status, 'pending', 'not handed the place the fourth tenant waits for');
-        } finally {
-          walk.letGo();
-        }
-        await receiver.waitForPath('/first-next', 1);
-        await receiver.waitForPath('/first-race', 1);
-        const order = receiver.received.map((r) => r.url).filter((u) => ['/fourth', '/first-next', '/first-race'].includes(u));
-        assert.deepEqual(order, ['/fourth', '/first-next', '/first-race'], 'the fourth tenant, holding no place, went first');
-        for (const path of holding.keys()) release(path);
-        const all = [...firstHeld, firstWaits, secondNow, ...secondHeld, thirdWaits, fourthWaits, firstRace];
-        for (const id of all) await delivered(id);
-        const sent = receiver.received.filter((r) => /^\/(hold-|first-next|first-race|second-now|fourth)/.test(r.url)).map((r) => JSON.parse(r.body).Analysis_Id as string);
-        assert.deepEqual(sent.sort(), [...all].sort(), 'each completion posted exactly once');
-      } finally {
-        for (const path of holding.keys()) release(path);
-      }
-    });
+    await dispatcherQuiet(server.running.deps.webhooks);
+    const got = receiver.received.filter((r) => r.url === '/claimed').map((r) => JSON.parse(r.body).Analysis_Id as string);
+    assert.deepEqual(got.sort(), [...ids].sort());
   });
-}
+
+  /** Completes `n` of the tenant's assessments whose receivers hold their answers; resolves when all are held. */
+  async function fill(tenant: Credentials, path: string, n: number): Promise<string[]> {
+    const ids: string[] = [];
+    let started = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (started < n) {
+          started += 1;
+          ids.push(await completeAs(tenant, path));
+        }
+      }),
+    );
+    await receiver.waitForPath(path, n, 60_000);
+    return ids;
+  }
+  const completeAs = async (tenant: Credentials, path: string) => {
+    const a = await newAssessment(server.url, tenant, { WebhookUrl: receiver.url(path) });
+    await completeViaForms(new FormClient(server.url), a.id);
+    return a.id;
+  };
+  const sentTo = (path: string) => receiver.received.filter((r) => r.url === path).length;
+  const delivered = (id: string) => eventually(async () => ((await attempt(id)).status === 'delivered' ? true : undefined), 15_000, `delivery of ${id}`);
+
+  test(`a tenant holds at most ${TENANT_SHARE} places while another's webhooks go out; with all ${PLACES} (WEBHOOK_MAX_IN_FLIGHT) taken the next completion waits for a place, and a freed place goes first to a tenant holding none`, async () => {
+    const holding = new Map<string, ServerResponse[]>();
+    receiver.behaviour = (res, req) => {
+      if (req.url?.startsWith('/hold-')) (holding.get(req.url) ?? holding.set(req.url, []).get(req.url)!).push(res);
+      else res.writeHead(204).end();
+    };
+    const release = (path: string, n = Infinity) => {
+      const held = holding.get(path) ?? [];
+      for (const res of held.splice(0, n)) res.writeHead(204).end();
+    };
+    try {
+      // One tenant whose receivers never answer takes its share of places, and no more.
+      const first = await server.tenant();
+      const firstHeld = await fill(first, '/hold-first', TENANT_SHARE);
+      const firstWaits = await completeAs(first, '/first-next');
+      assert.equal((await attempt(firstWaits)).status, 'pending', 'over its share: queued, not handed over');
+
+      // Another tenant's webhook is handed over and sent at once.
+      const second = await server.tenant();
+      const secondNow = await completeAs(second, '/second-now');
+      await receiver.waitForPath('/second-now', 1);
+      await delivered(secondNow);
+
+      // The second tenant fills the other half; a third tenant then waits for a place.
+      const secondHeld = await fill(second, '/hold-second', PLACES - TENANT_SHARE);
+      const third = await server.tenant();
+      const thirdWaits = await completeAs(third, '/hold-third');
+      assert.equal((await attempt(thirdWaits)).status, 'pending');
+      await dispatcherLooked(server.running.deps.webhooks);
+      assert.equal(server.running.deps.webhooks.activity.inFlight, PLACES, 'no attempt started past the places');
+      assert.equal(sentTo('/hold-third') + sentTo('/first-next'), 0, 'nothing sent while every place is taken');
+
+      // A place the second tenant gives back goes to the third (whose receiver holds it too): the first still holds its share.
+      release('/hold-second', 1);
+      await receiver.waitForPath('/hold-third', 1);
+      await dispatcherLooked(server.running.deps.webhooks);
+      assert.equal(server.running.deps.webhooks.activity.inFlight, PLACES, 'no attempt started past the places');
+      assert.equal(sentTo('/first-next'), 0, 'the first tenant still holds its share');
+
+      // A place the first tenant gives back goes to a tenant holding none before the first's older
+      // waiting attempt, and before a completion of the first tenant's that comes while the
+      // dispatcher reads who waits: that one is not handed the place, but queued.
+      const fourth = await server.tenant();
+      const fourthWaits = await completeAs(fourth, '/fourth');
+      assert.equal((await attempt(fourthWaits)).status, 'pending');
+      const walk = holdNextWalk(server);
+      let firstRace: string;
+      try {
+        release('/hold-first', 1);
+        await within(walk.held, 15_000, 'the read of waiting tenants');
+        firstRace = await completeAs(first, '/first-race');
+        assert.equal((await attempt(firstRace)).status, 'pending', 'not handed the place the fourth tenant waits for');
+      } finally {
+        walk.letGo();
+      }
+      await receiver.waitForPath('/first-next', 1);
+      await receiver.waitForPath('/first-race', 1);
+      const order = receiver.received.map((r) => r.url).filter((u) => ['/fourth', '/first-next', '/first-race'].includes(u));
+      assert.deepEqual(order, ['/fourth', '/first-next', '/first-race'], 'the fourth tenant, holding no place, went first');
+      for (const path of holding.keys()) release(path);
+      const all = [...firstHeld, firstWaits, secondNow, ...secondHeld, thirdWaits, fourthWaits, firstRace];
+      for (const id of all) await delivered(id);
+      const sent = receiver.received.filter((r) => /^\/(hold-|first-next|first-race|second-now|fourth)/.test(r.url)).map((r) => JSON.parse(r.body).Analysis_Id as string);
+      assert.deepEqual(sent.sort(), [...all].sort(), 'each completion posted exactly once');
+    } finally {
+      for (const path of holding.keys()) release(path);
+    }
+  });
+});
 
 /** Completes an assessment whose webhook goes to `path` and waits until that attempt is recorded delivered. */
 async function completedAndDelivered(server: TestServer, receiver: Receiver, path: string) {
@@ -189,20 +173,10 @@ async function completedAndDelivered(server: TestServer, receiver: Receiver, pat
 }
 
 // The dispatcher's loop is the same on either database; SQLite reads synchronously, so a held read is exactly one snapshot.
-describe('the dispatcher\'s loop [sqlite]', () => {
-  const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
-  let server: TestServer;
-  let receiver: Receiver;
-  const servers: TestServer[] = [];
-  before(async () => {
-    // The poll would claim waiting attempts within a minute anyway; the tests need the wakes alone.
-    server = await startServer('sqlite', { ...env, METRICS_PORT: '0' });
-    receiver = await Receiver.start();
-  });
-  after(async () => {
-    for (const s of [server, ...servers]) await s.stop().catch(() => undefined);
-    await receiver.close();
-  });
+// The poll would claim waiting attempts within a minute anyway; the tests need the wakes alone.
+const LOOP_ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
+suiteOnEachDatabase("the dispatcher's loop", { on: 'sqlite', env: { ...LOOP_ENV, METRICS_PORT: '0' }, tenant: false, receiver: true }, ({ server, receiver, another }) => {
+  const env = LOOP_ENV;
 
   test('an attempt that ends in an unexpected error is logged, and the server goes on sending other completions\' webhooks', async () => {
     const metrics = server.running.deps.metrics!;
@@ -250,8 +224,7 @@ describe('the dispatcher\'s loop [sqlite]', () => {
 
   test('a stop that comes while the dispatcher reads which tenants wait waits for that read to end, and claims nothing it found; after a restart the attempt waiting is sent once and recorded', async () => {
     // A server of its own: this one is stopped and started again.
-    const first = await startServer('sqlite', env);
-    servers.push(first);
+    const first = await another(env);
     const a = await completedAndDelivered(first, receiver, '/stop');
 
     const walk = holdNextWalk(first);
@@ -271,11 +244,9 @@ describe('the dispatcher\'s loop [sqlite]', () => {
       walk.letGo();
     }
     await within(stopping!, 30_000, 'the stop, once the read ended');
-    servers.splice(servers.indexOf(first), 1);
     assert.equal(receiver.received.filter((r) => r.url === '/stop').length, 1, 'nothing claimed or sent after the stop began');
 
-    const again = await startServer('sqlite', env, { reuse: first });
-    servers.push(again);
+    const again = await another(env, { reuse: first });
     await receiver.waitForPath('/stop', 2);
     const log = await eventually(async () => {
       const l = await latestAttempt(again.running.deps.store, a.id);

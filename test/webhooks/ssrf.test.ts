@@ -5,11 +5,10 @@ import { after, before } from 'node:test';
 import { describe, test } from '../helpers/deadline.js';
 import { HOST_NOT_USABLE, WebhookClient } from '../../src/webhooks/client.js';
 import type { Resolver } from '../../src/webhooks/dns.js';
-import { testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
 const RANGES: Record<string, string[]> = {
   loopback: ['127.0.0.1', '127.8.9.10', '::1'],
@@ -35,6 +34,17 @@ describe('the guarded webhook client', () => {
 
   const client = (resolver: Resolver, allowPrivateNetworks = false) =>
     new WebhookClient({ allowPrivateNetworks, timeoutMs: 2_000, maxResponseBytes: 1024, resolver });
+  /** Requests that reached the receiver's /hook; the positive controls go to /control. */
+  const hooked = () => receiver.received.filter((r) => r.url === '/hook').length;
+  /** Positive control: the same post with private networks allowed reaches the receiver, and the receiver counts it. */
+  const controlReaches = async (resolver: Resolver, host: string) => {
+    const before = receiver.received.length;
+    const c = client(resolver, true);
+    const attempt = await c.post(`http://${host}:${receiver.port}/control`, '{}', undefined);
+    await c.close();
+    assert.equal(attempt.status, 204, `positive control: ${JSON.stringify(attempt)}`);
+    assert.equal(receiver.received.length, before + 1, 'positive control: the receiver counted the request');
+  };
 
   test('refuses a name that resolves into any special-purpose range, without connecting', async () => {
     for (const [range, addresses] of Object.entries(RANGES)) {
@@ -48,7 +58,8 @@ describe('the guarded webhook client', () => {
         assert.ok(!`${attempt.error} ${attempt.detail}`.includes(address), `the reason leaves out the internal address ${address}`);
       }
     }
-    assert.equal(receiver.received.length, 0);
+    assert.equal(hooked(), 0);
+    await controlReaches(fixed(['127.0.0.1']), 'victim.test');
   });
 
   test('refuses when any one of several resolved addresses is private', async () => {
@@ -57,7 +68,8 @@ describe('the guarded webhook client', () => {
     await c.close();
     assert.equal(attempt.error, HOST_NOT_USABLE);
     assert.match(attempt.detail ?? '', /^refused/);
-    assert.equal(receiver.received.length, 0);
+    assert.equal(hooked(), 0);
+    await controlReaches(fixed(['127.0.0.1']), 'mixed.test');
   });
 
   test('refuses literal addresses in every range', async () => {
@@ -70,7 +82,8 @@ describe('the guarded webhook client', () => {
       }
     }
     await c.close();
-    assert.equal(receiver.received.length, 0);
+    assert.equal(hooked(), 0);
+    await controlReaches(fixed([]), '127.0.0.1');
   });
 
   test('connects to the address it vetted: one resolution, pinned, whatever the system DNS says', async () => {
@@ -116,35 +129,26 @@ describe('the guarded webhook client', () => {
   });
 });
 
-for (const db of testDatabases()) {
-  describe(`SSRF through the whole flow [${db}]`, () => {
-    let server: TestServer;
-    let receiver: Receiver;
-    before(async () => {
-      receiver = await Receiver.start();
-      const dns: Record<string, string> = { 'internal.test': '10.1.2.3', 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
-      server = await startServer(db, { WEBHOOK_POLL_INTERVAL_MS: '100' }, {
-        resolver: async (host) => (dns[host] ? [{ address: dns[host]!, family: 4 }] : []),
+const dns: Record<string, string> = { 'internal.test': '10.1.2.3', 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
+const resolver: Resolver = async (host) => (dns[host] ? [{ address: dns[host]!, family: 4 }] : []);
+suiteOnEachDatabase('SSRF through the whole flow', { env: { WEBHOOK_POLL_INTERVAL_MS: '100' }, serverOptions: { resolver }, tenant: false, receiver: true }, ({ server, receiver, another }) => {
+  test('a webhook name resolving to a private address is refused at delivery, recorded as an unknown name would be', async () => {
+    const creds = await server.tenant();
+    for (const host of ['internal.test', 'loopback.test', 'metadata.test', 'unknown.test']) {
+      const a = await newAssessment(server.url, creds, { WebhookUrl: `http://${host}:${receiver.port}/hook` });
+      await completeViaForms(new FormClient(server.url), a.id);
+      const w = await eventually(async () => {
+        const hook = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
+        return hook.Status === 'Failed' ? hook : undefined;
       });
-    });
-    after(async () => {
-      await server.stop();
-      await receiver.close();
-    });
-
-    test('a webhook name resolving to a private address is refused at delivery, recorded as an unknown name would be', async () => {
-      const creds = await server.tenant();
-      for (const host of ['internal.test', 'loopback.test', 'metadata.test', 'unknown.test']) {
-        const a = await newAssessment(server.url, creds, { WebhookUrl: `http://${host}:${receiver.port}/hook` });
-        await completeViaForms(new FormClient(server.url), a.id);
-        const w = await eventually(async () => {
-          const hook = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
-          return hook.Status === 'Failed' ? hook : undefined;
-        });
-        assert.equal(w.Error, HOST_NOT_USABLE, host);
-        assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
-      }
-      assert.equal(receiver.received.length, 0);
-    });
+      assert.equal(w.Error, HOST_NOT_USABLE, host);
+      assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
+    }
+    assert.equal(receiver.received.length, 0);
+    // Positive control: with private networks allowed, the same flow reaches the receiver, and it counts the POST.
+    const open = await another({ WEBHOOK_POLL_INTERVAL_MS: '100', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { resolver });
+    const control = await newAssessment(open.url, await open.tenant(), { WebhookUrl: `http://loopback.test:${receiver.port}/hook` });
+    await completeViaForms(new FormClient(open.url), control.id);
+    assert.equal((await receiver.waitFor(1)).length, 1);
   });
-}
+});

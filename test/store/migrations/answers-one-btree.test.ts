@@ -1,25 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../../helpers/deadline.js';
+import { before } from 'node:test';
+import { test } from '../../helpers/deadline.js';
 import { sql } from 'kysely';
 import type { Store } from '../../../src/db/database.js';
 import { migrator } from '../../../src/db/migrate.js';
-import { onlyOn, testDatabases } from '../../helpers/databases.js';
+import { onlyOn } from '../../helpers/databases.js';
+import { suiteOnEachDatabase } from '../../helpers/harness.js';
 import { newAssessment } from '../../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../../helpers/forms.js';
-import { startServer, type TestServer } from '../../helpers/server.js';
 
-for (const db of testDatabases()) {
-  describe(`migration 0007: the answers in one B-tree [${db}]`, { timeout: 60_000 }, () => {
-    let server: TestServer;
+suiteOnEachDatabase('migration 0007: the answers in one B-tree', { tenant: false, timeout: 60_000 }, ({ db, server }) => {
     let store: Store;
     before(async () => {
-      server = await startServer(db);
       store = server.running.deps.store;
       const creds = await server.tenant();
       for (let i = 0; i < 2; i++) await completeViaForms(new FormClient(server.url), (await newAssessment(server.url, creds)).id);
     });
-    after(() => server.stop());
 
     const answers = () => store.db.selectFrom('assessment_answers').selectAll().orderBy('analysis_id').orderBy('item_id').execute();
     /** SQLite's own word for the table's form; PostgreSQL has none. */
@@ -62,5 +58,4 @@ for (const db of testDatabases()) {
       await assert.rejects(store.db.insertInto('assessment_answers').values(one).execute(), /UNIQUE|duplicate key/);
       await assert.rejects(store.db.insertInto('assessment_answers').values({ ...one, analysis_id: 'no-such-assessment-xxxxxx' }).execute(), /FOREIGN KEY|foreign key/);
     });
-  });
-}
+});

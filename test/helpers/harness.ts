@@ -1,0 +1,151 @@
+import { after, before } from 'node:test';
+import type { IssuedCredentials } from '../../src/tenancy/provision.js';
+import { describe } from './deadline.js';
+import { testDatabases, type DatabaseKind } from './databases.js';
+import { apiClient } from './http.js';
+import { Receiver } from './receiver.js';
+import { mailEnv, SmtpSink } from './smtp-sink.js';
+import { startServer, type ServerOptions, type TestServer } from './server.js';
+
+/** How long the suite's start and its teardown may take, each, before the hook fails. */
+const HOOK_DEADLINE_MS = 120_000;
+
+const NAMES: Record<DatabaseKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+export interface SuiteOptions {
+  /** Settings for the suite's server, on top of the test defaults (test/helpers/server.ts). */
+  env?: Record<string, string>;
+  /** Options for the suite's server (a DNS resolver). */
+  serverOptions?: ServerOptions;
+  /** false: no server at the start; the suite's tests start their own with `ctx.another`. */
+  start?: boolean;
+  /** The suite's own tenant (ctx.creds, ctx.api); false for a suite whose tests make their own. */
+  tenant?: false | { name?: string; portalDomain?: string | ((at: { url: string; db: DatabaseKind }) => string) };
+  /** A webhook receiver (ctx.receiver), started before the server and closed after it. */
+  receiver?: boolean;
+  /** An SMTP server (ctx.sink), started before the server, which then sends its mail there. */
+  smtp?: boolean;
+  /**
+   * Which databases: each of the run's (the default); one database alone, which shows as skipped,
+   * with why, in a run without it; or 'first', the first of the run's, for a suite whose checks do
+   * not depend on the database.
+   */
+  on?: DatabaseKind | 'first';
+  /** The suite's deadline, when it is not the default one (test/helpers/deadline.ts). */
+  timeout?: number;
+}
+
+export interface SuiteContext {
+  db: DatabaseKind;
+  /** The suite's server. Like every handle here it is ready in hooks and tests, not while the suite registers. */
+  server: TestServer;
+  /** The suite's tenant: one user and one key. */
+  creds: IssuedCredentials;
+  /** An API client with the suite's tenant's credentials. */
+  api: ReturnType<typeof apiClient>;
+  receiver: Receiver;
+  /** The suite's SMTP server, when asked for (options.smtp). */
+  sink: SmtpSink;
+  /** What bin/assay needs, on top of PATH, to work on the suite's database and data directory. */
+  cliEnv: Record<string, string>;
+  /** Another server on the suite's database, stopped at the suite's teardown unless stopped before. */
+  another(env?: Record<string, string>, options?: ServerOptions): Promise<TestServer>;
+}
+
+/**
+ * A stand-in for a value that exists only once the suite has started: the suite's body closes
+ * over it while registering, and its tests read through it to the real one.
+ */
+function handle<T extends object>(what: string, get: () => T | undefined): T {
+  const real = (): T => {
+    const value = get();
+    if (value === undefined) throw new Error(`the suite's ${what} is not there: it exists in hooks and tests once the suite has started`);
+    return value;
+  };
+  return new Proxy({} as T, {
+    get(_, key) {
+      if (key === 'then') return undefined;
+      const target = real();
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+    set: (_, key, value) => Reflect.set(real(), key, value),
+    has: (_, key) => Reflect.has(real(), key),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor(_, key) {
+      const d = Reflect.getOwnPropertyDescriptor(real(), key);
+      return d && { ...d, configurable: true };
+    },
+  });
+}
+
+/** A server whose stop may be called more than once: a test may stop it, and the teardown stops what is left. */
+function stoppedOnce(server: TestServer): TestServer {
+  let stopping: Promise<void> | undefined;
+  return Object.assign(Object.create(server) as TestServer, { stop: (keepData?: boolean) => (stopping ??= server.stop(keepData)) });
+}
+
+/** The databases a suite is registered on, each with the reason it is skipped there, if it is. */
+function databasesFor(on: SuiteOptions['on']): { db: DatabaseKind; skip: string | false }[] {
+  const run = testDatabases();
+  if (on === undefined) return run.map((db) => ({ db, skip: false }));
+  if (on === 'first') return run.slice(0, 1).map((db) => ({ db, skip: false }));
+  return [{ db: on, skip: run.includes(on) ? false : `${NAMES[on]} only, and this run has no ${NAMES[on]} (ASSAY_TEST_DATABASES)` }];
+}
+
+/**
+ * Registers the suite `name [db]` on each database (see `options.on`), owning what every server
+ * suite needs: a server on a fresh database, a tenant with one key, a receiver if asked, and
+ * their teardown, each hook with its own deadline. The body registers the tests and any hooks
+ * of its own: its `before` hooks run after the server has started, its `after` hooks before it stops.
+ */
+export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (ctx: SuiteContext) => void): void {
+  for (const { db, skip } of databasesFor(options.on)) {
+    const suiteOptions = { ...(options.timeout ? { timeout: options.timeout } : {}), ...(skip ? { skip } : {}) };
+    describe(`${name} [${db}]`, suiteOptions, () => {
+      let server: TestServer | undefined;
+      let creds: IssuedCredentials | undefined;
+      let receiver: Receiver | undefined;
+      let sink: SmtpSink | undefined;
+      const others: TestServer[] = [];
+      const ctx: SuiteContext = {
+        db,
+        server: handle('server', () => server),
+        creds: handle('tenant', () => creds),
+        api: handle('API client', () => (server && creds ? apiClient(server.url, creds) : undefined)),
+        receiver: handle('receiver', () => receiver),
+        sink: handle('SMTP server', () => sink),
+        cliEnv: handle('CLI environment', () => server && { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir }),
+        async another(env = {}, serverOptions = {}) {
+          const other = stoppedOnce(await startServer(db, env, serverOptions));
+          others.push(other);
+          return other;
+        },
+      };
+      if (skip) return;
+      before(
+        async () => {
+          if (options.receiver) receiver = await Receiver.start();
+          if (options.smtp) sink = await SmtpSink.start();
+          if (options.start === false) return;
+          const env = sink ? mailEnv(sink, options.env) : (options.env ?? {});
+          server = stoppedOnce(await startServer(db, env, options.serverOptions ?? {}));
+          if (options.tenant === false) return;
+          const domain = options.tenant?.portalDomain;
+          creds = await server.tenant(options.tenant?.name, typeof domain === 'function' ? domain({ url: server.url, db }) : domain);
+        },
+        { timeout: HOOK_DEADLINE_MS },
+      );
+      body(ctx);
+      after(
+        async () => {
+          for (const other of others) await other.stop();
+          await server?.stop();
+          await receiver?.close();
+          await sink?.close();
+        },
+        { timeout: HOOK_DEADLINE_MS },
+      );
+    });
+  }
+}
