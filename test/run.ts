@@ -3,6 +3,8 @@
  * one), then runs every compiled test file with node:test; then runs them again under Node.js 24
  * (SQLite, without the browser tests). Arguments filter test files by substring:
  * `npm test -- api/candidate` (the Node.js 24 pass then only with ASSAY_TEST_NODE24=1).
+ * A full run lints first (`npm run lint`: ESLint, then Prettier's check) and fails on a finding
+ * before any test runs; ASSAY_TEST_LINT=0 leaves the lint out, ASSAY_TEST_LINT=1 adds it to a filtered run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -45,6 +47,28 @@ const files = testFiles(here).filter((f) => filters.length === 0 || filters.some
 if (files.length === 0) {
   process.stderr.write(`No test files match ${filters.join(' ')}\n`);
   process.exit(1);
+}
+
+/** ESLint, then Prettier's check, from the repository root; true when both found nothing. */
+async function lint(): Promise<boolean> {
+  const root = join(here, '..', '..');
+  const run = (script: string, args: string[]) =>
+    new Promise<number>((resolve) =>
+      spawn(process.execPath, [join(root, 'node_modules', script), ...args], { cwd: root, stdio: 'inherit' }).on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
+    );
+  process.stdout.write('Lint: ESLint, then Prettier\n');
+  const eslint = await run('eslint/bin/eslint.js', ['.']);
+  const prettier = await run('prettier/bin/prettier.cjs', ['--check', '.']);
+  if (eslint !== 0) process.stderr.write('\nThe lint failed: ESLint found the problems above (a rule that keeps the layout, or a TypeScript check); fix them, or run `npm run lint` to see them again.\n');
+  if (prettier !== 0) process.stderr.write('\nThe lint failed: Prettier would format the files above differently; run `npm run format`.\n');
+  return eslint === 0 && prettier === 0;
+}
+
+const wantsLint = process.env.ASSAY_TEST_LINT ?? (filters.length === 0 ? '1' : '0');
+if (wantsLint === '1') {
+  if (!(await lint())) process.exit(1);
+} else if (filters.length === 0) {
+  process.stdout.write('Lint left out (ASSAY_TEST_LINT=0)\n');
 }
 
 const wantsPostgres = (process.env.ASSAY_TEST_DATABASES ?? 'sqlite,postgres').includes('postgres');
