@@ -43,25 +43,31 @@ async function startPostgres(): Promise<{ url: string; stop: () => Promise<void>
 }
 
 const filters = process.argv.slice(2);
-const files = testFiles(here).filter((f) => filters.length === 0 || filters.some((x) => relative(here, f).includes(x))).sort();
+const files = testFiles(here)
+  .filter((f) => filters.length === 0 || filters.some((x) => relative(here, f).includes(x)))
+  .sort();
 if (files.length === 0) {
   process.stderr.write(`No test files match ${filters.join(' ')}\n`);
   process.exit(1);
 }
 
-/** ESLint, then Prettier's check, from the repository root; true when both found nothing. */
+/** ESLint and Prettier's check at once (two cores), each one's output shown when both are done; true when neither found anything. */
 async function lint(): Promise<boolean> {
   const root = join(here, '..', '..');
   const run = (script: string, args: string[]) =>
-    new Promise<number>((resolve) =>
-      spawn(process.execPath, [join(root, 'node_modules', script), ...args], { cwd: root, stdio: 'inherit' }).on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
-    );
-  process.stdout.write('Lint: ESLint, then Prettier\n');
-  const eslint = await run('eslint/bin/eslint.js', ['.']);
-  const prettier = await run('prettier/bin/prettier.cjs', ['--check', '.']);
-  if (eslint !== 0) process.stderr.write('\nThe lint failed: ESLint found the problems above (a rule that keeps the layout, or a TypeScript check); fix them, or run `npm run lint` to see them again.\n');
-  if (prettier !== 0) process.stderr.write('\nThe lint failed: Prettier would format the files above differently; run `npm run format`.\n');
-  return eslint === 0 && prettier === 0;
+    new Promise<{ code: number; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(root, 'node_modules', script), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.on('close', (c, signal) => resolve({ code: c ?? (signal ? 1 : 0), output }));
+    });
+  process.stdout.write('Lint: ESLint and Prettier (npm run lint)\n');
+  const [eslint, prettier] = await Promise.all([run('eslint/bin/eslint.js', ['.']), run('prettier/bin/prettier.cjs', ['--check', '.'])]);
+  process.stdout.write(eslint.output + prettier.output);
+  if (eslint.code !== 0) process.stderr.write('\nThe lint failed: ESLint found the problems above; fix them, then `npm run lint`.\n');
+  if (prettier.code !== 0) process.stderr.write('\nThe lint failed: Prettier would format the files above differently; run `npm run format`.\n');
+  return eslint.code === 0 && prettier.code === 0;
 }
 
 const wantsLint = process.env.ASSAY_TEST_LINT ?? (filters.length === 0 ? '1' : '0');

@@ -7,11 +7,21 @@ import { ROOT } from '../../src/platform/paths.js';
 // The lint's rules that keep the layout (eslint.config.js), each shown firing on a small breach
 // and staying quiet on the allowed form beside it. The texts are linted under made-up paths in
 // the tree (lintText), so the real files' imports resolve as in the lint itself.
-const eslint = new ESLint({ cwd: ROOT });
+// Made-up paths belong to no TypeScript project, so they are linted without the type-aware rule,
+// which is shown on a real file's path instead.
+const eslint = new ESLint({
+  cwd: ROOT,
+  overrideConfig: {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+});
+const typeAware = new ESLint({ cwd: ROOT });
 
 /** The rule ids ESLint reports for `code` as if it were the file at `path` (from the repository root). */
-async function findings(path: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: join(ROOT, path) });
+async function findings(path: string, code: string, linter = eslint): Promise<string[]> {
+  const [result] = await linter.lintText(code, { filePath: join(ROOT, path) });
   assert.ok(result, `a result for ${path}`);
   // A parse error has no rule id: it would hide every rule, so it fails the test outright.
   for (const m of result.messages) assert.ok(m.ruleId, `${path}: ${m.message}`);
@@ -99,6 +109,18 @@ describe('the lint keeps the layout', () => {
       assert.deepEqual(await findings(path, lines(301)), ['max-lines'], path);
       assert.deepEqual(await findings(path, lines(300)), [], path);
     }
+  });
+
+  test('a promise in src that nobody awaits fails; one awaited or marked void passes', async () => {
+    // src/domain/text.ts is a real file, in the TypeScript project; the text linted under its path is this one.
+    const later = 'export async function later(): Promise<void> {}\n';
+    assert.deepEqual(await findings('src/domain/text.ts', `${later}export function f(): void {\n  later();\n}\n`, typeAware), [
+      '@typescript-eslint/no-floating-promises',
+    ]);
+    assert.deepEqual(
+      await findings('src/domain/text.ts', `${later}export async function f(): Promise<void> {\n  await later();\n  void later();\n}\n`, typeAware),
+      [],
+    );
   });
 
   test('the TypeScript checks run: an unused variable fails, a used one passes', async () => {
