@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
-import type { CampaignSummary, ReadsSummary } from './campaign-mode.js';
+import type { CampaignSummary } from './campaign-mode.js';
+import type { ReadsSummary } from './campaign-reads.js';
 
 /** A reads cell of the campaign row: rate, share of the ceiling, first reads, the floor, and each server's CPU per request. */
 function readCell(r: ReadsSummary['results']): string {
