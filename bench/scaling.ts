@@ -12,7 +12,14 @@ import { insertRow } from './results-rows.js';
 export async function scaling(
   env: Record<string, string>,
   creds: Record<string, string>,
-  { pgMode, instances, connections, duration, rounds, smoke }: { pgMode: boolean; instances: number; connections: number; duration: number; rounds: number; smoke: boolean },
+  {
+    pgMode,
+    instances,
+    connections,
+    duration,
+    rounds,
+    smoke,
+  }: { pgMode: boolean; instances: number; connections: number; duration: number; rounds: number; smoke: boolean },
 ): Promise<void> {
   if (!pgMode) throw new Error('--instances needs --pg: several instances share one PostgreSQL');
   const servers: Child[] = [];
@@ -25,8 +32,17 @@ export async function scaling(
   };
   const body = (tag: string) => `{"ExternalId":"scale-${tag}-[<id>]","Email":"ada@example.com","FirstName":"Ada","LastName":"Lovelace","Preposition":""}`;
   const across = async (count: number, tag: string) => {
-    const runs = servers.slice(0, count).map((s, i) =>
-      autocannon({ url: `${s.url}/api/anonymous/candidate`, method: 'POST', headers, body: body(`${tag}-${i}`), idReplacement: true, connections: Math.ceil(connections / count), duration }),
+    const chosen = servers.slice(0, count);
+    const runs = chosen.map((s, i) =>
+      autocannon({
+        url: `${s.url}/api/anonymous/candidate`,
+        method: 'POST',
+        headers,
+        body: body(`${tag}-${i}`),
+        idReplacement: true,
+        connections: Math.ceil(connections / count),
+        duration,
+      }),
     );
     const results = await Promise.all(runs);
     return { rps: results.reduce((a, r) => a + r.requests.average, 0), bad: results.reduce((a, r) => a + r.errors + r.timeouts + r.non2xx, 0) };
