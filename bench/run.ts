@@ -17,11 +17,13 @@ import autocannon from 'autocannon';
 import { ownPostgres } from '../test/helpers/postgres.js';
 import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
-import { runCliJson, startAssay, startBare, type Child } from './processes.js';
+import { runCliJson, startAssay, startBare } from './processes.js';
 import { hostile } from './hostile.js';
-import { campaignMode, type CampaignSummary, type ReadsSummary } from './campaign-mode.js';
+import { campaignMode } from './campaign-mode.js';
+import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './results-rows.js';
+import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
 const FLAGS = ['smoke', 'pg', 'hostile', 'campaign', 'cpu-prof', 'no-reads'] as const;
@@ -130,12 +132,12 @@ async function main(): Promise<void> {
       process.stderr.write(`profiles kept in ${profileDir}\n`);
     }
     if (!summary.alive || summary.timeouts > 0 || summary.shedWithoutRetryAfter > 0 || summary.finished !== candidates * rounds) process.exitCode = 1;
-    if (!smoke) insertRow('<!-- campaign -->', campaignRow(summary));
+    if (!smoke) insertRow('<!-- campaign -->', campaignRow(summary, pgMode ? 'PostgreSQL' : 'SQLite'));
     return;
   }
 
   if (instances > 1) {
-    await scaling(env, creds);
+    await scaling(env, creds, { pgMode, instances, connections, duration, rounds, smoke });
     await pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
     return;
@@ -198,92 +200,6 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   if (summary.bad > 0) process.exitCode = 1;
   if (!smoke) writeRow(summary);
-}
-
-/**
- * --instances N (with --pg): create-candidate through one instance, then through N instances
- * on the same database with the same total connections, alternating, each round.
- */
-async function scaling(env: Record<string, string>, creds: Record<string, string>): Promise<void> {
-  if (!pgMode) throw new Error('--instances needs --pg: several instances share one PostgreSQL');
-  const servers: Child[] = [];
-  const dirs = Array.from({ length: instances }, () => mkdtempSync(join(tmpdir(), 'assay-bench-i-')));
-  for (const dir of dirs) servers.push(await startAssay({ ...env, DATA_DIR: dir }));
-  const headers = {
-    'content-type': 'application/json',
-    authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
-    'api-key': creds.apiKey!,
-  };
-  const body = (tag: string) => `{"ExternalId":"scale-${tag}-[<id>]","Email":"ada@example.com","FirstName":"Ada","LastName":"Lovelace","Preposition":""}`;
-  const across = async (count: number, tag: string) => {
-    const runs = servers.slice(0, count).map((s, i) =>
-      autocannon({ url: `${s.url}/api/anonymous/candidate`, method: 'POST', headers, body: body(`${tag}-${i}`), idReplacement: true, connections: Math.ceil(connections / count), duration }),
-    );
-    const results = await Promise.all(runs);
-    return { rps: results.reduce((a, r) => a + r.requests.average, 0), bad: results.reduce((a, r) => a + r.errors + r.timeouts + r.non2xx, 0) };
-  };
-  await across(instances, 'warm');
-  const one: number[] = [];
-  const many: number[] = [];
-  let bad = 0;
-  for (let round = 1; round <= rounds; round++) {
-    const a = await across(1, `one-${round}`);
-    const b = await across(instances, `many-${round}`);
-    one.push(a.rps);
-    many.push(b.rps);
-    bad += a.bad + b.bad;
-    process.stderr.write(`round ${round}: 1 instance ${Math.round(a.rps)} req/s, ${instances} instances ${Math.round(b.rps)} req/s\n`);
-  }
-  for (const s of servers) await s.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
-  const summary = { one: Math.round(mean(one)), many: Math.round(mean(many)), instances, scale: mean(many) / mean(one), bad };
-  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-  if (!smoke) {
-    insertRow('<!-- scaling -->', [
-      new Date().toISOString().slice(0, 10),
-      `${cpus().length} cores, Node ${process.versions.node}`,
-      `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
-      summary.one,
-      `${summary.many} (${instances} instances)`,
-      `${summary.scale.toFixed(2)}x`,
-      bad,
-    ]);
-  }
-}
-
-/** A reads cell of the campaign row: rate, share of the ceiling, first reads, the floor, and each server's CPU per request. */
-function readCell(r: ReadsSummary['results']): string {
-  const f = (x: number) => `${x.toFixed(2)}x`;
-  const floor = r.floor ? `; Fastify with Assay's request log alone ${r.floor.rps}, ${f(r.floor.ratio)}` : '';
-  const cpu = `server CPU µs per request: bare ${r.cpuUs.bare}${r.cpuUs.floor !== undefined ? `, that Fastify ${r.cpuUs.floor}` : ''}, Assay ${r.cpuUs.assay}`;
-  const bad = r.bad > 0 ? `; ${r.bad} not 200, so not a measure of reads` : '';
-  return `${r.rps} (${f(r.ratio)}; ${(100 * r.firstReads).toFixed(1)}% first reads${floor}; ${cpu}${bad})`;
-}
-
-function campaignRow(s: CampaignSummary): Array<string | number> {
-  const f = (r: number) => `${r.toFixed(2)}x`;
-  const answers = Object.entries(s.errors).map(([k, v]) => `${v}× ${k}`).join(', ') || '0';
-  const cpu = s.rounds.map((r) => Math.round(r.cpuMsPerPage * 1000)).join(', ');
-  return [
-    new Date().toISOString().slice(0, 10),
-    `${cpus().length} cores, Node ${process.versions.node}`,
-    `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
-    pgMode ? 'PostgreSQL' : 'SQLite',
-    s.candidates.toLocaleString('en'),
-    `${s.rounds.map((r) => r.ceiling).join(', ')}; post p50 / p99 ${s.rounds.map((r) => `${r.ceilingPost.p50} / ${r.ceilingPost.p99}`).join(', ')}; ` +
-      `with each page's GET ${s.rounds.map((r) => r.pageCeiling.pagesPerSecond).join(', ')} pages/s (post p50 / p99 ${s.rounds.map((r) => `${r.pageCeiling.post.p50} / ${r.pageCeiling.post.p99}`).join(', ')}), µs CPU per page of the load generator ${s.rounds.map((r) => r.pageCeiling.clientCpuUs).join(', ')}, of the bare server ${s.rounds.map((r) => r.pageCeiling.serverCpuUs).join(', ')}, of the whole machine ${s.rounds.map((r) => r.pageCeiling.machineCpuUs).join(', ')}`,
-    `${s.rounds.map((r) => r.assay).join(', ')} (${f(s.ratio)})`,
-    `${s.post.p50} / ${s.post.p99}; first page ${s.first.p50} / ${s.first.p99}; load generator's loop delay p99 ${s.rounds.map((r) => r.clientDelay.p99).join(', ')}`,
-    cpu,
-    answers,
-    s.timeouts,
-    `${s.webhooks.received}/${s.webhooks.expected}, ${s.webhooks.p50} / ${s.webhooks.p99}; from completion ${s.webhooks.fromCompletion.p50} / ${s.webhooks.fromCompletion.p99}`,
-    s.rss,
-    s.reads ? readCell(s.reads.results) : '–',
-    s.reads ? readCell(s.reads.report) : '–',
-    s.reads ? `${s.reads.pdf.p99} (${s.reads.pdf.pdfs} PDFs, each of another assessment${s.reads.pdf.first ? `; the first ${s.reads.pdf.first.pdfs} after start, apart: slowest ${s.reads.pdf.first.max}` : ''}${s.reads.pdf.bad ? `; ${s.reads.pdf.bad} not 200` : ''}; peak RSS after them ${s.reads.pdf.rss} MB)` : '–',
-  ];
 }
 
 function writeRow(s: {

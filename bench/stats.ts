@@ -4,3 +4,5 @@ export function percentile(xs: readonly number[], p: number): number {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -2,6 +2,9 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { bool, ConfigError, int, parseOrigin, safely, type Env } from './config-values.js';
+
+export { ConfigError, parseOrigin } from './config-values.js';
 
 /** Every setting Assay reads, validated once at start. See README "Configuration". */
 export interface Config {
@@ -78,48 +81,7 @@ export interface MailConfig {
   maxInFlight: number;
 }
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
-type Env = Record<string, string | undefined>;
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-/** Accepts an absolute http(s) origin, optionally with a trailing slash; returns it without one. */
-export function parseOrigin(value: string, what: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`${what} must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${what} must use http or https, got "${value}"`);
-  }
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(`${what} must be a bare origin such as https://assess.example.com, got "${value}"`);
-  }
-  return url.origin;
-}
 
 function parseDatabase(env: Env, dataDir: string): Config['database'] {
   // Validated whatever the database, so a bad value is found before a move to PostgreSQL.
@@ -194,15 +156,6 @@ function parseMail(env: Env): MailConfig | undefined {
     timeoutMs: int(env, 'MAIL_TIMEOUT_MS', 30_000, 500, 300_000),
     maxInFlight: int(env, 'MAIL_MAX_IN_FLIGHT', 8, 1, 256),
   };
-}
-
-function safely(fn: () => unknown): boolean {
-  try {
-    fn();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

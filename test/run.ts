@@ -3,6 +3,8 @@
  * one), then runs every compiled test file with node:test; then runs them again under Node.js 24
  * (SQLite, without the browser tests). Arguments filter test files by substring:
  * `npm test -- api/candidate` (the Node.js 24 pass then only with ASSAY_TEST_NODE24=1).
+ * A full run lints first (`npm run lint`: ESLint, then Prettier's check) and fails on a finding
+ * before any test runs; ASSAY_TEST_LINT=0 leaves the lint out, ASSAY_TEST_LINT=1 adds it to a filtered run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -41,10 +43,38 @@ async function startPostgres(): Promise<{ url: string; stop: () => Promise<void>
 }
 
 const filters = process.argv.slice(2);
-const files = testFiles(here).filter((f) => filters.length === 0 || filters.some((x) => relative(here, f).includes(x))).sort();
+const files = testFiles(here)
+  .filter((f) => filters.length === 0 || filters.some((x) => relative(here, f).includes(x)))
+  .sort();
 if (files.length === 0) {
   process.stderr.write(`No test files match ${filters.join(' ')}\n`);
   process.exit(1);
+}
+
+/** ESLint and Prettier's check at once (two cores), each one's output shown when both are done; true when neither found anything. */
+async function lint(): Promise<boolean> {
+  const root = join(here, '..', '..');
+  const run = (script: string, args: string[]) =>
+    new Promise<{ code: number; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(root, 'node_modules', script), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.on('close', (c, signal) => resolve({ code: c ?? (signal ? 1 : 0), output }));
+    });
+  process.stdout.write('Lint: ESLint and Prettier (npm run lint)\n');
+  const [eslint, prettier] = await Promise.all([run('eslint/bin/eslint.js', ['.']), run('prettier/bin/prettier.cjs', ['--check', '.'])]);
+  process.stdout.write(eslint.output + prettier.output);
+  if (eslint.code !== 0) process.stderr.write('\nThe lint failed: ESLint found the problems above; fix them, then `npm run lint`.\n');
+  if (prettier.code !== 0) process.stderr.write('\nThe lint failed: Prettier would format the files above differently; run `npm run format`.\n');
+  return eslint.code === 0 && prettier.code === 0;
+}
+
+const wantsLint = process.env.ASSAY_TEST_LINT ?? (filters.length === 0 ? '1' : '0');
+if (wantsLint === '1') {
+  if (!(await lint())) process.exit(1);
+} else if (filters.length === 0) {
+  process.stdout.write('Lint left out (ASSAY_TEST_LINT=0)\n');
 }
 
 const wantsPostgres = (process.env.ASSAY_TEST_DATABASES ?? 'sqlite,postgres').includes('postgres');

@@ -1,8 +1,8 @@
-import { sql, type CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../db/database.js';
 import { prepared, run } from '../db/prepared.js';
 import { PREPARE } from '../db/pg-prepared.js';
-import type { AssessmentTable } from '../db/schema.js';
+import type { AssessmentTable, DB } from '../db/schema.js';
 import { perStore } from '../db/turn-batcher.js';
 import { unnestColumns } from '../db/unnest.js';
 
@@ -150,6 +150,20 @@ export async function cancelAssessment(store: Store, tenantId: string, analysisI
     if (row.status !== 'Cancelled') await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
     return 'cancelled';
   });
+}
+
+/**
+ * Completes an open assessment inside the completing transaction: the status guard makes a racing
+ * second finish update nothing (undefined). Returns the webhook URL to queue an attempt for.
+ */
+export async function markCompleted(trx: Kysely<DB>, analysisId: string, results: Omit<Updateable<AssessmentTable>, 'status'>): Promise<{ webhook_url: string | null } | undefined> {
+  return trx
+    .updateTable('assessments')
+    .set({ status: 'Completed', ...results })
+    .where('analysis_id', '=', analysisId)
+    .where('status', 'in', ['Created', 'Started'])
+    .returning(['webhook_url'])
+    .executeTakeFirst();
 }
 
 /**

@@ -6,6 +6,7 @@ import { normGroupInForce } from '../measurement/norms-store.js';
 import { queueAttempt } from '../webhooks/outbox-store.js';
 import { portalSettings } from '../tenancy/portal-settings-store.js';
 import { progressOf, readAnswers, readPageTimes } from './answers-store.js';
+import { markCompleted } from './assessments-store.js';
 
 const now = () => new Date().toISOString();
 
@@ -41,25 +42,18 @@ export async function completeAssessment(
     const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId));
     if (!result) return { outcome: 'incomplete' };
     const settings = await portalSettings(trx, store.dialect, progress.api_key_id);
-    const updated = await trx
-      .updateTable('assessments')
-      .set({
-        status: 'Completed',
-        completed_at: at,
-        scores: JSON.stringify(result.scales),
-        competence_scores: JSON.stringify(result.competences),
-        consistency: result.consistency ?? null,
-        integrity_flags: JSON.stringify(result.flags),
-        norm_group_id: await normGroupInForce(trx, progress.api_key_id, progress.assessment_type),
-        report_nonce: randomBytes(12).toString('base64url'),
-        results_release: settings.candidate_release ? 'pending' : null,
-        content_version: takenIn?.contentVersion ?? null,
-        language: takenIn?.language ?? null,
-      })
-      .where('analysis_id', '=', analysisId)
-      .where('status', 'in', ['Created', 'Started'])
-      .returning(['webhook_url'])
-      .executeTakeFirst();
+    const updated = await markCompleted(trx, analysisId, {
+      completed_at: at,
+      scores: JSON.stringify(result.scales),
+      competence_scores: JSON.stringify(result.competences),
+      consistency: result.consistency ?? null,
+      integrity_flags: JSON.stringify(result.flags),
+      norm_group_id: await normGroupInForce(trx, progress.api_key_id, progress.assessment_type),
+      report_nonce: randomBytes(12).toString('base64url'),
+      results_release: settings.candidate_release ? 'pending' : null,
+      content_version: takenIn?.contentVersion ?? null,
+      language: takenIn?.language ?? null,
+    });
     if (!updated) return { outcome: 'already-completed' };
     const candidatePage = settings.candidate_feedback === 1 || settings.candidate_release === 1;
     if (!updated.webhook_url) return { outcome: 'completed', candidatePage };

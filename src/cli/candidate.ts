@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sweepRetention } from '../lifecycle/retention.js';
-import { eraseCandidate, listErasures } from '../lifecycle/erasure.js';
+import { eraseCandidate, listErasures } from '../lifecycle/erasure-store.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
 
 export function candidateCommands(program: Command): void {

@@ -1,14 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
 import { ASSESSMENT_TYPES, type AssessmentTypeNumber } from '../assessments/rules.js';
 import { readContent } from '../measurement/load.js';
 import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../measurement/norm-groups.js';
-import { CsvError } from '../measurement/csv.js';
-import { normGroupFromCsv } from '../measurement/norms-from-csv.js';
 import { normSheet } from '../measurement/norm-sheet.js';
 import { activateNormGroup, clearPortalNormGroup, deactivateNormDefault, insertNormGroup, listNormGroups, normSample, setPortalNormGroup, showNormGroup } from '../measurement/norms-store.js';
+import { buildFromCsv } from './norms-csv.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -169,46 +165,4 @@ export function normsCommands(program: Command): void {
       const what = forPortal ? "that portal's own choice" : 'the default group';
       print(!!opts.json, { instrument: type, portal: forPortal, cleared: cleared > 0 }, cleared > 0 ? `Cleared ${what} for instrument ${type}` : `Instrument ${type} had no ${forPortal ? 'choice of that portal' : 'default group'}: nothing changed`);
     });
-}
-
-/** `norms build --from-csv`: the group from a file of item responses, stored (inactive) or written as a norm file. */
-async function buildFromCsv(opts: { type: number; name: string; language: 'nl' | 'en'; minSample: number; fromCsv: string; about?: string; out?: string; tenant?: string; from?: string; to?: string; json?: boolean }): Promise<void> {
-  if (opts.tenant !== undefined || opts.from !== undefined || opts.to !== undefined) throw new CliError('--tenant, --from and --to select stored assessments: they do not go with --from-csv');
-  if (opts.about !== undefined) {
-    const [problem] = textProblems({ '--about': opts.about });
-    if (problem) throw new CliError(problem);
-  }
-  let text: string;
-  try {
-    text = readFileSync(opts.fromCsv, 'utf8');
-  } catch (error) {
-    throw new CliError(`Cannot read ${opts.fromCsv}: ${(error as Error).message}`);
-  }
-  const build = async (instruments: ReturnType<typeof loadContent>) => {
-    const instrument = instruments.instruments.get(opts.type);
-    if (!instrument) throw new CliError(`--instrument must be one of ${[...instruments.instruments.keys()].join(', ')}`);
-    try {
-      const built = normGroupFromCsv({ text, fileName: basename(opts.fromCsv), instrument, model: instruments.competences, language: opts.language, minSample: opts.minSample, name: opts.name, ...(opts.about ? { about: opts.about } : {}) });
-      if (built.group.source.length > NORM_LIMITS.source) throw new CliError(`The group's source would be ${built.group.source.length} characters, more than ${NORM_LIMITS.source}: shorten --about`);
-      return { built, file: toNormFile(built.group, instrument) };
-    } catch (error) {
-      if (error instanceof CsvError) throw new CliError(`${opts.fromCsv} is ${error.message}`);
-      throw error;
-    }
-  };
-  const summary = (b: Awaited<ReturnType<typeof build>>['built']) => ({ name: opts.name, instrument: opts.type, read: b.read, otherLanguage: b.otherLanguage, excluded: b.flagged, sampleSize: b.used });
-  if (opts.out !== undefined) {
-    const { built, file } = await build(loadContent(loadConfig()));
-    // The same checks an import makes: a written file always imports.
-    const content = loadContent(loadConfig());
-    parseNormFile(file, content.instruments, content.competences);
-    writeFileSync(opts.out, JSON.stringify(file, null, 2) + '\n');
-    print(!!opts.json, { ...summary(built), file: opts.out }, `Wrote norm group "${opts.name}" to ${opts.out}: N = ${built.used} of ${built.read} respondents (${built.otherLanguage} in another language, ${built.flagged} flagged, left out).`);
-    return;
-  }
-  const out = await withStore(async (store, config) => {
-    const { built } = await build(loadContent(config));
-    return { id: await insertNormGroup(store, built.group), ...summary(built) };
-  });
-  print(!!opts.json, out, `Built norm group ${out.id} "${out.name}" from ${out.read} respondents: N = ${out.sampleSize} (${out.otherLanguage} in another language, ${out.excluded} flagged, left out).\nActivate it with: bin/assay norms activate ${out.id}`);
 }

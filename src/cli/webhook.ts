@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { DomainError } from '../domain/errors.js';
 import { checkAssessmentRequest } from '../assessments/rules.js';
-import { findAttempts, isDelivered, latestAttempt, requestRedelivery, type AttemptRow } from '../webhooks/outbox-store.js';
+import { findAttempts, latestAttempt } from '../webhooks/attempt-log-store.js';
+import { isDelivered, requestRedelivery, type AttemptRow } from '../webhooks/outbox-store.js';
 import { basicAuthorization } from '../security/basic-auth.js';
 import { WebhookClient } from '../webhooks/client.js';
 import { loadConfig } from '../config.js';

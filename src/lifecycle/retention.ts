@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { listTenants } from '../tenancy/credentials-store.js';
 import type { Store } from '../db/database.js';
-import { dueUnder, eraseCandidate, retentionCandidates } from './erasure.js';
+import { dueUnder, eraseCandidate, retentionCandidates } from './erasure-store.js';
 
 const BATCH = 100;
 

@@ -85,6 +85,7 @@ export function headerText(text: string, max = 200): string {
  * character, so it can only ever name one recipient.
  */
 export function singleAddress(address: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
   return /^[^\s@<>()[\]\\,;:"\u0000-\u001f\u007f]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,63}$/.test(address) ? address : undefined;
 }
 

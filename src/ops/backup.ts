@@ -1,12 +1,22 @@
 import { closeSync, constants, copyFileSync, existsSync, linkSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
 import { privateDir, privateFile } from '../platform/private-files.js';
 import { SecretBox } from '../security/secret-box.js';
-import { MIGRATION_NAMES, migrateFreshTo } from '../db/migrate.js';
+import { MIGRATION_NAMES } from '../db/migrate.js';
 import { Database } from '../db/sqlite-driver.js';
 import { secretContext } from '../webhooks/signing.js';
+import {
+  appliedMigrations,
+  migratedSchema,
+  quickCheck,
+  schemaEntries,
+  sealedSigningSecret,
+  sealedWebhookPassword,
+  setJournalMode,
+  waitWhileBusy,
+  type SchemaEntry,
+} from './backup-store.js';
 
 export class BackupError extends Error {
   override name = 'BackupError';
@@ -44,7 +54,7 @@ export async function backupSqlite(source: string, file: string): Promise<Backup
     const db = new Database(source, { fileMustExist: true });
     let pages = 0;
     try {
-      db.pragma('busy_timeout = 5000');
+      waitWhileBusy(db);
       const progress = await db.backup(temp, { progress: () => ALL_PAGES });
       pages = progress.totalPages;
     } finally {
@@ -54,7 +64,7 @@ export async function backupSqlite(source: string, file: string): Promise<Backup
     let migrations: string[];
     try {
       // A single file that opens on its own: the backup leaves WAL mode's -wal and -shm behind.
-      copy.pragma('journal_mode = DELETE');
+      setJournalMode(copy, 'DELETE');
       migrations = check(copy, file);
     } finally {
       copy.close();
@@ -143,7 +153,7 @@ export async function restoreSqlite(backup: string, target: string, dataDir: str
   }
   const restored = new Database(target);
   try {
-    restored.pragma('journal_mode = WAL');
+    setJournalMode(restored, 'WAL');
     check(restored, target);
   } finally {
     restored.close();
@@ -159,24 +169,17 @@ export async function restoreSqlite(backup: string, target: string, dataDir: str
 
 /** SQLite's own check, and that the file is an Assay database this version can open. */
 function check(db: BetterSqlite3.Database, file: string): string[] {
-  const result = db.pragma('quick_check', { simple: true });
+  const result = quickCheck(db);
   if (result !== 'ok') throw new BackupError(`${file} is damaged: ${String(result)}`);
   let names: string[];
   try {
-    names = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+    names = appliedMigrations(db);
   } catch {
     throw new BackupError(`${file} is not an Assay database`);
   }
   const unknown = names.filter((n) => !MIGRATION_NAMES.includes(n));
   if (unknown.length > 0) throw new BackupError(`${file} was made by a newer Assay (migrations ${unknown.join(', ')}); restore it with that version`);
   return names;
-}
-
-interface SchemaEntry {
-  type: string;
-  name: string;
-  tbl_name: string;
-  sql: string | null;
 }
 
 /**
@@ -188,16 +191,8 @@ async function sameSchemaAsMigrations(db: BetterSqlite3.Database, migrations: st
   if (migrations.some((name, i) => MIGRATION_NAMES[i] !== name)) {
     throw new BackupError(`${file} has migrations out of order (${migrations.join(', ')}); it was not made by Assay`);
   }
-  const fresh = new Database(':memory:');
-  const kysely = new Kysely<unknown>({ dialect: new SqliteDialect({ database: fresh }) });
-  let want: Map<string, string>;
-  try {
-    await migrateFreshTo(kysely, migrations.at(-1));
-    want = schemaOf(fresh);
-  } finally {
-    await kysely.destroy();
-  }
-  const got = schemaOf(db);
+  const want = schemaOf(await migratedSchema(migrations.at(-1)));
+  const got = schemaOf(schemaEntries(db));
   const differences = [
     ...[...got.keys()].filter((k) => !want.has(k)).map((k) => `unexpected ${k}`),
     ...[...want.keys()].filter((k) => !got.has(k)).map((k) => `missing ${k}`),
@@ -209,8 +204,7 @@ async function sameSchemaAsMigrations(db: BetterSqlite3.Database, migrations: st
 }
 
 /** "type name on table" to the statement that made it, whitespace normalised. */
-function schemaOf(db: BetterSqlite3.Database): Map<string, string> {
-  const rows = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master').all() as SchemaEntry[];
+function schemaOf(rows: SchemaEntry[]): Map<string, string> {
   const normal = (sql: string | null) => (sql ?? '').replace(/\s+/g, ' ').replace(/ ?([(),]) ?/g, '$1').trim();
   return new Map(rows.map((r) => [`${r.type} ${r.name} on ${r.tbl_name}`, normal(r.sql)]));
 }
@@ -228,14 +222,10 @@ function readKey(file: string): Buffer {
 
 /** One sealed value in the backup and the context it was sealed with, to try a key on. */
 function sealedSample(db: BetterSqlite3.Database, migrations: string[]): { value: string; context: string } | undefined {
-  const password = db.prepare('SELECT analysis_id AS id, webhook_password_enc AS value FROM assessments WHERE webhook_password_enc IS NOT NULL LIMIT 1').get() as
-    | { id: string; value: string }
-    | undefined;
+  const password = sealedWebhookPassword(db);
   if (password) return { value: password.value, context: password.id };
   // Signing secrets came with this migration; an older backup has none.
   if (!migrations.includes('0006-webhook-log')) return undefined;
-  const secret = db.prepare('SELECT api_key_id AS id, webhook_secret_enc AS value FROM portal_settings WHERE webhook_secret_enc IS NOT NULL LIMIT 1').get() as
-    | { id: string; value: string }
-    | undefined;
+  const secret = sealedSigningSecret(db);
   return secret ? { value: secret.value, context: secretContext(secret.id) } : undefined;
 }

@@ -7,8 +7,7 @@ import type { Store } from '../db/database.js';
 import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, TENANTS_PER_WALK, type ClaimedAttempt } from './outbox-store.js';
 import { promoteDue } from './retry-store.js';
 import { shareOut, TenantWalk } from './share.js';
-import { messageId, secretContext, signatureHeaders } from './signing.js';
-import { basicAuthorization } from '../security/basic-auth.js';
+import { webhookAuthorization, webhookSignature } from './request-credentials.js';
 import { WebhookClient, type Attempt } from './client.js';
 import type { Resolver } from './dns.js';
 
@@ -248,10 +247,10 @@ export class Dispatcher {
     const attemptedAt = new Date().toISOString();
     let attempt: Attempt;
     try {
-      if (row.webhook_style === 'patch') attempt = await this.#client.patch(row.webhook_url, this.#authorization(row));
+      if (row.webhook_style === 'patch') attempt = await this.#client.patch(row.webhook_url, webhookAuthorization(this.#box, row));
       else {
         const body = JSON.stringify({ Analysis_Id: row.analysis_id, External_Id: row.external_id });
-        attempt = await this.#client.post(row.webhook_url, body, this.#authorization(row), this.#signature(row, body));
+        attempt = await this.#client.post(row.webhook_url, body, webhookAuthorization(this.#box, row), webhookSignature(this.#box, row, body));
       }
     } catch (err) {
       // Only reading the secrets can throw here: instances sharing a database need one ENCRYPTION_KEY.
@@ -268,25 +267,5 @@ export class Dispatcher {
       this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'webhook attempt made but not recorded');
     }
     this.#metrics?.webhookAttempt(row.kind, isDelivered(attempt), attempt.durationMs / 1000, (Date.now() - Date.parse(row.created_at)) / 1000);
-  }
-
-  /** Basic credentials, when the assessment has a username: in clear, or sealed when it is itself a secret (a partner's key). */
-  #authorization(row: ClaimedAttempt): string | undefined {
-    const username = row.webhook_username_enc ? this.#box.open(row.webhook_username_enc, row.analysis_id) : row.webhook_username;
-    if (username === null) return undefined;
-    return basicAuthorization(username, row.webhook_password_enc ? this.#box.open(row.webhook_password_enc, row.analysis_id) : '');
-  }
-
-  /**
-   * Standard Webhooks headers when the portal signs its webhooks (the settings came with the
-   * claim): the current secret, and the last one while its overlap lasts.
-   */
-  #signature(row: ClaimedAttempt, body: string): Record<string, string> {
-    if (row.webhook_signing !== 1 || !row.webhook_secret_enc) return {};
-    const context = secretContext(row.api_key_id);
-    const secrets = [this.#box.open(row.webhook_secret_enc, context)];
-    const previousUntil = row.webhook_secret_previous_until;
-    if (row.webhook_secret_previous_enc && previousUntil && Date.parse(previousUntil) > Date.now()) secrets.push(this.#box.open(row.webhook_secret_previous_enc, context));
-    return signatureHeaders(secrets, messageId(row.analysis_id), new Date(), body);
   }
 }

@@ -222,37 +222,6 @@ export async function markAbandoned(store: Store, claimedBefore: string, retryBa
   });
 }
 
-/** Every attempt for an assessment, oldest first: its delivery log. */
-export async function listAttempts(store: Store, analysisId: string): Promise<AttemptRow[]> {
-  return store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', analysisId).orderBy('created_at').orderBy('id').execute();
-}
-
-/** The most recent attempt and how many there were: what the status lookup shows. */
-export async function latestAttempt(store: Store, analysisId: string): Promise<{ latest: AttemptRow; count: number } | undefined> {
-  const all = await listAttempts(store, analysisId);
-  return all.length ? { latest: all.at(-1)!, count: all.length } : undefined;
-}
-
-export interface AttemptFilter {
-  tenantId?: string;
-  status?: AttemptRow['status'];
-  since?: string;
-}
-
-/** Attempts across assessments, newest first, with their tenant: for the CLI. */
-export async function findAttempts(store: Store, filter: AttemptFilter, limit = 1_000) {
-  let q = store.db
-    .selectFrom('webhook_attempts as w')
-    .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
-    .select(['w.id', 'w.analysis_id', 'a.tenant_id', 'w.kind', 'w.status', 'w.created_at', 'w.attempted_at', 'w.duration_ms', 'w.response_status', 'w.error'])
-    .orderBy('w.created_at', 'desc')
-    .limit(limit);
-  if (filter.tenantId) q = q.where('a.tenant_id', '=', filter.tenantId);
-  if (filter.status) q = q.where('w.status', '=', filter.status);
-  if (filter.since) q = q.where('w.created_at', '>=', filter.since);
-  return q.execute();
-}
-
 /** At most this many manual attempts per assessment per hour: redelivery is an operator's act, not a loop. */
 export const REDELIVERIES_PER_HOUR = 5;
 

@@ -44,7 +44,7 @@ export async function request(
   const options = { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' as const };
   const res = init.from ? await undiciFetch(url, { ...options, dispatcher: fromAddress(init.from) }) : await fetch(url, options);
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

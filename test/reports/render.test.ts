@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before } from 'node:test';
 import { test } from '../helpers/deadline.js';
 import type { Store } from '../../src/db/database.js';
-import { eraseCandidate } from '../../src/lifecycle/erasure.js';
+import { eraseCandidate } from '../../src/lifecycle/erasure-store.js';
 import { renderCache } from '../../src/reports/render-cache.js';
 import { onlyOn } from '../helpers/databases.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import { test } from '../helpers/deadline.js';
-import { latestAttempt } from '../../src/webhooks/outbox-store.js';
+import { latestAttempt } from '../../src/webhooks/attempt-log-store.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';

@@ -7,7 +7,7 @@ import { countAnswers, findOwnAssessment } from '../../assessments/assessments-s
 import { pinnedNormGroup, storedResult } from '../../measurement/results-store.js';
 import { releaseState, reportUrl, withheld } from '../../reports/render.js';
 import { normGroupInfo } from '../../measurement/norm-group-view.js';
-import { latestAttempt } from '../../webhooks/outbox-store.js';
+import { latestAttempt } from '../../webhooks/attempt-log-store.js';
 import { webhookSummary } from '../../webhooks/webhook-view.js';
 import { assessmentUrl } from '../../assessments/rules.js';
 

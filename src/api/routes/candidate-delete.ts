@@ -2,7 +2,7 @@ import type { App, Deps } from '../../http/app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CandidateErased, CandidateParams } from '../../schemas/candidate-data.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { eraseCandidate } from '../../lifecycle/erasure.js';
+import { eraseCandidate } from '../../lifecycle/erasure-store.js';
 
 /** A data subject's erasure request in one call. */
 export function candidateDelete(app: App, { store }: Deps): void {

@@ -9,7 +9,7 @@ import { apiErrors } from '../../schemas/errors.js';
 import { findOwnCandidate } from '../../assessments/candidates-store.js';
 import { assessmentsOfCandidate } from '../../assessments/assessments-store.js';
 import { retentionDays } from '../../tenancy/credentials-store.js';
-import { latestAttempt } from '../../webhooks/outbox-store.js';
+import { latestAttempt } from '../../webhooks/attempt-log-store.js';
 import { webhookSummary } from '../../webhooks/webhook-view.js';
 import { listAnswers, readPageTimes } from '../../assessments/answers-store.js';
 import { normGroupInfo } from '../../measurement/norm-group-view.js';

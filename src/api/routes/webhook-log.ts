@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, WebhookLog } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { findOwnAssessment } from '../../assessments/assessments-store.js';
-import { listAttempts } from '../../webhooks/outbox-store.js';
+import { listAttempts } from '../../webhooks/attempt-log-store.js';
 import { attemptView } from '../../webhooks/webhook-view.js';
 
 /** Every webhook attempt of an assessment, oldest first. */

@@ -1,0 +1,91 @@
+// ESLint: the usual TypeScript checks, and the rules that keep the layout (docs/decisions/lint-keeps-the-layout.md).
+// Formatting is Prettier's (.prettierrc.json); eslint-config-prettier switches off every rule that would clash with it.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import prettier from 'eslint-config-prettier';
+import noImportCycle from './eslint-rules/no-import-cycle.js';
+
+/** Kysely query building and raw SQL: only in the database engine (src/db) and in a capability's `*-store.ts`. */
+const SQL_OUTSIDE_A_STORE = "SQL belongs in src/db or in the capability's *-store.ts repository, not here";
+const sqlSyntax = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
+    message: SQL_OUTSIDE_A_STORE,
+  },
+  // Types may pass through (a transaction handed on); values build or run queries.
+  {
+    selector:
+      'ImportDeclaration[source.value=/^kysely/][importKind!="type"] > ImportSpecifier[importKind!="type"][imported.name=/^(sql|Kysely|CompiledQuery)$/]',
+    message: SQL_OUTSIDE_A_STORE,
+  },
+  {
+    selector: 'TaggedTemplateExpression[tag.name="sql"], MemberExpression[object.name="sql"][property.name=/^(raw|ref|id|lit|val|join|table)$/]',
+    message: SQL_OUTSIDE_A_STORE,
+  },
+  // better-sqlite3 and pg directly: prepared statements, pragmas, plain query strings.
+  { selector: 'CallExpression[callee.property.name=/^(prepare|pragma)$/]', message: SQL_OUTSIDE_A_STORE },
+  {
+    selector:
+      'Literal[value=/^\\s*(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|ALTER|DROP|VACUUM|BEGIN|WITH)\\s/], TemplateLiteral[quasis.0.value.raw=/^\\s*(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|ALTER|DROP|VACUUM|BEGIN|WITH)\\s/]',
+    message: SQL_OUTSIDE_A_STORE,
+  },
+];
+
+/** Route files: a capability's routes/ folder, or its one routes.ts. */
+const routes = ['./src/*/routes/**', './src/*/routes.ts'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test/generated/**', 'src/portal/static/**', 'content/**', 'docs/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX, assay: { rules: { 'no-import-cycle': noImportCycle } } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: {
+      // Not import-x/no-cycle: it leaves type-only imports out, and a cycle through types counts here.
+      'assay/no-import-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src/domain',
+              from: './src',
+              except: ['./domain'],
+              message: 'src/domain is the shared pure vocabulary: it imports nothing else of src',
+            },
+            { target: routes, from: routes, message: 'A route does not import another route: move what they share into the capability' },
+          ],
+        },
+      ],
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      // `let x; ... x = ...` where a closure above the assignment reads x.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // Errors are rethrown with the cause's message in their own text on purpose.
+      'preserve-caught-error': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Tests and benchmarks read loosely typed bodies and documents.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // A promise nobody awaits loses its error. Type-aware, so src only: the lint's slowest part (about 13 s of
+    // its 23 s of CPU), and node:test's describe and test, which return promises on purpose, are all over test/.
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/**/*-store.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...sqlSyntax] },
+  },
+  prettier,
+);
