@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { apiClient, authHeaders } from '../test/helpers/http.js';
@@ -100,4 +101,20 @@ export async function mailMode(env: Record<string, string>, options: { invitatio
     await assay.stop();
     await smtp.close();
   }
+}
+
+/** The run's row in bench/RESULTS.md, under `<!-- mail -->`. */
+export function mailRow(s: MailSummary, pg: boolean): Array<string | number> {
+  return [
+    new Date().toISOString().slice(0, 10),
+    `${cpus().length} cores, Node ${process.versions.node}`,
+    `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
+    pg ? 'PostgreSQL' : 'SQLite',
+    `${s.delivered} / ${s.invited}`,
+    s.seconds,
+    s.perSecond,
+    `${s.burst.p50} / ${s.burst.p99}`,
+    `${s.during.p50} / ${s.during.p99} (${s.during.requests})`,
+    s.burst.bad + s.during.bad,
+  ];
 }

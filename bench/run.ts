@@ -20,7 +20,7 @@ import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
 import { runCliJson, startAssay, startBare, type Child } from './processes.js';
 import { hostile } from './hostile.js';
-import { mailMode } from './mail-mode.js';
+import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode, type CampaignSummary, type ReadsSummary } from './campaign-mode.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './results-rows.js';
@@ -112,20 +112,7 @@ async function main(): Promise<void> {
     const summary = await mailMode(env, { invitations: option('candidates', smoke ? 20 : 1_000), deadlineS: option('deadline', smoke ? 60 : 300) });
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     if (summary.delivered !== summary.invited || summary.burst.bad > 0 || summary.during.bad > 0) process.exitCode = 1;
-    if (!smoke) {
-      insertRow('<!-- mail -->', [
-        new Date().toISOString().slice(0, 10),
-        `${cpus().length} cores, Node ${process.versions.node}`,
-        `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
-        pgMode ? 'PostgreSQL' : 'SQLite',
-        `${summary.delivered} / ${summary.invited}`,
-        summary.seconds,
-        summary.perSecond,
-        `${summary.burst.p50} / ${summary.burst.p99}`,
-        `${summary.during.p50} / ${summary.during.p99} (${summary.during.requests})`,
-        summary.burst.bad + summary.during.bad,
-      ]);
-    }
+    if (!smoke) insertRow('<!-- mail -->', mailRow(summary, pgMode));
     await pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
     return;
