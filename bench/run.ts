@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --pg] [--preload N] [--duration S] [--rounds R] [--connections C] [--instances N] [--latency-count N] [--smoke]
  * npm run bench -- --hostile [--pg] [--smoke]
+ * npm run bench -- --mail [--pg] [--candidates N] [--deadline S] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
  *
@@ -19,6 +20,7 @@ import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
 import { runCliJson, startAssay, startBare } from './processes.js';
 import { hostile } from './hostile.js';
+import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode } from './campaign-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
@@ -26,7 +28,7 @@ import { insertRow } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'campaign', 'cpu-prof', 'no-reads'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'cpu-prof', 'no-reads'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -103,6 +105,16 @@ async function main(): Promise<void> {
         Object.entries(summary.storm.statuses).map(([k, v]) => `${v}×${k}`).join(', '),
       ]);
     }
+    await pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
+
+  if (flag('mail')) {
+    const summary = await mailMode(env, { invitations: option('candidates', smoke ? 20 : 1_000), deadlineS: option('deadline', smoke ? 60 : 300) });
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    if (summary.delivered !== summary.invited || summary.burst.bad > 0 || summary.during.bad > 0) process.exitCode = 1;
+    if (!smoke) insertRow('<!-- mail -->', mailRow(summary, pgMode));
     await pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
     return;

@@ -28,6 +28,14 @@ describe('the benchmark suite', () => {
     assert.ok(summary.rss > 0);
   });
 
+  test('a smoke mail burst: 20 invitations, each delivered to the SMTP server, no error', async () => {
+    const s = await bench(['--mail', '--smoke']);
+    assert.equal(s.invited, 20);
+    assert.equal(s.delivered, 20);
+    assert.equal(s.burst.bad + s.during.bad, 0);
+    assert.ok(s.perSecond > 0 && s.burst.p99 >= s.burst.p50);
+  });
+
   test('a smoke campaign: five candidates finish TMA170 through the forms, each webhook arrives, the reads answer', async () => {
     const tma170 = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'tma170.json'), 'utf8')) as { items: unknown[]; itemsPerPage: number };
     // The start page, every questionnaire page, and the confirmation: one post each.
