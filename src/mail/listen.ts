@@ -17,8 +17,8 @@ function describe(m: CaughtMail): string {
 
 /**
  * A local SMTP catcher for trying mail: takes every message (no TLS, no authentication) and
- * prints who it is from and to, its subject, its links and its text part. Its packages are the
- * tests' (smtp-server, mailparser), loaded only when it runs.
+ * prints who it is from and to, its subject, its links and its text part. Its packages
+ * (smtp-server, mailparser) are loaded only when it runs.
  */
 export function mailCommands(program: Command): void {
   const mail = program.command('mail').description('e-mail to candidates');
@@ -35,7 +35,7 @@ export function mailCommands(program: Command): void {
       try {
         modules = await Promise.all([import('smtp-server'), import('mailparser')]);
       } catch {
-        throw new CliError('mail listen needs the development packages smtp-server and mailparser (npm install without --omit=dev)');
+        throw new CliError('mail listen needs the packages smtp-server and mailparser (npm install)');
       }
       const [{ SMTPServer }, { simpleParser }] = modules;
       const server = new SMTPServer({
