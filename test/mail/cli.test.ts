@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import type { Credentials } from '../helpers/http.js';
 import { spawnCli, type CliProcess } from '../helpers/process.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { address, NO_LOOP_GUARD } from '../helpers/smtp-sink.js';
 
 type Caught = { from: string; to: string[]; subject: string; links: string[]; text: string };
 
-// The CLI and its catcher do not depend on the database: SQLite only.
-describe('bin/assay portal set (mail options) and mail listen', () => {
+// The CLI and its catcher do not depend on the database: SQLite only. The server starts once the catcher listens.
+suiteOnEachDatabase('bin/assay portal set (mail options) and mail listen', { on: 'sqlite', start: false, tenant: false }, ({ another }) => {
   let listener: CliProcess;
   let server: TestServer;
   let creds: Credentials & { apiKeyPrefix: string };
@@ -19,12 +20,11 @@ describe('bin/assay portal set (mail options) and mail listen', () => {
   before(async () => {
     listener = spawnCli(['mail', 'listen', '--port', '0', '--json']);
     const url = await listener.line((l) => (JSON.parse(l) as { listening?: string }).listening);
-    server = await startServer('sqlite', { SMTP_URL: url, SMTP_REQUIRE_TLS: 'false', MAIL_FROM: 'assessments@assay.test', ...NO_LOOP_GUARD });
+    server = await another({ SMTP_URL: url, SMTP_REQUIRE_TLS: 'false', MAIL_FROM: 'assessments@assay.test', ...NO_LOOP_GUARD });
     creds = await server.tenant();
     env = { DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl };
   });
   after(async () => {
-    await server.stop();
     await listener.stop();
   });
 

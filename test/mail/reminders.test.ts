@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { updateMailSettings } from '../../src/mail/settings-store.js';
 import { describe, test } from '../helpers/deadline.js';
-import { postgresOnly, testDatabases } from '../helpers/databases.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { postgresOnly } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import type { Credentials } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { address, mailEnv, SmtpSink, type Caught } from '../helpers/smtp-sink.js';
@@ -16,80 +16,68 @@ const isReminder = (c: Caught) => (c.parsed.subject ?? '').startsWith('Reminder:
 type Api = Awaited<ReturnType<typeof newAssessment>>['api'];
 const mailLog = async (api: Api, id: string) => (await api.get(`/api/anonymous/assessment/${id}/emails`)).body.Data as Array<{ Kind: string; Status: string; LastReply: string | null; SentAt: string | null }>;
 
-for (const db of testDatabases()) {
-  describe(`mail reminders [${db}]`, () => {
-    let server: TestServer;
-    let sink: SmtpSink;
-    let creds: Credentials & { apiKeyId: string };
-    before(async () => {
-      sink = await SmtpSink.start();
-      server = await startServer(db, mailEnv(sink, { MAIL_POLL_INTERVAL_MS: '100' }));
-      creds = await server.tenant();
-      await updateMailSettings(server.running.deps.store, creds.apiKeyId, { reminder_after_seconds: DELAY_S, max_reminders: 1 });
-    });
-    after(async () => {
-      await server.stop();
-      await sink.close();
-    });
-
-    test(`exactly one reminder, ${DELAY_S} s after the invitation, and no second one (max 1)`, async () => {
-      const to = address();
-      const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });
-      const reminder = await eventually(async () => sink.to(to).find(isReminder), 15_000, 'the reminder');
-      // The sink has it a moment before the log records it sent.
-      const log = await eventually(async () => {
-        const l = await mailLog(a.api, a.id);
-        return l.length === 2 && l.every((m) => m.Status === 'Sent') ? l : undefined;
-      });
-      const invitedAt = Date.parse(log.find((m) => m.Kind === 'Invitation')!.SentAt!);
-      const remindedAt = Date.parse(log.find((m) => m.Kind === 'Reminder')!.SentAt!);
-      assert.ok(remindedAt - invitedAt >= DELAY_S * 1000, `the reminder came ${remindedAt - invitedAt} ms after the invitation`);
-      assert.ok(reminder.parsed.text!.includes(a.url));
-      assert.ok(reminder.parsed.text!.includes('you have not finished it yet'));
-      // Another delay and more: a second reminder would be due by now.
-      await new Promise((r) => setTimeout(r, DELAY_S * 1000 + 500));
-      await dispatcherQuiet(server.running.deps.mail);
-      assert.deepEqual(sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')), ['invitation', 'reminder']);
-    });
-
-    test('no reminder after completion, cancel or expiry: each is cancelled in the log, with why', async () => {
-      const done = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
-      const cancelled = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
-      const expiring = await newAssessment(server.url, creds, { SendInvitation: true, ExpiresAt: new Date(Date.now() + 1_500).toISOString() }, { Email: address() });
-      // A positive control: one left alone gets its reminder in the same time.
-      const control = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
-      await completeViaForms(new FormClient(server.url), done.id, { details: { FirstName: 'Noor', Preposition: '', LastName: 'Dijk', Email: 'noor-done@example.nl' } });
-      assert.equal((await cancelled.api.delete(`/api/anonymous/assessment/${cancelled.id}`)).status, 200);
-      for (const [a, why] of [[done, /completed/], [cancelled, /cancelled/], [expiring, /expired/]] as const) {
-        const reminder = await eventually(async () => (await mailLog(a.api, a.id)).find((m) => m.Kind === 'Reminder' && m.Status !== 'Pending' && m.Status !== 'Sending'), 15_000, 'the reminder settled');
-        assert.equal(reminder.Status, 'Cancelled');
-        assert.match(reminder.LastReply!, why);
-      }
-      await eventually(async () => ((await mailLog(control.api, control.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined), 15_000, 'the control reminder');
-      const reminded = sink.caught.filter(isReminder).map((c) => c.parsed.text ?? '');
-      for (const a of [done, cancelled, expiring]) assert.ok(!reminded.some((t) => t.includes(a.url)), `no reminder for ${a.id}`);
-      assert.ok(reminded.some((t) => t.includes(control.url)));
-    });
-
-    test('a resend cancels the reminder that was due and schedules its own from the new invitation', async () => {
-      const to = address();
-      const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });
-      await eventually(async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Pending') ? true : undefined), 10_000, 'a reminder waiting');
-      const r = await a.api.post(`/api/anonymous/assessment/${a.id}/invitation`, undefined);
-      assert.equal(r.status, 202);
-      const first = (await mailLog(a.api, a.id)).find((m) => m.Kind === 'Reminder')!;
-      assert.equal(first.Status, 'Cancelled');
-      assert.match(first.LastReply!, /replaced/);
-      await eventually(async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined), 15_000, 'the new reminder');
-      await dispatcherQuiet(server.running.deps.mail);
-      assert.deepEqual(sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')), ['invitation', 'invitation', 'reminder']);
-      const log = await mailLog(a.api, a.id);
-      const resentAt = Date.parse(log.filter((m) => m.Kind === 'Invitation')[1]!.SentAt!);
-      const remindedAt = Date.parse(log.find((m) => m.Kind === 'Reminder' && m.Status === 'Sent')!.SentAt!);
-      assert.ok(remindedAt - resentAt >= DELAY_S * 1000, 'counted from the resent invitation');
-    });
+suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS: '100' } }, ({ server, sink, creds }) => {
+  before(async () => {
+    await updateMailSettings(server.running.deps.store, creds.apiKeyId, { reminder_after_seconds: DELAY_S, max_reminders: 1 });
   });
-}
+
+  test(`exactly one reminder, ${DELAY_S} s after the invitation, and no second one (max 1)`, async () => {
+    const to = address();
+    const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });
+    const reminder = await eventually(async () => sink.to(to).find(isReminder), 15_000, 'the reminder');
+    // The sink has it a moment before the log records it sent.
+    const log = await eventually(async () => {
+      const l = await mailLog(a.api, a.id);
+      return l.length === 2 && l.every((m) => m.Status === 'Sent') ? l : undefined;
+    });
+    const invitedAt = Date.parse(log.find((m) => m.Kind === 'Invitation')!.SentAt!);
+    const remindedAt = Date.parse(log.find((m) => m.Kind === 'Reminder')!.SentAt!);
+    assert.ok(remindedAt - invitedAt >= DELAY_S * 1000, `the reminder came ${remindedAt - invitedAt} ms after the invitation`);
+    assert.ok(reminder.parsed.text!.includes(a.url));
+    assert.ok(reminder.parsed.text!.includes('you have not finished it yet'));
+    // Another delay and more: a second reminder would be due by now.
+    await new Promise((r) => setTimeout(r, DELAY_S * 1000 + 500));
+    await dispatcherQuiet(server.running.deps.mail);
+    assert.deepEqual(sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')), ['invitation', 'reminder']);
+  });
+
+  test('no reminder after completion, cancel or expiry: each is cancelled in the log, with why', async () => {
+    const done = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
+    const cancelled = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
+    const expiring = await newAssessment(server.url, creds, { SendInvitation: true, ExpiresAt: new Date(Date.now() + 1_500).toISOString() }, { Email: address() });
+    // A positive control: one left alone gets its reminder in the same time.
+    const control = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
+    await completeViaForms(new FormClient(server.url), done.id, { details: { FirstName: 'Noor', Preposition: '', LastName: 'Dijk', Email: 'noor-done@example.nl' } });
+    assert.equal((await cancelled.api.delete(`/api/anonymous/assessment/${cancelled.id}`)).status, 200);
+    for (const [a, why] of [[done, /completed/], [cancelled, /cancelled/], [expiring, /expired/]] as const) {
+      const reminder = await eventually(async () => (await mailLog(a.api, a.id)).find((m) => m.Kind === 'Reminder' && m.Status !== 'Pending' && m.Status !== 'Sending'), 15_000, 'the reminder settled');
+      assert.equal(reminder.Status, 'Cancelled');
+      assert.match(reminder.LastReply!, why);
+    }
+    await eventually(async () => ((await mailLog(control.api, control.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined), 15_000, 'the control reminder');
+    const reminded = sink.caught.filter(isReminder).map((c) => c.parsed.text ?? '');
+    for (const a of [done, cancelled, expiring]) assert.ok(!reminded.some((t) => t.includes(a.url)), `no reminder for ${a.id}`);
+    assert.ok(reminded.some((t) => t.includes(control.url)));
+  });
+
+  test('a resend cancels the reminder that was due and schedules its own from the new invitation', async () => {
+    const to = address();
+    const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });
+    await eventually(async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Pending') ? true : undefined), 10_000, 'a reminder waiting');
+    const r = await a.api.post(`/api/anonymous/assessment/${a.id}/invitation`, undefined);
+    assert.equal(r.status, 202);
+    const first = (await mailLog(a.api, a.id)).find((m) => m.Kind === 'Reminder')!;
+    assert.equal(first.Status, 'Cancelled');
+    assert.match(first.LastReply!, /replaced/);
+    await eventually(async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined), 15_000, 'the new reminder');
+    await dispatcherQuiet(server.running.deps.mail);
+    assert.deepEqual(sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')), ['invitation', 'invitation', 'reminder']);
+    const log = await mailLog(a.api, a.id);
+    const resentAt = Date.parse(log.filter((m) => m.Kind === 'Invitation')[1]!.SentAt!);
+    const remindedAt = Date.parse(log.find((m) => m.Kind === 'Reminder' && m.Status === 'Sent')!.SentAt!);
+    assert.ok(remindedAt - resentAt >= DELAY_S * 1000, 'counted from the resent invitation');
+  });
+});
 
 describe('mail reminders on two instances sharing PostgreSQL', postgresOnly(), () => {
   let one: TestServer;
