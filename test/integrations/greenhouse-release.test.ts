@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
+import { runCli } from '../helpers/cli.js';
+import { completeViaForms, csrfToken, FormClient } from '../helpers/forms.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { apiClient, basic, request } from '../helpers/http.js';
+import { activateTestNorms } from '../helpers/norms.js';
+
+/** send_test's body as the documentation's example has it, for one Greenhouse person. */
+function sendTestBody(url: string, person: string) {
+  return {
+    partner_test_id: '0',
+    candidate: {
+      first_name: 'Harry',
+      last_name: 'Potter',
+      preferred_name: 'The Chosen One',
+      phone_number: '123-456-7890',
+      email: 'hpotter@hogwarts.edu',
+      greenhouse_profile_url: `https://app.greenhouse.io/people/${person}?application_id=26234709`,
+    },
+    sent_by: 'test_sender@example.org',
+    url,
+  };
+}
+
+const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
+
+suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the results', { smtp: true, receiver: true, env }, (ctx) => {
+  let key: string;
+  const gh = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    request(`${ctx.server.url}/integrations/greenhouse${path}`, { ...init, headers: { authorization: basic(key, '') } });
+
+  before(async () => {
+    await activateTestNorms(ctx.server.running.deps.store);
+    const portal = await runCli(['portal', 'set', '--key', ctx.creds.apiKeyPrefix, '--candidate-release', 'on', '--json'], ctx.cliEnv);
+    assert.equal(portal.code, 0, portal.stderr);
+    const out = await runCli(['key', 'greenhouse', 'create', '--key', ctx.creds.apiKeyPrefix, '--json'], ctx.cliEnv);
+    assert.equal(out.code, 0, out.stderr);
+    key = JSON.parse(out.stdout).greenhouseKey;
+  });
+
+  test('completed but not released: no stens in metadata and the profile link shows the withheld page; once the candidate releases, both show the results', async () => {
+    const ordered = await gh('/send_test', { method: 'POST', body: sendTestBody(ctx.receiver.url('/gh-release'), '4242') });
+    assert.equal(ordered.status, 200);
+    const id: string = ordered.body.partner_interview_id;
+    const candidate = new FormClient(ctx.server.url);
+    const end = await completeViaForms(candidate, id);
+    assert.equal(end.location, `/anonymous/analyse/${id}/feedback`, 'the portal asks the candidate to release');
+
+    const held = await gh(`/test_status?partner_interview_id=${id}`);
+    assert.equal(held.status, 200);
+    assert.equal(held.body.partner_status, 'complete');
+    assert.equal(held.body.partner_score, null);
+    const heldKeys = Object.keys(held.body.metadata);
+    assert.deepEqual(heldKeys.filter((k) => /sten/i.test(k)), [], 'no sten while withheld');
+    for (const v of Object.values(held.body.metadata)) assert.ok(typeof v !== 'number', `no number in metadata while withheld: ${String(v)}`);
+    const heldLink = new URL(held.body.partner_profile_url);
+    const heldPage = await request(ctx.server.url + heldLink.pathname + heldLink.search);
+    assert.equal(heldPage.status, 200);
+    assert.match(heldPage.text, /Results not released/);
+    assert.doesNotMatch(heldPage.text, /profile-chart|Harry|Potter/, 'no scores and no name on the withheld page');
+
+    // The candidate releases on the feedback page, in their own browser.
+    const page = await candidate.get(end.location!);
+    const released = await candidate.post(end.location!, { _csrf: csrfToken(page.html), decision: 'release' });
+    assert.equal(released.status, 303);
+
+    // Positive control: the same calls now carry the stens the caller API gives, and the link the report.
+    const api = apiClient(ctx.server.url, ctx.creds);
+    const results = (await api.get(`/api/candidateanalysisresult/${id}/en-GB`)).body;
+    assert.equal(results.NormScores.length, 26);
+    const open = await gh(`/test_status?partner_interview_id=${id}`);
+    assert.equal(open.status, 200);
+    results.NormScoreScales.forEach((s: { Description: string }, i: number) => assert.equal(open.body.metadata[`${s.Description} (sten)`], results.NormScores[i].Value, s.Description));
+    const link = new URL(open.body.partner_profile_url);
+    const report = await request(ctx.server.url + link.pathname + link.search);
+    assert.equal(report.status, 200);
+    assert.match(report.text, /profile-chart/);
+    assert.match(report.text, /Potter/);
+  });
+});
