@@ -86,7 +86,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       wake: () => dispatcher?.wake(),
       completeWith: (tenantId, complete) => (dispatcher ? dispatcher.completeWith(tenantId, complete) : complete(undefined)),
       get activity() {
-        return dispatcher ? dispatcher.activity : { passes: 0, inFlight: 0 };
+        return dispatcher ? dispatcher.activity : { passes: 0, inFlight: 0, stopping: false };
       },
     },
     mail: {

@@ -81,9 +81,9 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** Looks at the outbox finished, and attempts under way (tests wait on these before saying nothing more was sent). */
-  get activity(): { passes: number; inFlight: number } {
-    return { passes: this.#passes, inFlight: this.#inFlight.size };
+  /** Looks at the outbox finished, attempts under way, and whether a stop has begun (tests wait on these before saying what did not happen). */
+  get activity(): { passes: number; inFlight: number; stopping: boolean } {
+    return { passes: this.#passes, inFlight: this.#inFlight.size, stopping: this.#stopped };
   }
 
   wake(): void {

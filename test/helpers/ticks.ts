@@ -1,6 +1,7 @@
 import type { Deps } from '../../src/http/app-types.js';
 
-type Webhooks = Pick<Deps['webhooks'], 'wake' | 'activity'>;
+// The dispatcher's or the mailer's: both wake, and count their looks and what is in flight.
+type Webhooks = Pick<Deps['webhooks'], 'wake'> & { activity: { passes: number; inFlight: number } };
 
 const turn = () => new Promise((r) => setTimeout(r, 10));
 

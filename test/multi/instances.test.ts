@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { after, before } from 'node:test';
+import pg from 'pg';
 import { describe, test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { postgresOnly } from '../helpers/databases.js';
@@ -11,6 +12,29 @@ import { ownPostgres } from '../helpers/postgres.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { eventually, Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/server.js';
+
+/**
+ * Waits until no webhook attempt in the database is pending, sending or scheduled, and returns
+ * how many were delivered; fails after `ms`.
+ */
+async function outboxSettled(url: string, ms: number): Promise<{ delivered: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const { rows } = await client.query<{ open: string; delivered: string }>(
+        "select count(*) filter (where status in ('pending', 'sending', 'scheduled')) as open, count(*) filter (where status = 'delivered') as delivered from webhook_attempts",
+      );
+      const { open, delivered } = rows[0]!;
+      if (Number(open) === 0) return { delivered: Number(delivered) };
+      if (Date.now() > deadline) throw new Error(`${open} webhook attempt(s) still open after ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await client.end();
+  }
+}
 
 // Several instances only exist on PostgreSQL; a run without it shows this skipped.
 {
@@ -94,7 +118,10 @@ import { tempDir } from '../helpers/server.js';
       };
       await Promise.all(Array.from({ length: 8 }, worker));
       const hits = await receiver.waitFor(200, 60_000);
-      await new Promise((r) => setTimeout(r, 500));
+      // Every attempt settled in the shared outbox: none waits, is claimed, or is scheduled again on
+      // any instance, so any second POST has already reached the receiver, which records before it answers.
+      const settled = await outboxSettled(pg.url, 30_000);
+      assert.equal(settled.delivered, 200, 'the outbox read sees each delivered attempt');
       const counts = new Map<string, number>();
       for (const h of receiver.received.filter((r) => r.url === '/multi')) {
         const id = JSON.parse(h.body).Analysis_Id as string;

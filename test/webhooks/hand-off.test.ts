@@ -44,6 +44,15 @@ function holdNextWalk(server: TestServer): { held: Promise<void>; letGo: () => v
   };
 }
 
+/** Waits until `server`'s stop has reached its dispatcher, or fails after `ms`. */
+async function stopReached(server: TestServer, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!server.running.deps.webhooks.activity.stopping) {
+    if (Date.now() > deadline) throw new Error(`the stop did not reach the dispatcher within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 // No poll within the tests, and no timeout while the receiver holds its answers.
 suiteOnEachDatabase('a completion hands its webhook attempt to the dispatcher', { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_MAX_IN_FLIGHT: String(PLACES) }, receiver: true }, ({ server, creds, receiver }) => {
   const complete = async (path: string) => {
@@ -228,6 +237,10 @@ suiteOnEachDatabase("the dispatcher's loop", { on: 'sqlite', env: { ...LOOP_ENV,
     const a = await completedAndDelivered(first, receiver, '/stop');
 
     const walk = holdNextWalk(first);
+    const order: string[] = [];
+    const store = first.running.deps.store;
+    const close = store.close.bind(store);
+    store.close = () => (order.push('store closed'), close());
     let stopped = false;
     let stopping: Promise<void> | undefined;
     try {
@@ -238,12 +251,16 @@ suiteOnEachDatabase("the dispatcher's loop", { on: 'sqlite', env: { ...LOOP_ENV,
       stopping = first.stop(true).then(() => {
         stopped = true;
       });
-      await new Promise((r) => setTimeout(r, 300));
+      // The stop has closed the listeners and reached the dispatcher, which is in the held read.
+      await stopReached(first, 15_000);
       assert.equal(stopped, false, 'the stop waits for the read under way');
+      assert.equal(order.length, 0, 'the store is still open while the read is held');
+      order.push('read let go');
     } finally {
       walk.letGo();
     }
     await within(stopping!, 30_000, 'the stop, once the read ended');
+    assert.deepEqual(order, ['read let go', 'store closed'], 'the store closed only after the read ended');
     assert.equal(receiver.received.filter((r) => r.url === '/stop').length, 1, 'nothing claimed or sent after the stop began');
 
     const again = await another(env, { reuse: first });
