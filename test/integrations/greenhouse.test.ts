@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
-import { testDatabases } from '../helpers/databases.js';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { runCli } from '../helpers/cli.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, basic, request } from '../helpers/http.js';
 import { activateTestNorms } from '../helpers/norms.js';
-import { eventually, Receiver } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { eventually } from '../helpers/receiver.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
-import type { IssuedCredentials } from '../../src/tenancy/provision.js';
-import { mailEnv, SmtpSink } from '../helpers/smtp-sink.js';
 import { createGreenhouseKey } from '../../src/integrations/greenhouse/keys-store.js';
 import { newGreenhouseKey } from '../../src/integrations/greenhouse/mapping.js';
 
@@ -32,33 +29,21 @@ function docsSendTest(url: string, overrides: { partner_test_id?: string; person
   };
 }
 
-for (const db of testDatabases()) {
-  describe(`Greenhouse Assessment Partner API [${db}]`, () => {
-    let server: TestServer;
-    let receiver: Receiver;
-    let creds: IssuedCredentials;
+suiteOnEachDatabase(
+  'Greenhouse Assessment Partner API',
+  // A one-minute poll: retries come only from the wakes the tests drive.
+  { smtp: true, receiver: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_TIMEOUT_MS: '400' } },
+  ({ db, server, creds, receiver, sink, cliEnv }) => {
     let key: string;
-    // A real SMTP server over TCP: the invitations Assay e-mails arrive here.
-    let sink: SmtpSink;
     const base = () => `${server.url}/integrations/greenhouse`;
     const gh = (path: string, init: { method?: string; body?: unknown; key?: string; from?: string } = {}) =>
       request(base() + path, { ...init, headers: { authorization: basic(init.key ?? key, '') } });
 
     before(async () => {
-      // A one-minute poll: retries come only from the wakes the tests drive.
-      sink = await SmtpSink.start();
-      server = await startServer(db, { ...mailEnv(sink), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_TIMEOUT_MS: '400' });
       await activateTestNorms(server.running.deps.store);
-      receiver = await Receiver.start();
-      creds = await server.tenant();
-      const out = await runCli(['key', 'greenhouse', 'create', '--key', creds.apiKeyPrefix, '--json'], { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir });
+      const out = await runCli(['key', 'greenhouse', 'create', '--key', creds.apiKeyPrefix, '--json'], cliEnv);
       assert.equal(out.code, 0, out.stderr);
       key = JSON.parse(out.stdout).greenhouseKey;
-    });
-    after(async () => {
-      await server?.stop();
-      await receiver?.close();
-      await sink?.close();
     });
 
     test('key check: the CLI-issued key as Basic username with an empty password gets 200; a wrong or missing key 401 in the errors shape', async () => {
@@ -249,5 +234,5 @@ for (const db of testDatabases()) {
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, { status: 200 });
     });
-  });
-}
+  },
+);
