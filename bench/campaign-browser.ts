@@ -7,7 +7,11 @@ export class Browser {
   constructor(origin: string, timeoutMs: number) {
     this.#client = new Client(origin, { keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
   }
-  async send(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; html: string; location: string | undefined; retryAfter: string | undefined }> {
+  async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: string,
+  ): Promise<{ status: number; html: string; location: string | undefined; retryAfter: string | undefined }> {
     const headers: Record<string, string> = { accept: 'text/html', 'accept-language': 'en' };
     if (this.#cookies.size) headers.cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -21,7 +25,12 @@ export class Browser {
     const html = await res.body.text();
     const location = res.headers.location;
     const retryAfter = res.headers['retry-after'];
-    return { status: res.statusCode, html, location: typeof location === 'string' ? location : undefined, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined };
+    return {
+      status: res.statusCode,
+      html,
+      location: typeof location === 'string' ? location : undefined,
+      retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+    };
   }
   close(): Promise<void> {
     return this.#client.close();

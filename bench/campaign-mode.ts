@@ -7,8 +7,10 @@ import { type Child } from './processes.js';
 import { mean } from './stats.js';
 
 /** The rounds together: sums of counts, and the worst round's latencies (as each is described on CampaignResult). */
-export interface CampaignSummary
-  extends Pick<CampaignResult, 'candidates' | 'postsPerSecond' | 'post' | 'first' | 'errors' | 'errorCount' | 'shedWithoutRetryAfter' | 'timeouts' | 'finished' | 'webhooks'> {
+export interface CampaignSummary extends Pick<
+  CampaignResult,
+  'candidates' | 'postsPerSecond' | 'post' | 'first' | 'errors' | 'errorCount' | 'shedWithoutRetryAfter' | 'timeouts' | 'finished' | 'webhooks'
+> {
   /** Page posts each candidate made: start, every questionnaire page, confirmation. */
   pagesPerCandidate: number;
   /**
@@ -16,7 +18,15 @@ export interface CampaignSummary
    * this machine beats. `clientDelay`: the load generator's own event-loop delay during the
    * campaign, which every latency it measures includes.
    */
-  rounds: Array<{ ceiling: number; ceilingPost: { p50: number; p99: number }; pageCeiling: PageCeiling; assay: number; ratio: number; cpuMsPerPage: number; clientDelay: { p50: number; p99: number } }>;
+  rounds: Array<{
+    ceiling: number;
+    ceilingPost: { p50: number; p99: number };
+    pageCeiling: PageCeiling;
+    assay: number;
+    ratio: number;
+    cpuMsPerPage: number;
+    clientDelay: { p50: number; p99: number };
+  }>;
   ratio: number;
   rss: number;
   alive: boolean;
@@ -80,7 +90,9 @@ export async function campaignMode(
     const clientDelay = { p50: lateMs(50), p99: lateMs(99) };
     const cpuMsPerPage = (cpuMs(assay.child.pid!) - before) / Math.max(1, r.posts);
     const own = process.cpuUsage(ownBefore);
-    const perThread = [...threadCpuMs(assay.child.pid!)].map(([name, ms]) => `${name} ${(((ms - (threadsBefore.get(name) ?? 0)) * 1000) / r.posts).toFixed(0)}`);
+    const perThread = [...threadCpuMs(assay.child.pid!)].map(
+      ([name, ms]) => `${name} ${(((ms - (threadsBefore.get(name) ?? 0)) * 1000) / r.posts).toFixed(0)}`,
+    );
     const machine = ((machineBusyMs() - machineBefore) * 1000) / r.posts;
     process.stderr.write(
       `  µs CPU per page: Assay by thread ${perThread.join(', ')}; load generator ${((own.user + own.system) / r.posts).toFixed(0)}; ` +
@@ -107,7 +119,13 @@ export async function campaignMode(
   for (const r of runs) for (const [k, v] of Object.entries(r.errors)) errors[k] = (errors[k] ?? 0) + v;
   const summary: CampaignSummary = {
     candidates: opts.candidates,
-    pagesPerCandidate: Math.round(runs.reduce((a, r) => a + r.posts, 0) / Math.max(1, runs.reduce((a, r) => a + r.finished, 0))),
+    pagesPerCandidate: Math.round(
+      runs.reduce((a, r) => a + r.posts, 0) /
+        Math.max(
+          1,
+          runs.reduce((a, r) => a + r.finished, 0),
+        ),
+    ),
     rounds,
     ratio: mean(rounds.map((r) => r.ratio)),
     postsPerSecond: Math.round(mean(rounds.map((r) => r.assay))),
@@ -128,7 +146,14 @@ export async function campaignMode(
     rss: assay.peakRssMb(),
     alive: assay.child.exitCode === null,
   };
-  if (opts.reads) summary.reads = await reads(assay, bare, creds, runs.flatMap((r) => r.completed), opts.readSeconds);
+  if (opts.reads)
+    summary.reads = await reads(
+      assay,
+      bare,
+      creds,
+      runs.flatMap((r) => r.completed),
+      opts.readSeconds,
+    );
   return summary;
 }
 

@@ -85,7 +85,19 @@ export async function reads(assay: Child, bare: Child, creds: Credentials, ids: 
     const cpu = (server: keyof typeof runs) => runs[server].map((r) => r.cpuUs);
     const share = (server: 'floor' | 'assay') => mean(runs[server].map((r, i) => r.rps / runs.bare[i]!.rps));
     const requests = runs.assay.reduce((a, r) => a + r.requests, 0);
-    process.stderr.write(`  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu('bare').map((x) => x.toFixed(0)).join(', ')}; floor ${cpu('floor').map((x) => x.toFixed(0)).join(', ') || '–'}; Assay ${cpu('assay').map((x) => x.toFixed(0)).join(', ')}; Assay's share of bare by round ${runs.assay.map((r, i) => (r.rps / runs.bare[i]!.rps).toFixed(2)).join(', ')} (the first round renders every assessment); Assay's CPU µs per request by thread, by round: ${runs.assay.map((r) => r.threads).join(' | ')}\n`);
+    process.stderr.write(
+      `  ${paths[0]!.split('/')[2]}: server CPU µs per request: bare ${cpu('bare')
+        .map((x) => x.toFixed(0))
+        .join(', ')}; floor ${
+        cpu('floor')
+          .map((x) => x.toFixed(0))
+          .join(', ') || '–'
+      }; Assay ${cpu('assay')
+        .map((x) => x.toFixed(0))
+        .join(
+          ', ',
+        )}; Assay's share of bare by round ${runs.assay.map((r, i) => (r.rps / runs.bare[i]!.rps).toFixed(2)).join(', ')} (the first round renders every assessment); Assay's CPU µs per request by thread, by round: ${runs.assay.map((r) => r.threads).join(' | ')}\n`,
+    );
     return {
       cpuUs: { bare: Math.round(mean(cpu('bare'))), assay: Math.round(mean(cpu('assay'))), ...(floor ? { floor: Math.round(mean(cpu('floor'))) } : {}) },
       rps: Math.round(mean(runs.assay.map((r) => r.rps))),
@@ -110,6 +122,13 @@ export async function reads(assay: Child, bare: Child, creds: Credentials, ids: 
   return {
     results,
     report,
-    pdf: { rps: Math.round(pdf.rps), p99: pdf.p99, bad: pdf.bad + (first?.bad ?? 0), pdfs: pdf.requests, first: first && { pdfs: first.requests, max: first.max }, rss: assay.peakRssMb() },
+    pdf: {
+      rps: Math.round(pdf.rps),
+      p99: pdf.p99,
+      bad: pdf.bad + (first?.bad ?? 0),
+      pdfs: pdf.requests,
+      first: first && { pdfs: first.requests, max: first.max },
+      rss: assay.peakRssMb(),
+    },
   };
 }

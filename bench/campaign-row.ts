@@ -14,7 +14,10 @@ function readCell(r: ReadsSummary['results']): string {
 /** The campaign's row in bench/RESULTS.md. */
 export function campaignRow(s: CampaignSummary, database: 'PostgreSQL' | 'SQLite'): Array<string | number> {
   const f = (r: number) => `${r.toFixed(2)}x`;
-  const answers = Object.entries(s.errors).map(([k, v]) => `${v}× ${k}`).join(', ') || '0';
+  const answers =
+    Object.entries(s.errors)
+      .map(([k, v]) => `${v}× ${k}`)
+      .join(', ') || '0';
   const cpu = s.rounds.map((r) => Math.round(r.cpuMsPerPage * 1000)).join(', ');
   return [
     new Date().toISOString().slice(0, 10),
@@ -33,6 +36,8 @@ export function campaignRow(s: CampaignSummary, database: 'PostgreSQL' | 'SQLite
     s.rss,
     s.reads ? readCell(s.reads.results) : '–',
     s.reads ? readCell(s.reads.report) : '–',
-    s.reads ? `${s.reads.pdf.p99} (${s.reads.pdf.pdfs} PDFs, each of another assessment${s.reads.pdf.first ? `; the first ${s.reads.pdf.first.pdfs} after start, apart: slowest ${s.reads.pdf.first.max}` : ''}${s.reads.pdf.bad ? `; ${s.reads.pdf.bad} not 200` : ''}; peak RSS after them ${s.reads.pdf.rss} MB)` : '–',
+    s.reads
+      ? `${s.reads.pdf.p99} (${s.reads.pdf.pdfs} PDFs, each of another assessment${s.reads.pdf.first ? `; the first ${s.reads.pdf.first.pdfs} after start, apart: slowest ${s.reads.pdf.first.max}` : ''}${s.reads.pdf.bad ? `; ${s.reads.pdf.bad} not 200` : ''}; peak RSS after them ${s.reads.pdf.rss} MB)`
+      : '–',
   ];
 }

@@ -102,7 +102,11 @@ async function register(api: Api, count: number, tag: string, hook: string): Pro
  * the 303; the last post confirms, and the webhook goes to a receiver here. A 503 is counted
  * and, like a patient person, retried after its Retry-After. Nothing waits past `deadlineMs`.
  */
-export async function campaign(baseUrl: string, api: Api, opts: { candidates: number; tag: string; deadlineMs: number; timeoutMs?: number }): Promise<CampaignResult> {
+export async function campaign(
+  baseUrl: string,
+  api: Api,
+  opts: { candidates: number; tag: string; deadlineMs: number; timeoutMs?: number },
+): Promise<CampaignResult> {
   const arrived = new Map<string, { at: number; wall: number }>();
   const hook = await receiver(arrived);
   const ids = await register(api, opts.candidates, opts.tag, hook.url);

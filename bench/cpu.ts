@@ -14,7 +14,10 @@ export function threadCpuMs(pid: number): Map<string, number> {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      out.set(Number(tid) === pid ? 'main' : name, (out.get(Number(tid) === pid ? 'main' : name) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      out.set(
+        Number(tid) === pid ? 'main' : name,
+        (out.get(Number(tid) === pid ? 'main' : name) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100,
+      );
     } catch {
       /* the thread ended */
     }

@@ -28,12 +28,23 @@ export async function hostile(env: Record<string, string>, options: { duration: 
   try {
     const victim = runCliJson(['tenant', 'create', '--name', 'victim', '--portal-domain', 'http://127.0.0.1', '--json'], env);
     const other = runCliJson(['tenant', 'create', '--name', 'other', '--portal-domain', 'http://127.0.0.1', '--json'], env);
-    const usernames = Array.from({ length: options.bursts }, (_, i) => runCliJson(['user', 'create', '--tenant', 'victim', '--username', `victim-${i}`, '--json'], env).username!);
+    const usernames = Array.from(
+      { length: options.bursts },
+      (_, i) => runCliJson(['user', 'create', '--tenant', 'victim', '--username', `victim-${i}`, '--json'], env).username!,
+    );
     const otherCreds = { username: other.username!, password: other.password!, apiKey: other.apiKey! };
     const headers = { ...authHeaders(otherCreds), 'content-type': 'application/json' };
     const body = (tag: string) => `{"ExternalId":"hostile-${tag}-[<id>]","Email":"ada@example.com","FirstName":"Ada","LastName":"Lovelace","Preposition":""}`;
     const load = (tag: string) =>
-      autocannon({ url: `${assay.url}/api/anonymous/candidate`, method: 'POST', headers, body: body(tag), idReplacement: true, connections: 10, duration: options.duration });
+      autocannon({
+        url: `${assay.url}/api/anonymous/candidate`,
+        method: 'POST',
+        headers,
+        body: body(tag),
+        idReplacement: true,
+        connections: 10,
+        duration: options.duration,
+      });
 
     await load('warm');
     const quiet = await load('quiet');
@@ -43,10 +54,18 @@ export async function hostile(env: Record<string, string>, options: { duration: 
     const attack = (async () => {
       for (let i = 0; i < usernames.length && attacking; i++) {
         const agent = new Agent({ localAddress: `127.0.50.${i + 1}` });
-        const wrong = (n: number) => ({ ...authHeaders({ username: usernames[i]!, password: `wrong-${n}`, apiKey: victim.apiKey! }), 'content-type': 'application/json' });
+        const wrong = (n: number) => ({
+          ...authHeaders({ username: usernames[i]!, password: `wrong-${n}`, apiKey: victim.apiKey! }),
+          'content-type': 'application/json',
+        });
         const replies = await Promise.all(
           Array.from({ length: BURST }, async (_, n) => {
-            const res = await request(`${assay.url}/api/anonymous/candidate`, { method: 'POST', headers: wrong(n), body: JSON.stringify(candidate({ ExternalId: `burst-${i}-${n}` })), dispatcher: agent });
+            const res = await request(`${assay.url}/api/anonymous/candidate`, {
+              method: 'POST',
+              headers: wrong(n),
+              body: JSON.stringify(candidate({ ExternalId: `burst-${i}-${n}` })),
+              dispatcher: agent,
+            });
             await res.body.dump();
             return res.statusCode;
           }),
@@ -62,7 +81,13 @@ export async function hostile(env: Record<string, string>, options: { duration: 
     const rssBefore = assay.peakRssMb();
     const agents = Array.from({ length: 10 }, (_, i) => new Agent({ localAddress: `127.0.51.${i + 1}`, connections: Math.ceil(options.storm / 10) }));
     const big = 'x'.repeat(60 * 1024 - 200);
-    const result = await storm(agents, options.storm, `${assay.url}/api/anonymous/candidate`, (i) => JSON.stringify({ ...candidate({ ExternalId: `storm-${i}` }), Pad: big }), headers);
+    const result = await storm(
+      agents,
+      options.storm,
+      `${assay.url}/api/anonymous/candidate`,
+      (i) => JSON.stringify({ ...candidate({ ExternalId: `storm-${i}` }), Pad: big }),
+      headers,
+    );
     await Promise.all(agents.map((a) => a.close()));
     if (assay.child.exitCode !== null) throw new Error('Assay died in the body storm');
 

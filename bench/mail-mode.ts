@@ -71,7 +71,9 @@ export async function mailMode(env: Record<string, string>, options: { invitatio
       headers,
       connections: Math.min(50, options.invitations),
       amount: options.invitations,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ ExternalId: ids[next++ % ids.length], AssessmentType: 0, SendInvitation: true }) }) }],
+      requests: [
+        { setupRequest: (req) => ({ ...req, body: JSON.stringify({ ExternalId: ids[next++ % ids.length], AssessmentType: 0, SendInvitation: true }) }) },
+      ],
     });
     // Responsiveness while the outbox drains: one probe run after another until every message is in.
     const latencies: number[] = [];
@@ -80,7 +82,10 @@ export async function mailMode(env: Record<string, string>, options: { invitatio
     const deadline = started + options.deadlineS * 1000;
     while (smtp.count() < options.invitations && Date.now() < deadline) {
       const r = await new Promise<autocannon.Result>((resolve, reject) => {
-        const probe = autocannon({ url, method: 'POST', headers, connections: 10, duration: 1, body: JSON.stringify({ ExternalId: ids[0], AssessmentType: 0 }) }, (err, result) => (err ? reject(err) : resolve(result)));
+        const probe = autocannon(
+          { url, method: 'POST', headers, connections: 10, duration: 1, body: JSON.stringify({ ExternalId: ids[0], AssessmentType: 0 }) },
+          (err, result) => (err ? reject(err) : resolve(result)),
+        );
         probe.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
       });
       requests += r.requests.total;

@@ -32,7 +32,11 @@ export async function preloadCandidates(env: Record<string, string>, tenantId: s
             });
           }
           // Chunks keep each INSERT under the dialects' bound-parameter limits.
-          for (let c = 0; c < rows.length; c += 500) await trx.insertInto('candidates').values(rows.slice(c, c + 500)).execute();
+          for (let c = 0; c < rows.length; c += 500)
+            await trx
+              .insertInto('candidates')
+              .values(rows.slice(c, c + 500))
+              .execute();
         }
       });
     }

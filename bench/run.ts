@@ -102,7 +102,9 @@ async function main(): Promise<void> {
         summary.bursts,
         `${summary.verdicts.min}–${summary.verdicts.max}`,
         `${summary.storm.rssBefore} → ${summary.storm.rssAfter}`,
-        Object.entries(summary.storm.statuses).map(([k, v]) => `${v}×${k}`).join(', '),
+        Object.entries(summary.storm.statuses)
+          .map(([k, v]) => `${v}×${k}`)
+          .join(', '),
       ]);
     }
     await pg?.destroy();
@@ -127,13 +129,18 @@ async function main(): Promise<void> {
     // request (its cost is measured) without refusing the benchmark's own reads.
     const assay = await startAssay({ ...env, RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000' }, profileDir);
     const bare = await startBare();
-    const summary = await campaignMode(assay, bare, { username: creds.username!, password: creds.password!, apiKey: creds.apiKey! }, {
-      candidates,
-      rounds,
-      deadlineMs: option('deadline', smoke ? 60 : 300) * 1000,
-      reads: !flag('no-reads'),
-      readSeconds: smoke ? 1 : duration,
-    });
+    const summary = await campaignMode(
+      assay,
+      bare,
+      { username: creds.username!, password: creds.password!, apiKey: creds.apiKey! },
+      {
+        candidates,
+        rounds,
+        deadlineMs: option('deadline', smoke ? 60 : 300) * 1000,
+        reads: !flag('no-reads'),
+        readSeconds: smoke ? 1 : duration,
+      },
+    );
     await assay.stop();
     await bare.stop();
     await pg?.destroy();
@@ -166,7 +173,8 @@ async function main(): Promise<void> {
   const candidateBody = (tag: string) =>
     `{"ExternalId":"bench-${tag}-[<id>]","Email":"ada@example.com","FirstName":"Ada","LastName":"Lovelace","Preposition":"","Gender":2}`;
   const scenarios = {
-    ceiling: (tag: string) => measure({ url: `${bare.url}/`, method: 'POST', body: candidateBody(tag), headers: { 'content-type': 'application/json' }, idReplacement: true }),
+    ceiling: (tag: string) =>
+      measure({ url: `${bare.url}/`, method: 'POST', body: candidateBody(tag), headers: { 'content-type': 'application/json' }, idReplacement: true }),
     'create-candidate': (tag: string) =>
       measure({ url: `${assay.url}/api/anonymous/candidate`, method: 'POST', headers, body: candidateBody(tag), idReplacement: true }),
     'create-assessment': () =>
@@ -177,7 +185,15 @@ async function main(): Promise<void> {
   // Warm-up: JIT, caches, connection pools.
   const warm = duration;
   await autocannon({ connections, duration: Math.min(2, warm), url: `${bare.url}/`, method: 'POST', body: candidateBody('warm-b'), idReplacement: true });
-  await autocannon({ connections, duration: Math.min(2, warm), url: `${assay.url}/api/anonymous/candidate`, method: 'POST', headers, body: candidateBody('warm'), idReplacement: true });
+  await autocannon({
+    connections,
+    duration: Math.min(2, warm),
+    url: `${assay.url}/api/anonymous/candidate`,
+    method: 'POST',
+    headers,
+    body: candidateBody('warm'),
+    idReplacement: true,
+  });
 
   const results: Record<string, Measured[]> = { ceiling: [], 'create-candidate': [], 'create-assessment': [], 'portal-start': [] };
   for (let round = 1; round <= rounds; round++) {
@@ -202,8 +218,16 @@ async function main(): Promise<void> {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const summary = {
     ceiling: Math.round(mean(ceilings.map((m) => m.rps))),
-    candidate: { rps: Math.round(mean(results['create-candidate']!.map((m) => m.rps))), ratio: mean(ratio('create-candidate', 0)), p99: Math.max(...results['create-candidate']!.map((m) => m.p99)) },
-    assessment: { rps: Math.round(mean(results['create-assessment']!.map((m) => m.rps))), ratio: mean(ratio('create-assessment', 1)), p99: Math.max(...results['create-assessment']!.map((m) => m.p99)) },
+    candidate: {
+      rps: Math.round(mean(results['create-candidate']!.map((m) => m.rps))),
+      ratio: mean(ratio('create-candidate', 0)),
+      p99: Math.max(...results['create-candidate']!.map((m) => m.p99)),
+    },
+    assessment: {
+      rps: Math.round(mean(results['create-assessment']!.map((m) => m.rps))),
+      ratio: mean(ratio('create-assessment', 1)),
+      p99: Math.max(...results['create-assessment']!.map((m) => m.p99)),
+    },
     portal: { rps: Math.round(mean(results['portal-start']!.map((m) => m.rps))), ratio: mean(ratio('portal-start', 2)) },
     bad: [...results['create-candidate']!, ...results['create-assessment']!, ...results['portal-start']!].reduce((a, m) => a + m.bad, 0),
     latency,

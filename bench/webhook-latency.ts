@@ -10,7 +10,6 @@ interface Prepared {
   fields: Record<string, string>;
 }
 
-
 /**
  * Time from sending the form post that completes an assessment (the confirmation) to the webhook
  * POST arriving at a local receiver, over `count` completions made one after another.

@@ -1,7 +1,7 @@
 // Reading environment variables: whole numbers in a range, booleans, origins. A ConfigError names the variable and the value.
 
 export class ConfigError extends Error {
-  override name = "ConfigError";
+  override name = 'ConfigError';
 }
 
 export type Env = Record<string, string | undefined>;

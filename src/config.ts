@@ -138,9 +138,11 @@ const ADDRESS = /^[^\s@<>"]{1,64}@[^\s@<>"]+\.[^\s@<>"]{2,}$/;
 function parseMail(env: Env): MailConfig | undefined {
   const url = env.SMTP_URL?.trim();
   if (!url) return undefined;
-  if (!/^smtps?:\/\/[^/]/.test(url) || !safely(() => new URL(url))) throw new ConfigError('SMTP_URL must be smtp://host[:port] or smtps://host[:port], with user:password@ if the relay needs them');
+  if (!/^smtps?:\/\/[^/]/.test(url) || !safely(() => new URL(url)))
+    throw new ConfigError('SMTP_URL must be smtp://host[:port] or smtps://host[:port], with user:password@ if the relay needs them');
   const from = env.MAIL_FROM?.trim() ?? '';
-  if (!ADDRESS.test(from)) throw new ConfigError(`MAIL_FROM must be the sender's e-mail address (e.g. assessments@example.com) when SMTP_URL is set, got "${from}"`);
+  if (!ADDRESS.test(from))
+    throw new ConfigError(`MAIL_FROM must be the sender's e-mail address (e.g. assessments@example.com) when SMTP_URL is set, got "${from}"`);
   const dkimNames = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE'] as const;
   const dkimSet = dkimNames.filter((n) => env[n]?.trim());
   if (dkimSet.length > 0 && dkimSet.length < 3) throw new ConfigError(`DKIM signing needs all of ${dkimNames.join(', ')}; only ${dkimSet.join(', ')} set`);
@@ -149,7 +151,10 @@ function parseMail(env: Env): MailConfig | undefined {
     requireTls: bool(env, 'SMTP_REQUIRE_TLS', true),
     caFile: env.SMTP_CA_FILE?.trim() ? resolve(env.SMTP_CA_FILE.trim()) : undefined,
     from,
-    dkim: dkimSet.length === 3 ? { domainName: env.DKIM_DOMAIN!.trim(), keySelector: env.DKIM_SELECTOR!.trim(), privateKeyFile: resolve(env.DKIM_PRIVATE_KEY_FILE!.trim()) } : undefined,
+    dkim:
+      dkimSet.length === 3
+        ? { domainName: env.DKIM_DOMAIN!.trim(), keySelector: env.DKIM_SELECTOR!.trim(), privateKeyFile: resolve(env.DKIM_PRIVATE_KEY_FILE!.trim()) }
+        : undefined,
     pollIntervalMs: int(env, 'MAIL_POLL_INTERVAL_MS', 1_000, 50, 60_000),
     retryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     retryForMs: int(env, 'MAIL_RETRY_FOR_MS', 86_400_000, 1_000, 7 * 86_400_000),

@@ -33,17 +33,24 @@ function boundParams(request: FastifyRequest, reply: FastifyReply, done: () => v
 }
 
 /** Requests too broken for Fastify to see (bad request line, oversized headers) still get the envelope. */
-const clientErrorHandler = (metrics: Metrics | undefined) => (err: NodeJS.ErrnoException, socket: Duplex): void => {
-  if (err.code === 'ECONNRESET' || !socket.writable) return;
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-  const [status, text] = tooLarge ? [431, 'Request Header Fields Too Large'] : timedOut ? [408, 'Request Timeout'] : [400, 'Bad Request'];
-  metrics?.unparsedRequest(status);
-  const body = JSON.stringify(
-    errorBody(tooLarge ? 'PayloadTooLarge' : 'ValidationError', tooLarge ? 'The request headers are too large' : timedOut ? 'The request took too long to arrive' : 'The request could not be read'),
-  );
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-};
+const clientErrorHandler =
+  (metrics: Metrics | undefined) =>
+  (err: NodeJS.ErrnoException, socket: Duplex): void => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return;
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const [status, text] = tooLarge ? [431, 'Request Header Fields Too Large'] : timedOut ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+    metrics?.unparsedRequest(status);
+    const body = JSON.stringify(
+      errorBody(
+        tooLarge ? 'PayloadTooLarge' : 'ValidationError',
+        tooLarge ? 'The request headers are too large' : timedOut ? 'The request took too long to arrive' : 'The request could not be read',
+      ),
+    );
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
 
 /** Builds the whole HTTP application from its dependencies; listening is the caller's business. */
 export async function buildServer(deps: Deps): Promise<App> {

@@ -75,42 +75,46 @@ suiteOnEachDatabase('listening sockets', { on: 'first', start: false }, ({ anoth
     );
   });
 
-  test(`the server listens with ${LISTENERS} descriptors (sockets sharing the port where it can), every one of them serves, and all close at stop`, { timeout: 60_000 }, async () => {
-    const server = await another();
-    const port = Number(new URL(server.url).port);
-    try {
-      assert.equal(listeningSockets(port).length, canSharePort() ? LISTENERS : 1);
-      assert.equal(listeningDescriptors(port), LISTENERS);
-      const healthz = async () => {
-        const client = new Client(server.url, { connect: { timeout: 10_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 });
-        try {
-          const res = await client.request({ method: 'GET', path: '/healthz' });
-          await res.body.text();
-          return res.statusCode;
-        } finally {
-          await client.close();
-        }
-      };
-      // A connection's socket names the listener that accepted it; every listener hands its sockets to the HTTP server.
-      const acceptedBy = new Set<unknown>();
-      const record = (socket: Socket & { server?: unknown }): void => void acceptedBy.add(socket.server);
-      server.running.app.server.prependListener('connection', record);
-      // The kernel spreads new connections over the sockets at random: rounds of 200 until each has had one.
-      const codes: number[] = [];
+  test(
+    `the server listens with ${LISTENERS} descriptors (sockets sharing the port where it can), every one of them serves, and all close at stop`,
+    { timeout: 60_000 },
+    async () => {
+      const server = await another();
+      const port = Number(new URL(server.url).port);
       try {
-        for (let round = 0; round < 25 && acceptedBy.size < LISTENERS; round++) codes.push(...(await Promise.all(Array.from({ length: 200 }, healthz))));
+        assert.equal(listeningSockets(port).length, canSharePort() ? LISTENERS : 1);
+        assert.equal(listeningDescriptors(port), LISTENERS);
+        const healthz = async () => {
+          const client = new Client(server.url, { connect: { timeout: 10_000 }, headersTimeout: 10_000, bodyTimeout: 10_000 });
+          try {
+            const res = await client.request({ method: 'GET', path: '/healthz' });
+            await res.body.text();
+            return res.statusCode;
+          } finally {
+            await client.close();
+          }
+        };
+        // A connection's socket names the listener that accepted it; every listener hands its sockets to the HTTP server.
+        const acceptedBy = new Set<unknown>();
+        const record = (socket: Socket & { server?: unknown }): void => void acceptedBy.add(socket.server);
+        server.running.app.server.prependListener('connection', record);
+        // The kernel spreads new connections over the sockets at random: rounds of 200 until each has had one.
+        const codes: number[] = [];
+        try {
+          for (let round = 0; round < 25 && acceptedBy.size < LISTENERS; round++) codes.push(...(await Promise.all(Array.from({ length: 200 }, healthz))));
+        } finally {
+          server.running.app.server.off('connection', record);
+        }
+        assert.deepEqual([...new Set(codes)], [200]);
+        assert.equal(acceptedBy.size, LISTENERS, `${acceptedBy.size} of ${LISTENERS} listeners accepted a connection out of ${codes.length}`);
+        await assert.rejects(another({ PORT: String(port) }), { code: 'EADDRINUSE' }, 'a second server on the port is refused, not given a share');
       } finally {
-        server.running.app.server.off('connection', record);
+        await server.stop();
       }
-      assert.deepEqual([...new Set(codes)], [200]);
-      assert.equal(acceptedBy.size, LISTENERS, `${acceptedBy.size} of ${LISTENERS} listeners accepted a connection out of ${codes.length}`);
-      await assert.rejects(another({ PORT: String(port) }), { code: 'EADDRINUSE' }, 'a second server on the port is refused, not given a share');
-    } finally {
-      await server.stop();
-    }
-    assert.equal(listeningSockets(port).length, 0);
-    await close([await bind(port)]);
-  });
+      assert.equal(listeningSockets(port).length, 0);
+      await close([await bind(port)]);
+    },
+  );
 
   test('200 connections that arrived while the event loop was held are all accepted within 20 turns of it', { timeout: 60_000 }, async () => {
     const server = await another();
@@ -120,9 +124,12 @@ suiteOnEachDatabase('listening sockets', { on: 'first', start: false }, ({ anoth
     // Another process connects, so the handshakes complete in the kernel while this loop is held.
     const connector = spawn(
       process.execPath,
-      ['-e', `const net = require('node:net'); let n = 0;
+      [
+        '-e',
+        `const net = require('node:net'); let n = 0;
         for (let i = 0; i < 200; i++) net.connect(${port}, '127.0.0.1', () => { if (++n === 200) require('node:fs').writeFileSync(${JSON.stringify(ready)}, ''); }).on('error', () => process.exit(2));
-        setTimeout(() => process.exit(3), 50_000);`],
+        setTimeout(() => process.exit(3), 50_000);`,
+      ],
       { stdio: 'ignore' },
     );
     try {

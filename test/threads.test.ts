@@ -16,14 +16,22 @@ describe('Threads', { timeout: 30_000 }, () => {
         while (next < 80) finished.push(await threads.run({ id: next++, ms: 3 }));
       };
       await Promise.all(Array.from({ length: 10 }, caller));
-      assert.deepEqual(finished, Array.from({ length: 80 }, (_, i) => i));
+      assert.deepEqual(
+        finished,
+        Array.from({ length: 80 }, (_, i) => i),
+      );
     } finally {
       await threads.close();
     }
   });
 
   test('a job that runs its thread out of heap fails, and the next job runs on a new thread', async () => {
-    const threads = new Threads<{ id: number; ms: number; leak?: boolean }, number>(WORKER, { threads: 1, queue: 4 }, { message: 'busy', retryAfterSeconds: 1 }, { idleMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32 } });
+    const threads = new Threads<{ id: number; ms: number; leak?: boolean }, number>(
+      WORKER,
+      { threads: 1, queue: 4 },
+      { message: 'busy', retryAfterSeconds: 1 },
+      { idleMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 32 } },
+    );
     try {
       await assert.rejects(threads.run({ id: 1, ms: 0, leak: true }), (e: NodeJS.ErrnoException) => e.code === 'ERR_WORKER_OUT_OF_MEMORY');
       assert.equal(await threads.run({ id: 2, ms: 1 }), 2);
@@ -39,7 +47,11 @@ describe('Threads', { timeout: 30_000 }, () => {
         const outcomes = await Promise.allSettled(Array.from({ length: 6 }, (_, id) => threads.run({ id, ms: 50 })));
         const done = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
         const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
-        assert.deepEqual(done, Array.from({ length: 1 + queue }, (_, i) => i), `queue ${queue}`);
+        assert.deepEqual(
+          done,
+          Array.from({ length: 1 + queue }, (_, i) => i),
+          `queue ${queue}`,
+        );
         assert.equal(refused.length, 6 - done.length);
         for (const e of refused) {
           assert.ok(e instanceof DomainError, String(e));

@@ -21,7 +21,7 @@ export const answersOf = prepared((db, analysisId: string) =>
 export function parsePairs(pairs: string | null | undefined): Map<string, number> {
   const answers = new Map<string, number>();
   if (!pairs) return answers;
-  for (let start = 0; start < pairs.length; ) {
+  for (let start = 0; start < pairs.length;) {
     const colon = pairs.indexOf(':', start);
     let end = pairs.indexOf(',', colon);
     if (end === -1) end = pairs.length;
@@ -61,7 +61,9 @@ async function recordPageTime(trx: Kysely<DB>, analysisId: string, page: number,
     .insertInto('assessment_page_times')
     .values({ analysis_id: analysisId, page, ms, posts: 1 })
     .onConflict((oc) =>
-      oc.columns(['analysis_id', 'page']).doUpdateSet((eb) => ({ ms: eb('assessment_page_times.ms', '+', eb.ref('excluded.ms')), posts: eb('assessment_page_times.posts', '+', 1) })),
+      oc
+        .columns(['analysis_id', 'page'])
+        .doUpdateSet((eb) => ({ ms: eb('assessment_page_times.ms', '+', eb.ref('excluded.ms')), posts: eb('assessment_page_times.posts', '+', 1) })),
     )
     .execute();
 }
@@ -96,23 +98,26 @@ const unchangedSince = (analysisId: string, status: string, expiresAt: string | 
   sql`a.analysis_id = ${analysisId} and a.status = ${status} and a.expires_at is ${expiresAt} and a.last_activity_at is ${lastActivity}`;
 
 /** SQLite: the answers as one JSON object of item ids and values, written only while unchanged. */
-const answersIfUnchanged = prepared((_db, answers: string, at: string, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
-  sql`insert into assessment_answers (analysis_id, item_id, value, answered_at)
+const answersIfUnchanged = prepared(
+  (_db, answers: string, at: string, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
+    sql`insert into assessment_answers (analysis_id, item_id, value, answered_at)
     select a.analysis_id, j.key, j.value, ${at} from assessments as a, json_each(${answers}) as j
     where ${unchangedSince(id, status, expiresAt, lastActivity)}
     on conflict (analysis_id, item_id) do update set value = excluded.value, answered_at = excluded.answered_at`,
 );
 
-const pageTimeIfUnchanged = prepared((_db, page: number, ms: number, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
-  sql`insert into assessment_page_times (analysis_id, page, ms, posts)
+const pageTimeIfUnchanged = prepared(
+  (_db, page: number, ms: number, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
+    sql`insert into assessment_page_times (analysis_id, page, ms, posts)
     select a.analysis_id, ${page}, ${ms}, 1 from assessments as a
     where ${unchangedSince(id, status, expiresAt, lastActivity)}
     on conflict (analysis_id, page) do update set ms = assessment_page_times.ms + excluded.ms, posts = assessment_page_times.posts + 1`,
 );
 
 /** Last of the group: it moves the activity clock the guard reads, and its count says whether the page was saved. */
-const activityIfUnchanged = prepared((_db, at: string, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
-  sql`update assessments as a set last_activity_at = ${at} where ${unchangedSince(id, status, expiresAt, lastActivity)}`,
+const activityIfUnchanged = prepared(
+  (_db, at: string, id: string, status: string, expiresAt: string | null, lastActivity: string | null) =>
+    sql`update assessments as a set last_activity_at = ${at} where ${unchangedSince(id, status, expiresAt, lastActivity)}`,
 );
 
 /** PostgreSQL: the save as one statement of data-modifying CTEs, each value bound once. */
@@ -171,13 +176,31 @@ async function saveWhereUnchanged(store: Store, analysisId: string, page: number
     return results?.at(-1)!.changes === 1;
   }
   const { rows } = await store.execute(
-    pgSaveIfUnchanged(store.db, 'postgres', at, analysisId, seen.status, seen.expires_at, seen.last_activity_at, [...answers.keys()], [...answers.values()], page, ms),
+    pgSaveIfUnchanged(
+      store.db,
+      'postgres',
+      at,
+      analysisId,
+      seen.status,
+      seen.expires_at,
+      seen.last_activity_at,
+      [...answers.keys()],
+      [...answers.values()],
+      page,
+      ms,
+    ),
   );
   return rows[0]?.saved === 1;
 }
 
 /** Saves one page only while the assessment is open and still reads as `seen`; false, and nothing saved, otherwise. */
-export async function saveIfUnchanged(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen: SeenProgress): Promise<boolean> {
+export async function saveIfUnchanged(
+  store: Store,
+  analysisId: string,
+  page: number,
+  answers: ReadonlyMap<string, number>,
+  seen: SeenProgress,
+): Promise<boolean> {
   return isOpen(seen) && (await saveWhereUnchanged(store, analysisId, page, answers, seen));
 }
 
@@ -186,7 +209,13 @@ export async function saveIfUnchanged(store: Store, analysisId: string, page: nu
  * Given what the request read (`seen`), the save is one guarded write while the assessment still
  * reads so; otherwise, or if it has changed meanwhile, a transaction reads it again first.
  */
-export async function saveAnswers(store: Store, analysisId: string, page: number, answers: ReadonlyMap<string, number>, seen?: SeenProgress): Promise<'saved' | 'closed'> {
+export async function saveAnswers(
+  store: Store,
+  analysisId: string,
+  page: number,
+  answers: ReadonlyMap<string, number>,
+  seen?: SeenProgress,
+): Promise<'saved' | 'closed'> {
   if (seen && (await saveIfUnchanged(store, analysisId, page, answers, seen))) return 'saved';
   return store.write(async (trx) => {
     const progress = await progressOf(trx, analysisId);

@@ -9,9 +9,25 @@ import { unnestColumns } from '../db/unnest.js';
 export type AssessmentRow = AssessmentTable;
 
 const COLUMNS = [
-  'analysis_id', 'tenant_id', 'external_id', 'api_key_id', 'portal_domain', 'assessment_type', 'return_url', 'webhook_url',
-  'webhook_username', 'webhook_password_enc', 'status', 'scores', 'created_at', 'started_at', 'completed_at', 'expires_at',
-  'ordered_via', 'webhook_style', 'webhook_username_enc',
+  'analysis_id',
+  'tenant_id',
+  'external_id',
+  'api_key_id',
+  'portal_domain',
+  'assessment_type',
+  'return_url',
+  'webhook_url',
+  'webhook_username',
+  'webhook_password_enc',
+  'status',
+  'scores',
+  'created_at',
+  'started_at',
+  'completed_at',
+  'expires_at',
+  'ordered_via',
+  'webhook_style',
+  'webhook_username_enc',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 // Set only by an ATS integration's order; the caller API leaves them null.
 const OPTIONAL = { ordered_via: null, webhook_style: null, webhook_username_enc: null } as const;
@@ -105,7 +121,15 @@ export async function assessmentsOfCandidate(store: Store, externalId: string): 
 }
 
 const SUMMARY_COLUMNS = [
-  'analysis_id', 'tenant_id', 'external_id', 'portal_domain', 'status', 'completed_at', 'norm_group_id', 'report_nonce', 'results_release',
+  'analysis_id',
+  'tenant_id',
+  'external_id',
+  'portal_domain',
+  'status',
+  'completed_at',
+  'norm_group_id',
+  'report_nonce',
+  'results_release',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 
 /**
@@ -143,11 +167,17 @@ export async function countAnswers(store: Store, analysisId: string): Promise<nu
 export async function cancelAssessment(store: Store, tenantId: string, analysisId: string): Promise<'cancelled' | 'completed' | 'not-found'> {
   const at = new Date().toISOString();
   return store.write(async (trx) => {
-    const row = await trx.selectFrom('assessments').select(['status', 'cancelled_at']).where('analysis_id', '=', analysisId).where('tenant_id', '=', tenantId).executeTakeFirst();
+    const row = await trx
+      .selectFrom('assessments')
+      .select(['status', 'cancelled_at'])
+      .where('analysis_id', '=', analysisId)
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
     if (!row) return 'not-found';
     if (row.status === 'Completed') return 'completed';
     // Cancelling twice, or after expiry, is no error: the link is closed either way.
-    if (row.status !== 'Cancelled') await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
+    if (row.status !== 'Cancelled')
+      await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
     return 'cancelled';
   });
 }
@@ -156,7 +186,11 @@ export async function cancelAssessment(store: Store, tenantId: string, analysisI
  * Completes an open assessment inside the completing transaction: the status guard makes a racing
  * second finish update nothing (undefined). Returns the webhook URL to queue an attempt for.
  */
-export async function markCompleted(trx: Kysely<DB>, analysisId: string, results: Omit<Updateable<AssessmentTable>, 'status'>): Promise<{ webhook_url: string | null } | undefined> {
+export async function markCompleted(
+  trx: Kysely<DB>,
+  analysisId: string,
+  results: Omit<Updateable<AssessmentTable>, 'status'>,
+): Promise<{ webhook_url: string | null } | undefined> {
   return trx
     .updateTable('assessments')
     .set({ status: 'Completed', ...results })
@@ -174,7 +208,13 @@ export async function countByStatus(store: Store, now = new Date().toISOString()
   const query = store.db
     .selectFrom('assessments')
     .select((eb) => [
-      eb.case().when(eb.and([eb('status', 'in', ['Created', 'Started']), eb('expires_at', '<=', now)])).then('Expired').else(eb.ref('status')).end().as('status'),
+      eb
+        .case()
+        .when(eb.and([eb('status', 'in', ['Created', 'Started']), eb('expires_at', '<=', now)]))
+        .then('Expired')
+        .else(eb.ref('status'))
+        .end()
+        .as('status'),
       eb.fn.countAll<number>().as('count'),
     ])
     .groupBy(sql`1`)

@@ -9,7 +9,18 @@ import { unnestColumns } from '../db/unnest.js';
 
 export type CandidateRow = Selectable<CandidateTable>;
 
-const COLUMNS = ['external_id', 'tenant_id', 'email', 'first_name', 'last_name', 'preposition', 'gender', 'needs_to_update_data', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'external_id',
+  'tenant_id',
+  'email',
+  'first_name',
+  'last_name',
+  'preposition',
+  'gender',
+  'needs_to_update_data',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** What creation writes; the rest has defaults. */
 export type NewCandidate = Pick<CandidateRow, (typeof COLUMNS)[number]>;

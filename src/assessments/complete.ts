@@ -15,10 +15,7 @@ const now = () => new Date().toISOString();
  * `attemptId`: the webhook attempt queued with the completion, when the assessment has a webhook.
  */
 export type Completion =
-  | { outcome: 'completed'; attemptId?: string; candidatePage: boolean }
-  | { outcome: 'already-completed' }
-  | { outcome: 'incomplete' }
-  | { outcome: 'closed' };
+  { outcome: 'completed'; attemptId?: string; candidatePage: boolean } | { outcome: 'already-completed' } | { outcome: 'incomplete' } | { outcome: 'closed' };
 
 /**
  * The results, the Completed status, the norm group in force and the webhook outbox row, in one
@@ -57,6 +54,10 @@ export async function completeAssessment(
     if (!updated) return { outcome: 'already-completed' };
     const candidatePage = settings.candidate_feedback === 1 || settings.candidate_release === 1;
     if (!updated.webhook_url) return { outcome: 'completed', candidatePage };
-    return { outcome: 'completed', candidatePage, attemptId: await queueAttempt(trx, store.dialect, analysisId, progress.tenant_id, 'automatic', null, claimer) };
+    return {
+      outcome: 'completed',
+      candidatePage,
+      attemptId: await queueAttempt(trx, store.dialect, analysisId, progress.tenant_id, 'automatic', null, claimer),
+    };
   });
 }

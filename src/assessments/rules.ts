@@ -37,7 +37,10 @@ function httpUrl(value: string, field: string): URL {
     throw new DomainError('ValidationError', `${field} must be an absolute http or https URL`, { field, rule: 'absoluteHttpUrl' });
   }
   if (!hasPlainHost(url)) {
-    throw new DomainError('ValidationError', `${field}'s host must be a DNS name (letters, digits, hyphens, dots) or an IP address`, { field, rule: 'hostName' });
+    throw new DomainError('ValidationError', `${field}'s host must be a DNS name (letters, digits, hyphens, dots) or an IP address`, {
+      field,
+      rule: 'hostName',
+    });
   }
   return url;
 }

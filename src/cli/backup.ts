@@ -4,7 +4,8 @@ import { loadConfig } from '../config.js';
 import { BackupError, backupSqlite, restoreSqlite } from '../ops/backup.js';
 import { CliError, print } from './shared.js';
 
-const POSTGRES = 'DATABASE_URL is PostgreSQL: back it up with pg_dump, or with base backups and WAL archiving for point-in-time recovery (docs/DEPLOYMENT.md, Backups)';
+const POSTGRES =
+  'DATABASE_URL is PostgreSQL: back it up with pg_dump, or with base backups and WAL archiving for point-in-time recovery (docs/DEPLOYMENT.md, Backups)';
 
 /** BackupError is the operator's to fix: shown as a message, not a stack. */
 async function userFacing<T>(fn: () => Promise<T>): Promise<T> {
@@ -57,6 +58,10 @@ export function backupCommands(program: Command): void {
           ...(opts.withoutKey ? { withoutKey: true } : {}),
         }),
       );
-      print(!!opts.json, summary, `Restored ${summary.file} (${summary.bytes} bytes, ${summary.migrations.length} migrations); server key: ${summary.key}. Start the server with the same DATA_DIR and DATABASE_URL.`);
+      print(
+        !!opts.json,
+        summary,
+        `Restored ${summary.file} (${summary.bytes} bytes, ${summary.migrations.length} migrations); server key: ${summary.key}. Start the server with the same DATA_DIR and DATABASE_URL.`,
+      );
     });
 }

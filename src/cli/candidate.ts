@@ -4,11 +4,11 @@ import { eraseCandidate, listErasures } from '../lifecycle/erasure-store.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
 
 export function candidateCommands(program: Command): void {
-  const candidate = program.command('candidate').description('candidates\' personal data: erasure and retention');
+  const candidate = program.command('candidate').description("candidates' personal data: erasure and retention");
 
   candidate
     .command('erase')
-    .description('erase a candidate\'s personal data everywhere (an erasure request); the ExternalId may be used again')
+    .description("erase a candidate's personal data everywhere (an erasure request); the ExternalId may be used again")
     .requiredOption('--external-id <id>', 'the candidate')
     .option('--json', 'print JSON')
     .action(async (opts: { externalId: string; json?: boolean }) => {
@@ -33,7 +33,14 @@ export function candidateCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { tenant?: string; json?: boolean }) => {
       const rows = await withStore(async (store) => listErasures(store, opts.tenant ? await tenantId(store, opts.tenant) : undefined));
-      const shown = rows.map((r) => ({ erasedAt: r.erased_at, tenantId: r.tenant_id, erasedBy: r.erased_by, reason: r.reason, assessments: r.assessments, answers: r.answers }));
+      const shown = rows.map((r) => ({
+        erasedAt: r.erased_at,
+        tenantId: r.tenant_id,
+        erasedBy: r.erased_by,
+        reason: r.reason,
+        assessments: r.assessments,
+        answers: r.answers,
+      }));
       print(!!opts.json, shown, table(shown));
     });
 }

@@ -5,7 +5,7 @@ import { CliError, portalKey, print, table, tenantId, withStore } from './shared
 
 /** `key greenhouse …`: the keys a customer pastes into Greenhouse, one portal each. */
 export function greenhouseKeyCommands(key: Command): void {
-  const gh = key.command('greenhouse').description("Greenhouse Assessment Partner keys: a customer pastes one into Greenhouse; it orders tests on one portal");
+  const gh = key.command('greenhouse').description('Greenhouse Assessment Partner keys: a customer pastes one into Greenhouse; it orders tests on one portal');
 
   gh.command('create')
     .description('issue a Greenhouse key for the portal of an API key; prints it once')
@@ -36,7 +36,14 @@ export function greenhouseKeyCommands(key: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { tenant?: string; json?: boolean }) => {
       const keys = await withStore(async (store) => listGreenhouseKeys(store, opts.tenant ? await tenantId(store, opts.tenant) : undefined));
-      const rows = keys.map((k) => ({ id: k.id, prefix: k.prefix, apiKey: k.api_key_prefix, portalDomain: k.portal_domain, revoked: k.revoked_at !== null, createdAt: k.created_at }));
+      const rows = keys.map((k) => ({
+        id: k.id,
+        prefix: k.prefix,
+        apiKey: k.api_key_prefix,
+        portalDomain: k.portal_domain,
+        revoked: k.revoked_at !== null,
+        createdAt: k.created_at,
+      }));
       print(!!opts.json, rows, table(rows));
     });
 

@@ -16,7 +16,11 @@ export function keyCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { tenant: string; portalDomain: string; json?: boolean }) => {
       const k = await withStore(async (store) => provisionKey(store, await tenantId(store, opts.tenant), opts.portalDomain));
-      print(!!opts.json, k, [`Created API key ${k.apiKeyId}. It is shown once:`, `  api key:       ${k.apiKey}`, `  portal domain: ${k.portalDomain}`].join('\n'));
+      print(
+        !!opts.json,
+        k,
+        [`Created API key ${k.apiKeyId}. It is shown once:`, `  api key:       ${k.apiKey}`, `  portal domain: ${k.portalDomain}`].join('\n'),
+      );
     });
 
   key
@@ -26,7 +30,15 @@ export function keyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { tenant?: string; json?: boolean }) => {
       const keys = await withStore(async (store) => listKeys(store, opts.tenant ? await tenantId(store, opts.tenant) : undefined));
-      const rows = keys.map((k) => ({ id: k.id, prefix: k.prefix, tenant: k.tenant, portalDomain: k.portal_domain, revoked: k.revoked_at !== null, createdAt: k.created_at, revokedAt: k.revoked_at }));
+      const rows = keys.map((k) => ({
+        id: k.id,
+        prefix: k.prefix,
+        tenant: k.tenant,
+        portalDomain: k.portal_domain,
+        revoked: k.revoked_at !== null,
+        createdAt: k.created_at,
+        revokedAt: k.revoked_at,
+      }));
       print(!!opts.json, rows, table(rows));
     });
 
@@ -44,7 +56,7 @@ export function keyCommands(program: Command): void {
 
   key
     .command('webhook-secret')
-    .description('the secret that signs a portal\'s webhooks (Standard Webhooks)')
+    .description("the secret that signs a portal's webhooks (Standard Webhooks)")
     .command('rotate')
     .description('a new signing secret, printed once; the old one keeps signing alongside it for the overlap')
     .argument('<key>', 'API key id or prefix (see key list)')
@@ -61,7 +73,11 @@ export function keyCommands(program: Command): void {
       print(
         !!opts.json,
         out,
-        [`New webhook signing secret for key ${out.apiKeyId}, shown once:`, `  ${out.webhookSecret}`, out.previousValidUntil ? `The previous secret also signs until ${out.previousValidUntil}.` : 'The previous secret no longer signs.'].join('\n'),
+        [
+          `New webhook signing secret for key ${out.apiKeyId}, shown once:`,
+          `  ${out.webhookSecret}`,
+          out.previousValidUntil ? `The previous secret also signs until ${out.previousValidUntil}.` : 'The previous secret no longer signs.',
+        ].join('\n'),
       );
     });
 }

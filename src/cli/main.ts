@@ -12,9 +12,7 @@ import { userCommands } from './user.js';
 import { webhookCommands } from './webhook.js';
 import { mailCommands } from '../mail/listen.js';
 
-const program = new Command('assay')
-  .description('Assay operator CLI. Reads the same environment variables as the server (see README).')
-  .showHelpAfterError();
+const program = new Command('assay').description('Assay operator CLI. Reads the same environment variables as the server (see README).').showHelpAfterError();
 serveCommands(program);
 tenantCommands(program);
 keyCommands(program);

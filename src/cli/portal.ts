@@ -66,7 +66,9 @@ function branding(opts: BrandingOptions): { changes: Partial<PortalSettings>; lo
       if (!HEX_COLOUR.test(opts.colour)) throw new CliError(`--colour must be a hex colour such as #1d4ed8, got "${opts.colour}"`);
       const ratio = contrastRatio(opts.colour, '#ffffff');
       if (ratio < AA_CONTRAST) {
-        throw new CliError(`--colour ${opts.colour} has a contrast of ${ratio.toFixed(2)}:1 with white text; WCAG AA needs ${AA_CONTRAST}:1. Choose a darker colour.`);
+        throw new CliError(
+          `--colour ${opts.colour} has a contrast of ${ratio.toFixed(2)}:1 with white text; WCAG AA needs ${AA_CONTRAST}:1. Choose a darker colour.`,
+        );
       }
       changes.primary_colour = opts.colour.toLowerCase();
     }
@@ -111,56 +113,64 @@ interface BrandingOptions {
 }
 
 export function portalCommands(program: Command): void {
-  const portal = program.command('portal').description('portals: what a candidate sees on an API key\'s portal domain');
+  const portal = program.command('portal').description("portals: what a candidate sees on an API key's portal domain");
 
   const set = portal
     .command('set')
-    .description('change a portal\'s settings; the ones not given stay as they are')
+    .description("change a portal's settings; the ones not given stay as they are")
     .option('--portal-domain <url>', 'the portal, by its domain')
     .option('--key <key>', 'the portal, by its API key id or prefix')
     .option('--name <name>', 'the organisation that invites candidates ("" clears it)')
     .option('--logo <file>', 'a PNG, JPEG, WebP or SVG logo of at most 256 KiB ("" removes it)')
     .option('--colour <hex>', 'the primary colour, e.g. #0b5394; white text on it must meet WCAG AA')
-    .option('--privacy-url <url>', 'the organisation\'s privacy statement')
+    .option('--privacy-url <url>', "the organisation's privacy statement")
     .option('--contact <email>', 'where candidates can ask questions')
-    .option('--signed-webhooks <on|off>', 'add Standard Webhooks signature headers to this portal\'s webhooks; the first time prints the secret once')
+    .option('--signed-webhooks <on|off>', "add Standard Webhooks signature headers to this portal's webhooks; the first time prints the secret once")
     .option('--candidate-feedback <on|off>', 'after finishing, show the candidate a short summary of their profile')
     .option('--candidate-release <on|off>', 'withhold scores until the candidate agrees to share them (shows the summary first)');
   addMailOptions(set)
     .option('--json', 'print JSON')
-    .action(async (opts: BrandingOptions & MailOptions & { portalDomain?: string; key?: string; signedWebhooks?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean }) => {
-      const { changes, logo } = branding(opts);
-      const mail = mailChanges(opts);
-      if ('problem' in mail) throw new CliError(mail.problem);
-      const signing = onOff(opts.signedWebhooks, '--signed-webhooks');
-      if (signing !== undefined) changes.webhook_signing = signing;
-      const feedback = onOff(opts.candidateFeedback, '--candidate-feedback');
-      const release = onOff(opts.candidateRelease, '--candidate-release');
-      if (feedback !== undefined) changes.candidate_feedback = feedback;
-      if (release !== undefined) changes.candidate_release = release;
-      const out = await withStore(async (store, config) => {
-        const key = await portalKey(store, opts);
-        const mailed = Object.keys(mail.changes).length > 0 ? await updateMailSettings(store, key.id, mail.changes) : await mailSettings(store.db, key.id);
-        const settings = { ...shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo)), ...mailShown(mailed) };
-        // Signing needs a secret: the first time it is made here and shown this once.
-        if (signing === 1 && !(await webhookSecrets(store.db, key.id)).current) {
-          return { ...settings, webhookSecret: await issueWebhookSecret(store, config, key.id, null) };
-        }
-        return settings;
-      });
-      print(!!opts.json, out, text(out) + ('webhookSecret' in out ? `\nWebhook signing secret, shown once: ${out.webhookSecret}` : ''));
-    });
+    .action(
+      async (
+        opts: BrandingOptions &
+          MailOptions & { portalDomain?: string; key?: string; signedWebhooks?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean },
+      ) => {
+        const { changes, logo } = branding(opts);
+        const mail = mailChanges(opts);
+        if ('problem' in mail) throw new CliError(mail.problem);
+        const signing = onOff(opts.signedWebhooks, '--signed-webhooks');
+        if (signing !== undefined) changes.webhook_signing = signing;
+        const feedback = onOff(opts.candidateFeedback, '--candidate-feedback');
+        const release = onOff(opts.candidateRelease, '--candidate-release');
+        if (feedback !== undefined) changes.candidate_feedback = feedback;
+        if (release !== undefined) changes.candidate_release = release;
+        const out = await withStore(async (store, config) => {
+          const key = await portalKey(store, opts);
+          const mailed = Object.keys(mail.changes).length > 0 ? await updateMailSettings(store, key.id, mail.changes) : await mailSettings(store.db, key.id);
+          const settings = { ...shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo)), ...mailShown(mailed) };
+          // Signing needs a secret: the first time it is made here and shown this once.
+          if (signing === 1 && !(await webhookSecrets(store.db, key.id)).current) {
+            return { ...settings, webhookSecret: await issueWebhookSecret(store, config, key.id, null) };
+          }
+          return settings;
+        });
+        print(!!opts.json, out, text(out) + ('webhookSecret' in out ? `\nWebhook signing secret, shown once: ${out.webhookSecret}` : ''));
+      },
+    );
 
   portal
     .command('show')
-    .description('show a portal\'s settings')
+    .description("show a portal's settings")
     .option('--portal-domain <url>', 'the portal, by its domain')
     .option('--key <key>', 'the portal, by its API key id or prefix')
     .option('--json', 'print JSON')
     .action(async (opts: { portalDomain?: string; key?: string; json?: boolean }) => {
       const out = await withStore(async (store) => {
         const key = await portalKey(store, opts);
-        return { ...shown(key.id, key.portal_domain, await portalSettings(store.db, store.dialect, key.id)), ...mailShown(await mailSettings(store.db, key.id)) };
+        return {
+          ...shown(key.id, key.portal_domain, await portalSettings(store.db, store.dialect, key.id)),
+          ...mailShown(await mailSettings(store.db, key.id)),
+        };
       });
       print(!!opts.json, out, text(out));
     });

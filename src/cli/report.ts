@@ -7,7 +7,7 @@ export function reportCommands(program: Command): void {
 
   report
     .command('revoke')
-    .description('make every share link of an assessment\'s report stop working at once; new links (status lookup, results endpoint) work')
+    .description("make every share link of an assessment's report stop working at once; new links (status lookup, results endpoint) work")
     .argument('<analysisId>', 'the assessment (an id that starts with - goes last, after --: revoke --json -- -abc)')
     .option('--json', 'print JSON')
     .action(async (analysisId: string, opts: { json?: boolean }) => {

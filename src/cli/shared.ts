@@ -54,7 +54,11 @@ export function table(rows: Array<Record<string, unknown>>): string {
   const cols = Object.keys(rows[0]!);
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(cols), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n');
 }
 
@@ -72,7 +76,10 @@ export function isUserError(error: unknown): error is Error {
  * The API key (portal) an option names: `--key` (id or prefix), or `--portal-domain` when exactly
  * one active key uses that domain.
  */
-export async function portalKey(store: Store, opts: { key?: string; portalDomain?: string }): Promise<{ id: string; tenant_id: string; portal_domain: string }> {
+export async function portalKey(
+  store: Store,
+  opts: { key?: string; portalDomain?: string },
+): Promise<{ id: string; tenant_id: string; portal_domain: string }> {
   if (!opts.key && !opts.portalDomain) throw new CliError('Name the portal with --portal-domain URL or --key KEY');
   const keys = await findActiveKeys(store, {
     ...(opts.key ? { idOrPrefix: opts.key } : {}),

@@ -33,19 +33,25 @@ export function tenantCommands(program: Command): void {
     .description('list tenants')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const rows = (await withStore((store) => listTenants(store))).map((t) => ({ id: t.id, name: t.name, retentionDays: t.retention_days, createdAt: t.created_at }));
+      const rows = (await withStore((store) => listTenants(store))).map((t) => ({
+        id: t.id,
+        name: t.name,
+        retentionDays: t.retention_days,
+        createdAt: t.created_at,
+      }));
       print(!!opts.json, rows, table(rows));
     });
 
   tenant
     .command('set')
-    .description('change a tenant\'s settings')
+    .description("change a tenant's settings")
     .requiredOption('--tenant <tenant>', 'tenant id or name')
     .requiredOption('--retention-days <days>', 'keep personal data this many days after the last assessment closed, or "default" for RETENTION_DAYS')
     .option('--json', 'print JSON')
     .action(async (opts: { tenant: string; retentionDays: string; json?: boolean }) => {
       const days = opts.retentionDays === 'default' ? null : Number(opts.retentionDays);
-      if (days !== null && (!Number.isInteger(days) || days < 0 || days > 36_500)) throw new CliError('--retention-days must be a whole number from 0 to 36500, or "default"');
+      if (days !== null && (!Number.isInteger(days) || days < 0 || days > 36_500))
+        throw new CliError('--retention-days must be a whole number from 0 to 36500, or "default"');
       await withStore(async (store) => setRetentionDays(store, await tenantId(store, opts.tenant), days));
       print(!!opts.json, { tenant: opts.tenant, retentionDays: days }, `Retention of ${opts.tenant}: ${days === null ? 'RETENTION_DAYS' : `${days} days`}`);
     });

@@ -47,12 +47,23 @@ function signature(req: IncomingMessage, body: string, secret: string | undefine
 
 function describe(d: Delivery): string {
   const who =
-    d.credentials === 'matched' ? `Basic credentials matched (${d.username})`
-    : d.credentials === 'mismatched' ? `Basic credentials did NOT match (user "${d.username}")`
-    : d.credentials === 'missing' ? 'no Basic credentials, though --username expects them'
-    : d.credentials === 'unexpected' ? `Basic credentials sent (user "${d.username}"), none expected`
-    : 'no credentials (none expected)';
-  return [`${d.receivedAt} ${d.method} ${d.path} from ${d.from}`, `  ${who}`, `  signature: ${d.signature}${d.webhookId ? ` (${d.webhookId})` : ''}`, `  body: ${d.body}`, '  answered 200', ''].join('\n');
+    d.credentials === 'matched'
+      ? `Basic credentials matched (${d.username})`
+      : d.credentials === 'mismatched'
+        ? `Basic credentials did NOT match (user "${d.username}")`
+        : d.credentials === 'missing'
+          ? 'no Basic credentials, though --username expects them'
+          : d.credentials === 'unexpected'
+            ? `Basic credentials sent (user "${d.username}"), none expected`
+            : 'no credentials (none expected)';
+  return [
+    `${d.receivedAt} ${d.method} ${d.path} from ${d.from}`,
+    `  ${who}`,
+    `  signature: ${d.signature}${d.webhookId ? ` (${d.webhookId})` : ''}`,
+    `  body: ${d.body}`,
+    '  answered 200',
+    '',
+  ].join('\n');
 }
 
 /** A receiver for trying webhooks locally: prints each delivery and answers 200. */
@@ -64,7 +75,7 @@ export function webhookListenCommand(webhook: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--username <username>', 'the WebhookUsername to expect')
     .option('--password <password>', 'the WebhookPassword to expect')
-    .option('--secret <whsec>', 'the portal\'s signing secret, to verify Standard Webhooks signatures')
+    .option('--secret <whsec>', "the portal's signing secret, to verify Standard Webhooks signatures")
     .option('--json', 'print one JSON object per line')
     .action(async (opts: { port: string; host: string; username?: string; password?: string; secret?: string; json?: boolean }) => {
       const port = Number(opts.port);
@@ -102,7 +113,11 @@ export function webhookListenCommand(webhook: Command): void {
       process.stdout.write(
         opts.json
           ? JSON.stringify({ listening: url }) + '\n'
-          : [`Listening on ${url} (Ctrl-C stops).`, `Use it as WebhookUrl. Assay delivers to this machine only when started with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (development only).`, ''].join('\n'),
+          : [
+              `Listening on ${url} (Ctrl-C stops).`,
+              `Use it as WebhookUrl. Assay delivers to this machine only when started with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (development only).`,
+              '',
+            ].join('\n'),
       );
       await new Promise<void>((resolve) => {
         const stop = () => {

@@ -38,7 +38,11 @@ export function webhookCommands(program: Command): void {
     .action(async (opts: { tenant?: string; status?: string; since?: string; json?: boolean }) => {
       const filter = { status: status(opts.status), since: since(opts.since) };
       const rows = await withStore(async (store) =>
-        findAttempts(store, { ...(opts.tenant ? { tenantId: await tenantId(store, opts.tenant) } : {}), ...(filter.status ? { status: filter.status } : {}), ...(filter.since ? { since: filter.since } : {}) }),
+        findAttempts(store, {
+          ...(opts.tenant ? { tenantId: await tenantId(store, opts.tenant) } : {}),
+          ...(filter.status ? { status: filter.status } : {}),
+          ...(filter.since ? { since: filter.since } : {}),
+        }),
       );
       const shown = rows.map((r) => ({
         analysisId: r.analysis_id,
@@ -55,7 +59,7 @@ export function webhookCommands(program: Command): void {
 
   webhook
     .command('redeliver')
-    .description('send a completed assessment\'s webhook once more, on purpose (it is never retried by itself)')
+    .description("send a completed assessment's webhook once more, on purpose (it is never retried by itself)")
     .argument('[analysisId]', 'the assessment (an id that starts with - goes after --)')
     .option('--all', 'every assessment whose latest attempt matches --status (and --since)')
     .option('--status <status>', 'with --all: failed or unknown')
@@ -68,7 +72,9 @@ export function webhookCommands(program: Command): void {
       const outcomes = await withStore(async (store) => {
         let ids = [analysisId!];
         if (opts.all) {
-          const matching = new Set((await findAttempts(store, { status: wanted, ...(opts.since ? { since: since(opts.since)! } : {}) }, 100_000)).map((r) => r.analysis_id));
+          const matching = new Set(
+            (await findAttempts(store, { status: wanted, ...(opts.since ? { since: since(opts.since)! } : {}) }, 100_000)).map((r) => r.analysis_id),
+          );
           // Only those still in that state: a later attempt may have delivered it already.
           ids = [];
           for (const id of matching) if ((await latestAttempt(store, id))?.latest.status === wanted) ids.push(id);
@@ -113,7 +119,11 @@ export function webhookCommands(program: Command): void {
         }
       })();
       const ok = isDelivered(out);
-      print(!!opts.json, out, ok ? `Delivered: HTTP ${out.status} in ${out.durationMs} ms` : `Not delivered: ${out.detail ?? out.error} (${out.durationMs} ms)`);
+      print(
+        !!opts.json,
+        out,
+        ok ? `Delivered: HTTP ${out.status} in ${out.durationMs} ms` : `Not delivered: ${out.detail ?? out.error} (${out.durationMs} ms)`,
+      );
       if (!ok) process.exitCode = 1;
     });
 }

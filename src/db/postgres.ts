@@ -14,7 +14,13 @@ const PG_KEEPALIVE_IDLE_MS = 10_000;
 // COUNT(*) and BIGINT come back as strings by default; every number Assay stores fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function openPostgres(url: string, poolSize: number, credentialsFlushMs: number, onPoolError: (err: Error) => void, observe: WriteObserver | undefined): Store {
+export function openPostgres(
+  url: string,
+  poolSize: number,
+  credentialsFlushMs: number,
+  onPoolError: (err: Error) => void,
+  observe: WriteObserver | undefined,
+): Store {
   const poolOf = (max: number) => {
     // TCP keepalive: a connection whose server or network went away without a reset (a failover, a
     // NAT that dropped it while idle) is otherwise never found dead. A query whose answer never

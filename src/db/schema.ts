@@ -267,4 +267,3 @@ export interface DB {
   portal_mail_settings: PortalMailSettingsTable;
   greenhouse_keys: GreenhouseKeyTable;
 }
-

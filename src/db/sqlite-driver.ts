@@ -17,7 +17,9 @@ function load(): typeof BetterSqlite3 {
   try {
     return require('better-sqlite3-napi');
   } catch (error) {
-    throw new Error(`Node.js ${process.versions.node} needs better-sqlite3 13 (better-sqlite3-napi), which npm installs only under Node.js 22 or later: run npm ci with this Node.js (${(error as Error).message})`);
+    throw new Error(
+      `Node.js ${process.versions.node} needs better-sqlite3 13 (better-sqlite3-napi), which npm installs only under Node.js 22 or later: run npm ci with this Node.js (${(error as Error).message})`,
+    );
   }
 }
 

@@ -140,7 +140,10 @@ export function openSqlite(path: string, serving: boolean, observe: WriteObserve
   // While serving, a worker thread checkpoints; a checkpoint here would stall the event loop.
   const checkpointer = serving ? new SqliteCheckpointer(path, CHECKPOINT_EVERY_MS, (fn) => writer.exclusive(fn)) : undefined;
   // Transactions with application logic in them share commits, while the writer runs no batch.
-  const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), { sync: () => writer.sync(), ...(observe ? { observe } : {}) });
+  const committer = new GroupCommitter<Kysely<DB>>((fn) => writer.exclusive(() => db.transaction().execute(fn)), {
+    sync: () => writer.sync(),
+    ...(observe ? { observe } : {}),
+  });
   const background = serving ? new SqliteBackgroundReader(path) : undefined;
   return {
     dialect: 'sqlite',

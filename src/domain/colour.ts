@@ -20,6 +20,9 @@ export const AA_CONTRAST = 4.5;
 
 /** The same colour a fifth darker, for hover states and the header. */
 export function darken(hex: string, by = 0.2): string {
-  const part = (i: number) => Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - by)).toString(16).padStart(2, '0');
+  const part = (i: number) =>
+    Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - by))
+      .toString(16)
+      .padStart(2, '0');
   return `#${part(1)}${part(3)}${part(5)}`;
 }

@@ -28,7 +28,8 @@ export function describeValidation(e: AjvError, context: string): DomainError {
   const inner = { field: field || context, rule: e.keyword, location: context, ...e.params };
   const limit = e.params.limit;
   if (field === 'AssessmentType') {
-    const msg = e.keyword === 'required' ? 'AssessmentType is required: 0 (TMA170), 1 (TMA312) or 2 (SPI)' : 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)';
+    const msg =
+      e.keyword === 'required' ? 'AssessmentType is required: 0 (TMA170), 1 (TMA312) or 2 (SPI)' : 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)';
     return new DomainError('InvalidAssessmentType', msg, inner);
   }
   let message: string;
@@ -37,7 +38,9 @@ export function describeValidation(e: AjvError, context: string): DomainError {
       message = `${field} is required`;
       break;
     case 'type':
-      message = field ? `${field} must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}` : `The request ${context} must be a JSON object`;
+      message = field
+        ? `${field} must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}`
+        : `The request ${context} must be a JSON object`;
       break;
     case 'minLength':
       message = `${field} must be at least ${String(limit)} characters`;

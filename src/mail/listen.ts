@@ -12,7 +12,17 @@ export interface CaughtMail {
 }
 
 function describe(m: CaughtMail): string {
-  return [`${m.receivedAt} mail from ${m.from} to ${m.to.join(', ')}`, `  subject: ${m.subject}`, ...m.links.map((l) => `  link: ${l}`), '  text:', ...m.text.trimEnd().split('\n').map((l) => `    ${l}`), ''].join('\n');
+  return [
+    `${m.receivedAt} mail from ${m.from} to ${m.to.join(', ')}`,
+    `  subject: ${m.subject}`,
+    ...m.links.map((l) => `  link: ${l}`),
+    '  text:',
+    ...m.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => `    ${l}`),
+    '',
+  ].join('\n');
 }
 
 /**
@@ -64,7 +74,9 @@ export function mailCommands(program: Command): void {
         },
       });
       await new Promise<void>((resolve, reject) => {
-        server.server.once('error', (error: NodeJS.ErrnoException) => reject(new CliError(`Cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`)));
+        server.server.once('error', (error: NodeJS.ErrnoException) =>
+          reject(new CliError(`Cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`)),
+        );
         server.listen(port, opts.host, () => resolve());
       });
       const address = server.server.address() as AddressInfo;
@@ -72,7 +84,11 @@ export function mailCommands(program: Command): void {
       process.stdout.write(
         opts.json
           ? JSON.stringify({ listening: url }) + '\n'
-          : [`Catching mail on ${url} (Ctrl-C stops).`, `Start Assay with SMTP_URL=${url} SMTP_REQUIRE_TLS=false MAIL_FROM=assessments@example.com (development only: no TLS).`, ''].join('\n'),
+          : [
+              `Catching mail on ${url} (Ctrl-C stops).`,
+              `Start Assay with SMTP_URL=${url} SMTP_REQUIRE_TLS=false MAIL_FROM=assessments@example.com (development only: no TLS).`,
+              '',
+            ].join('\n'),
       );
       await new Promise<void>((resolve) => {
         const stop = () => server.close(() => resolve());

@@ -133,10 +133,27 @@ export class Mailer {
     else if (row.email === null) ending = { kind: 'cancelled', why: 'not sent: the candidate has no e-mail address' };
     else ending = await this.#send(row, row.email, settings);
     await finish(this.#store, row, this.#id, ending);
-    const outcome: MailOutcome | undefined = ending.kind === 'sent' ? 'sent' : ending.kind === 'retry' ? 'retry' : ending.kind === 'failed' ? 'failed' : ending.kind === 'cancelled' ? 'cancelled' : undefined;
+    const outcome: MailOutcome | undefined =
+      ending.kind === 'sent'
+        ? 'sent'
+        : ending.kind === 'retry'
+          ? 'retry'
+          : ending.kind === 'failed'
+            ? 'failed'
+            : ending.kind === 'cancelled'
+              ? 'cancelled'
+              : undefined;
     if (outcome) this.#metrics?.message(row.kind, outcome);
     // Never the address or the reply, which may quote it: personal data stays out of the logs.
-    this.#log.info({ analysis: row.analysis_id.slice(0, 6), kind: row.kind, outcome: ending.kind, attempts: row.attempts + (ending.kind === 'sent' || ending.kind === 'retry' ? 1 : 0) }, 'mail');
+    this.#log.info(
+      {
+        analysis: row.analysis_id.slice(0, 6),
+        kind: row.kind,
+        outcome: ending.kind,
+        attempts: row.attempts + (ending.kind === 'sent' || ending.kind === 'retry' ? 1 : 0),
+      },
+      'mail',
+    );
   }
 
   async #send(row: ClaimedMail, email: string, settings: Awaited<ReturnType<typeof mailSettings>>): Promise<Ending> {
@@ -166,12 +183,16 @@ export class Mailer {
       mail,
     );
     if (out.kind === 'sent') {
-      const next = settings.reminder_after_seconds !== null && settings.max_reminders > 0 ? { reminderAfterSeconds: settings.reminder_after_seconds, maxReminders: settings.max_reminders } : undefined;
+      const next =
+        settings.reminder_after_seconds !== null && settings.max_reminders > 0
+          ? { reminderAfterSeconds: settings.reminder_after_seconds, maxReminders: settings.max_reminders }
+          : undefined;
       return { kind: 'sent', recipient: out.recipient!, reply: out.reply, ...(next ? { next } : {}) };
     }
     if (out.kind === 'permanent') return { kind: 'failed', recipient: out.recipient, reply: out.reply, attempted: out.recipient !== null };
     const first = Date.parse(row.first_attempt_at ?? new Date().toISOString());
-    if (Date.now() - first >= this.#config.retryForMs) return { kind: 'failed', recipient: out.recipient, reply: `given up after retrying: ${out.reply}`.slice(0, 500), attempted: true };
+    if (Date.now() - first >= this.#config.retryForMs)
+      return { kind: 'failed', recipient: out.recipient, reply: `given up after retrying: ${out.reply}`.slice(0, 500), attempted: true };
     const dueAt = new Date(Date.now() + retryDelayMs(row.attempts + 1, this.#config.retryBaseMs)).toISOString();
     return { kind: 'retry', recipient: out.recipient, reply: out.reply, dueAt };
   }

@@ -32,7 +32,12 @@ export function invitationQuery(db: Kysely<DB>, analysisId: string, portalDefaul
           eb.lit(0).as('attempts'),
         ])
         .where('a.analysis_id', '=', analysisId);
-      if (portalDefault) q = q.where((w) => w.exists(w.selectFrom('portal_mail_settings as s').select('s.api_key_id').whereRef('s.api_key_id', '=', 'a.api_key_id').where('s.send_invitation', '=', 1)));
+      if (portalDefault)
+        q = q.where((w) =>
+          w.exists(
+            w.selectFrom('portal_mail_settings as s').select('s.api_key_id').whereRef('s.api_key_id', '=', 'a.api_key_id').where('s.send_invitation', '=', 1),
+          ),
+        );
       return q;
     })
     .compile();
@@ -121,13 +126,32 @@ export async function finish(store: Store, row: Pick<ClaimedMail, 'id' | 'analys
         await mine.set({ status: 'cancelled', smtp_reply: e.why }).execute();
         return;
       case 'retry':
-        await mine.set((eb) => ({ status: 'pending', due_at: e.dueAt, claimed_by: null, recipient: e.recipient, smtp_reply: e.reply, attempts: eb('attempts', '+', 1), ...tried })).execute();
+        await mine
+          .set((eb) => ({
+            status: 'pending',
+            due_at: e.dueAt,
+            claimed_by: null,
+            recipient: e.recipient,
+            smtp_reply: e.reply,
+            attempts: eb('attempts', '+', 1),
+            ...tried,
+          }))
+          .execute();
         return;
       case 'failed':
-        await mine.set((eb) => ({ status: 'failed', recipient: e.recipient, smtp_reply: e.reply, ...(e.attempted ? { attempts: eb('attempts', '+', 1), ...tried } : {}) })).execute();
+        await mine
+          .set((eb) => ({
+            status: 'failed',
+            recipient: e.recipient,
+            smtp_reply: e.reply,
+            ...(e.attempted ? { attempts: eb('attempts', '+', 1), ...tried } : {}),
+          }))
+          .execute();
         return;
       case 'sent': {
-        const r = await mine.set((eb) => ({ status: 'sent', sent_at: at, recipient: e.recipient, smtp_reply: e.reply, attempts: eb('attempts', '+', 1), ...tried })).executeTakeFirst();
+        const r = await mine
+          .set((eb) => ({ status: 'sent', sent_at: at, recipient: e.recipient, smtp_reply: e.reply, attempts: eb('attempts', '+', 1), ...tried }))
+          .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 1 && e.next) await scheduleReminder(trx, row.analysis_id, e.next.reminderAfterSeconds, e.next.maxReminders);
       }
     }
@@ -143,7 +167,16 @@ async function scheduleReminder(trx: Kysely<DB>, analysisId: string, after: numb
   const at = now();
   await trx
     .insertInto('mail_messages')
-    .values({ id: randomUUID(), tenant_id: rows[0]!.tenant_id, analysis_id: analysisId, kind: 'reminder', requested_by: null, status: 'pending', due_at: new Date(Date.now() + after * 1000).toISOString(), created_at: at })
+    .values({
+      id: randomUUID(),
+      tenant_id: rows[0]!.tenant_id,
+      analysis_id: analysisId,
+      kind: 'reminder',
+      requested_by: null,
+      status: 'pending',
+      due_at: new Date(Date.now() + after * 1000).toISOString(),
+      created_at: at,
+    })
     .execute();
 }
 
@@ -170,11 +203,16 @@ export async function requestResend(store: Store, analysisId: string, tenantId: 
     if (!a) return { outcome: 'not-found' };
     if (a.status === 'Completed' || a.status === 'Cancelled') return { outcome: 'closed', why: `The assessment is ${a.status.toLowerCase()}` };
     if (a.expires_at !== null && Date.parse(a.expires_at) <= Date.now()) return { outcome: 'closed', why: 'The assessment has expired' };
-    const mails = await trx.selectFrom('mail_messages').select(['kind', 'status', 'requested_by', 'created_at']).where('analysis_id', '=', analysisId).execute();
+    const mails = await trx
+      .selectFrom('mail_messages')
+      .select(['kind', 'status', 'requested_by', 'created_at'])
+      .where('analysis_id', '=', analysisId)
+      .execute();
     if (mails.some((m) => m.kind === 'invitation' && (m.status === 'pending' || m.status === 'sending'))) return { outcome: 'in-progress' };
     const hourAgo = Date.now() - 3_600_000;
     const recent = mails.filter((m) => m.requested_by !== null && Date.parse(m.created_at) > hourAgo).map((m) => Date.parse(m.created_at));
-    if (recent.length >= RESENDS_PER_HOUR) return { outcome: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((Math.min(...recent) + 3_600_000 - Date.now()) / 1000)) };
+    if (recent.length >= RESENDS_PER_HOUR)
+      return { outcome: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((Math.min(...recent) + 3_600_000 - Date.now()) / 1000)) };
     await trx
       .updateTable('mail_messages')
       .set({ status: 'cancelled', smtp_reply: 'not sent: replaced by the invitation sent again on request' })
@@ -184,7 +222,19 @@ export async function requestResend(store: Store, analysisId: string, tenantId: 
       .execute();
     const id = randomUUID();
     const at = now();
-    await trx.insertInto('mail_messages').values({ id, tenant_id: a.tenant_id, analysis_id: analysisId, kind: 'invitation', requested_by: requestedBy, status: 'pending', due_at: at, created_at: at }).execute();
+    await trx
+      .insertInto('mail_messages')
+      .values({
+        id,
+        tenant_id: a.tenant_id,
+        analysis_id: analysisId,
+        kind: 'invitation',
+        requested_by: requestedBy,
+        status: 'pending',
+        due_at: at,
+        created_at: at,
+      })
+      .execute();
     return { outcome: 'queued', id };
   });
 }
@@ -204,10 +254,21 @@ export async function eraseMail(trx: Kysely<DB>, analysisIds: string[]): Promise
  * at least once. The SMTP server may have taken one just before the stop; then it goes twice.
  */
 export async function releaseStale(store: Store, claimedBefore: string): Promise<number> {
-  const stale = await store.db.selectFrom('mail_messages').select('id').where('status', '=', 'sending').where('claimed_at', '<', claimedBefore).limit(1).executeTakeFirst();
+  const stale = await store.db
+    .selectFrom('mail_messages')
+    .select('id')
+    .where('status', '=', 'sending')
+    .where('claimed_at', '<', claimedBefore)
+    .limit(1)
+    .executeTakeFirst();
   if (!stale) return 0;
   const r = await store.write((trx) =>
-    trx.updateTable('mail_messages').set({ status: 'pending', claimed_by: null, due_at: now() }).where('status', '=', 'sending').where('claimed_at', '<', claimedBefore).executeTakeFirst(),
+    trx
+      .updateTable('mail_messages')
+      .set({ status: 'pending', claimed_by: null, due_at: now() })
+      .where('status', '=', 'sending')
+      .where('claimed_at', '<', claimedBefore)
+      .executeTakeFirst(),
   );
   return Number(r.numUpdatedRows);
 }

@@ -51,12 +51,14 @@ export function mailChanges(o: MailOptions): { changes: Partial<MailSettings> } 
     if (/^off$/i.test(o.reminderAfter)) changes.reminder_after_seconds = null;
     else {
       const seconds = parseDuration(o.reminderAfter);
-      if (seconds === undefined) return { problem: `--reminder-after must be a duration such as 5s, 30m, 48h or 7d (at most 365d), or off; got "${o.reminderAfter}"` };
+      if (seconds === undefined)
+        return { problem: `--reminder-after must be a duration such as 5s, 30m, 48h or 7d (at most 365d), or off; got "${o.reminderAfter}"` };
       changes.reminder_after_seconds = seconds;
     }
   }
   if (o.maxReminders !== undefined) {
-    if (!/^\d{1,2}$/.test(o.maxReminders) || Number(o.maxReminders) > 10) return { problem: `--max-reminders must be a whole number from 0 to 10, got "${o.maxReminders}"` };
+    if (!/^\d{1,2}$/.test(o.maxReminders) || Number(o.maxReminders) > 10)
+      return { problem: `--max-reminders must be a whole number from 0 to 10, got "${o.maxReminders}"` };
     changes.max_reminders = Number(o.maxReminders);
   }
   return { changes };

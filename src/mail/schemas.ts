@@ -6,10 +6,13 @@ const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]
 export const MailMessage = Type.Object({
   Id: Type.String(),
   Kind: Type.Union([Type.Literal('Invitation'), Type.Literal('Reminder')]),
-  Status: Type.Union(['Pending', 'Sending', 'Sent', 'Failed', 'Cancelled'].map((s) => Type.Literal(s)), {
-    description:
-      'Pending: waiting for its time (a reminder) or its next try after a transient failure. Failed: refused by the SMTP server (5xx), or retried for 24 hours in vain. Cancelled: not sent, the assessment was over or a resend replaced it.',
-  }),
+  Status: Type.Union(
+    ['Pending', 'Sending', 'Sent', 'Failed', 'Cancelled'].map((s) => Type.Literal(s)),
+    {
+      description:
+        'Pending: waiting for its time (a reminder) or its next try after a transient failure. Failed: refused by the SMTP server (5xx), or retried for 24 hours in vain. Cancelled: not sent, the assessment was over or a resend replaced it.',
+    },
+  ),
   Recipient: Type.Union([Type.String(), Type.Null()], { description: 'The address it went to, masked (a***@example.com); null before a try.' }),
   Attempts: Type.Integer(),
   LastReply: Type.Union([Type.String(), Type.Null()], { description: "The SMTP server's last reply, or why it was not sent; addresses in it masked." }),

@@ -61,7 +61,19 @@ export class Sender {
         text: mail.text,
         html: mail.html,
         envelope: { from: this.#from, to: [address] },
-        ...(e.logo ? { attachments: [{ filename: `logo.${e.logo.type.split('/')[1]}`, content: e.logo.bytes, contentType: e.logo.type, cid: e.logo.cid, contentDisposition: 'inline' as const }] } : {}),
+        ...(e.logo
+          ? {
+              attachments: [
+                {
+                  filename: `logo.${e.logo.type.split('/')[1]}`,
+                  content: e.logo.bytes,
+                  contentType: e.logo.type,
+                  cid: e.logo.cid,
+                  contentDisposition: 'inline' as const,
+                },
+              ],
+            }
+          : {}),
       });
       if (info.rejected.length > 0) return { kind: 'permanent', reply: (info.response ?? 'recipient refused').slice(0, 500), recipient: address };
       return { kind: 'sent', reply: (info.response ?? '').slice(0, 500), recipient: address };

@@ -7,7 +7,8 @@ const en = {
   greeting: (name: string) => `Dear ${name},`,
   invited: (org: string) => `${org} has invited you to complete a questionnaire.`,
   reminded: (org: string) => `${org} invited you to complete a questionnaire, and you have not finished it yet. This is a reminder.`,
-  about: (name: string, items: number, minutes: number) => `The questionnaire is ${name}. It has ${items} statements and takes about ${minutes} minutes. Your answers are saved after every page, so you can stop and continue later with the same link.`,
+  about: (name: string, items: number, minutes: number) =>
+    `The questionnaire is ${name}. It has ${items} statements and takes about ${minutes} minutes. Your answers are saved after every page, so you can stop and continue later with the same link.`,
   until: (date: string) => `The link works until ${date}.`,
   open: 'Start the questionnaire',
   linkText: 'Or copy this link into your browser:',
@@ -25,7 +26,8 @@ const nl: typeof en = {
   greeting: (name) => `Beste ${name},`,
   invited: (org) => `${org} nodigt u uit om een vragenlijst in te vullen.`,
   reminded: (org) => `${org} heeft u uitgenodigd om een vragenlijst in te vullen, en u bent nog niet klaar. Dit is een herinnering.`,
-  about: (name, items, minutes) => `Het gaat om de ${name}. Die heeft ${items} stellingen en duurt ongeveer ${minutes} minuten. Uw antwoorden worden na elke pagina bewaard, dus u kunt stoppen en later verdergaan met dezelfde link.`,
+  about: (name, items, minutes) =>
+    `Het gaat om de ${name}. Die heeft ${items} stellingen en duurt ongeveer ${minutes} minuten. Uw antwoorden worden na elke pagina bewaard, dus u kunt stoppen en later verdergaan met dezelfde link.`,
   until: (date) => `De link werkt tot ${date}.`,
   open: 'Begin met de vragenlijst',
   linkText: 'Of kopieer deze link naar uw browser:',

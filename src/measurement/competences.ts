@@ -44,7 +44,8 @@ export function competenceProblems(data: unknown, scaleIds: ReadonlySet<string>)
     const label = typeof c?.code === 'string' ? `competence ${c.code}` : `competences[${i}]`;
     if (!Number.isInteger(c?.id) || c.id < 1 || ids.has(c.id)) problems.push(`${label} needs a unique positive integer id`);
     else ids.add(c.id);
-    if (typeof c?.code !== 'string' || !/^[A-Z][A-Z0-9_]{1,63}$/.test(c.code) || codes.has(c.code)) problems.push(`${label} needs a unique UPPER_SNAKE_CASE code`);
+    if (typeof c?.code !== 'string' || !/^[A-Z][A-Z0-9_]{1,63}$/.test(c.code) || codes.has(c.code))
+      problems.push(`${label} needs a unique UPPER_SNAKE_CASE code`);
     else codes.add(c.code);
     for (const field of ['name', 'description'] as const) {
       for (const lang of LANGUAGES) {
@@ -58,7 +59,8 @@ export function competenceProblems(data: unknown, scaleIds: ReadonlySet<string>)
       if (!scaleIds.has(w?.scale)) problems.push(`${label} uses unknown scale "${String(w?.scale)}"`);
       if (used.has(w?.scale)) problems.push(`${label} uses scale "${w.scale}" twice`);
       used.add(w?.scale);
-      if (!Number.isInteger(w?.weight) || w.weight === 0 || Math.abs(w.weight) > 3) problems.push(`${label}: weight of "${String(w?.scale)}" must be a non-zero integer from -3 to 3`);
+      if (!Number.isInteger(w?.weight) || w.weight === 0 || Math.abs(w.weight) > 3)
+        problems.push(`${label}: weight of "${String(w?.scale)}" must be a non-zero integer from -3 to 3`);
     }
     return undefined;
   });

@@ -20,14 +20,21 @@ export function loadCompetences(file: string, instruments: Instruments): Compete
   // A competence can only use scales that every instrument it is for has.
   const named = (data as { instruments?: unknown })?.instruments;
   if (named !== undefined && (!Array.isArray(named) || named.some((code) => ![...instruments.values()].some((i) => i.code === code)))) {
-    throw new ContentError(`${file} is not a valid competence model:\n  - instruments must list instrument codes (${[...instruments.values()].map((i) => i.code).join(', ')})`);
+    throw new ContentError(
+      `${file} is not a valid competence model:\n  - instruments must list instrument codes (${[...instruments.values()].map((i) => i.code).join(', ')})`,
+    );
   }
   const covered = [...instruments.values()].filter((i) => named === undefined || (named as string[]).includes(i.code));
   const [first, ...rest] = covered.map((i) => new Set(i.scales.map((s) => s.id)));
   const scaleIds = new Set([...(first ?? [])].filter((id) => rest.every((ids) => ids.has(id))));
   const problems = competenceProblems(data, scaleIds);
   if (problems.length > 0) {
-    throw new ContentError(`${file} is not a valid competence model:\n${problems.slice(0, 10).map((p) => `  - ${p}`).join('\n')}`);
+    throw new ContentError(
+      `${file} is not a valid competence model:\n${problems
+        .slice(0, 10)
+        .map((p) => `  - ${p}`)
+        .join('\n')}`,
+    );
   }
   return data as CompetenceModel;
 }

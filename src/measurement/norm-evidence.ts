@@ -60,7 +60,11 @@ export function normEvidence(
     parts.forEach((wi, i) => parts.forEach((wj, j) => (variance += wi.weight * wj.weight * cov[i]![j]!)));
     const total = parts.reduce((s, w) => s + Math.abs(w.weight), 0);
     if (!Number.isFinite(rel)) continue;
-    competences[c.code] = { alpha: round4(rel), sem: round4((Math.sqrt(variance) / total) * Math.sqrt(1 - Math.min(1, Math.max(0, rel)))), semSten: round4(stenSem(rel)) };
+    competences[c.code] = {
+      alpha: round4(rel),
+      sem: round4((Math.sqrt(variance) / total) * Math.sqrt(1 - Math.min(1, Math.max(0, rel)))),
+      semSten: round4(stenSem(rel)),
+    };
   }
   return { scales, competences };
 }

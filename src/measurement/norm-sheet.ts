@@ -28,7 +28,13 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
     ...instrument.scales.filter((s) => group.table.scales[s.id]).map((s) => row(s.name.en, group.table.scales[s.id]!)),
   ];
   const competences = model.competences.filter((c) => group.table.competences[c.code]);
-  if (competences.length > 0) lines.push('', 'Competences (reliability: Mosier, of the weighted scales)', header, ...competences.map((c) => row(c.name.en, group.table.competences[c.code]!)));
+  if (competences.length > 0)
+    lines.push(
+      '',
+      'Competences (reliability: Mosier, of the weighted scales)',
+      header,
+      ...competences.map((c) => row(c.name.en, group.table.competences[c.code]!)),
+    );
   const known = Object.values(group.table.scales).some((n) => n.reliability);
   lines.push(
     '',

@@ -98,9 +98,7 @@ export function buildNorm(values: readonly number[]): Norm {
     const key = Math.round(v * 100) / 100;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const distribution = [...counts]
-    .sort(([a], [b]) => a - b)
-    .map(([value, count]): [number, number] => [value, Math.round((count / n) * 1e6) / 1e6]);
+  const distribution = [...counts].sort(([a], [b]) => a - b).map(([value, count]): [number, number] => [value, Math.round((count / n) * 1e6) / 1e6]);
   return { mean: Math.round(mean * 10_000) / 10_000, sd: Math.round(sd * 10_000) / 10_000, distribution };
 }
 
@@ -119,7 +117,10 @@ export function normProblems(norm: unknown, label: string, range: ResponseRange 
     for (const point of d as unknown[]) {
       const [value, share] = Array.isArray(point) ? (point as unknown[]) : [];
       if (typeof value !== 'number' || typeof share !== 'number' || value < min || value > max || share < 0 || value <= last) {
-        return [...problems, `${label}: distribution must hold [value, share] pairs with values from ${min} to ${max} in increasing order and shares of at least 0`];
+        return [
+          ...problems,
+          `${label}: distribution must hold [value, share] pairs with values from ${min} to ${max} in increasing order and shares of at least 0`,
+        ];
       }
       last = value;
       total += share;
@@ -157,7 +158,12 @@ function reliabilityProblems(r: unknown, label: string): string[] {
 }
 
 /** Every problem with a norm table for these scales and competences, on the instrument's response scale. Competences may be left out. */
-export function normTableProblems(table: Partial<NormTable> | undefined, scaleIds: readonly string[], competenceCodes: ReadonlySet<string>, range: ResponseRange): string[] {
+export function normTableProblems(
+  table: Partial<NormTable> | undefined,
+  scaleIds: readonly string[],
+  competenceCodes: ReadonlySet<string>,
+  range: ResponseRange,
+): string[] {
   const problems: string[] = [];
   const scales = table?.scales;
   if (typeof scales !== 'object' || scales === null) return ['scales must be an object of norms by scale id'];

@@ -107,7 +107,17 @@ export function reliability(rows: ItemMatrix): Reliability {
     };
   });
   const mean = rows.reduce((s, r) => s + r.reduce((a, b) => a + b, 0), 0) / n;
-  return { respondents: n, items: k, alpha, alphaLower: lower, alphaUpper: upper, mean, sd, sem: sd * Math.sqrt(1 - Math.min(1, Math.max(0, alpha))), itemStatistics };
+  return {
+    respondents: n,
+    items: k,
+    alpha,
+    alphaLower: lower,
+    alphaUpper: upper,
+    mean,
+    sd,
+    sem: sd * Math.sqrt(1 - Math.min(1, Math.max(0, alpha))),
+    itemStatistics,
+  };
 }
 
 /** The standard error of measurement in sten units: stens have an SD of 2. */
@@ -126,7 +136,11 @@ export function stenBand(sten: number, alpha: number, level = 0.9): { low: numbe
  * Mosier's (1943) reliability of a weighted composite Σ wᵢXᵢ: 1 − Σ wᵢ²σᵢ²(1 − rᵢ) / σ²_C, where
  * σ²_C = Σᵢ Σⱼ wᵢwⱼσᵢⱼ. `covariance` is the components' covariance matrix, `reliabilities` each one's.
  */
-export function compositeReliability(weights: readonly number[], covarianceMatrix: ReadonlyArray<ReadonlyArray<number>>, reliabilities: readonly number[]): number {
+export function compositeReliability(
+  weights: readonly number[],
+  covarianceMatrix: ReadonlyArray<ReadonlyArray<number>>,
+  reliabilities: readonly number[],
+): number {
   let composite = 0;
   let error = 0;
   for (let i = 0; i < weights.length; i++) {
@@ -142,10 +156,13 @@ export function normalQuantile(p: number): number {
   const b = [-54.4760987982241, 161.585836858041, -155.698979859887, 66.8013118877197, -13.2806815528857];
   const c = [-0.00778489400243029, -0.322396458041136, -2.40075827716184, -2.54973253934373, 4.37466414146497, 2.93816398269878];
   const d = [0.00778469570904146, 0.32246712907004, 2.445134137143, 3.75440866190742];
-  const tail = (q: number) => (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+  const tail = (q: number) =>
+    (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
   if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
   if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
   const q = p - 0.5;
   const r = q * q;
-  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
 }

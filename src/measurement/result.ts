@@ -58,12 +58,16 @@ export function buildResult(instrument: Instrument, model: CompetenceModel, stor
   const raw = new Map(stored.scales.map((s) => [s.scale, s.mean]));
   const scales = instrument.scales.flatMap((s) => {
     const mean = raw.get(s.id);
-    return mean === undefined ? [] : [scored(s.number, scaleCode(s.id), s.name[lang], s.description[lang], mean, normGroup?.table.scales[s.id], instrument.responseScale)];
+    return mean === undefined
+      ? []
+      : [scored(s.number, scaleCode(s.id), s.name[lang], s.description[lang], mean, normGroup?.table.scales[s.id], instrument.responseScale)];
   });
   const byCode = new Map<string, Competence>(model.competences.map((c) => [c.code, c]));
   const competences = stored.competences.flatMap((c) => {
     const def = byCode.get(c.competence);
-    return def ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)] : [];
+    return def
+      ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)]
+      : [];
   });
   return { scales, competences, consistency: stored.consistency ?? undefined, flags: [...stored.flags], normGroup };
 }

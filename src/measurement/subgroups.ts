@@ -52,14 +52,23 @@ export function genderDifference(members: ReadonlyArray<{ gender: number | null 
   const of = (code: number) => members.filter((m) => m.gender === code);
   const men = of(1);
   const women = of(2);
-  const figures = (ms: typeof men): SubgroupFigures => ({ n: ms.length, mean: ms.length ? mean(ms.map((m) => m.raw)) : NaN, high: ms.filter((m) => m.sten >= HIGH_STEN).length });
+  const figures = (ms: typeof men): SubgroupFigures => ({
+    n: ms.length,
+    mean: ms.length ? mean(ms.map((m) => m.raw)) : NaN,
+    high: ms.filter((m) => m.sten >= HIGH_STEN).length,
+  });
   const male = figures(men);
   const female = figures(women);
   const enough = men.length >= MIN_SUBGROUP && women.length >= MIN_SUBGROUP;
   return {
     male,
     female,
-    d: enough ? cohensD(men.map((m) => m.raw), women.map((m) => m.raw)) : null,
+    d: enough
+      ? cohensD(
+          men.map((m) => m.raw),
+          women.map((m) => m.raw),
+        )
+      : null,
     fourFifths: enough ? fourFifthsRatio(male, female) : null,
   };
 }

@@ -49,12 +49,10 @@ export async function migratedSchema(lastMigration: string | undefined): Promise
 
 export function sealedWebhookPassword(db: BetterSqlite3.Database): { id: string; value: string } | undefined {
   return db.prepare('SELECT analysis_id AS id, webhook_password_enc AS value FROM assessments WHERE webhook_password_enc IS NOT NULL LIMIT 1').get() as
-    | { id: string; value: string }
-    | undefined;
+    { id: string; value: string } | undefined;
 }
 
 export function sealedSigningSecret(db: BetterSqlite3.Database): { id: string; value: string } | undefined {
   return db.prepare('SELECT api_key_id AS id, webhook_secret_enc AS value FROM portal_settings WHERE webhook_secret_enc IS NOT NULL LIMIT 1').get() as
-    | { id: string; value: string }
-    | undefined;
+    { id: string; value: string } | undefined;
 }

@@ -1,4 +1,17 @@
-import { closeSync, constants, copyFileSync, existsSync, linkSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { privateDir, privateFile } from '../platform/private-files.js';
@@ -113,12 +126,18 @@ export interface RestoreOptions {
  * the server key beside it. Refuses a target that holds data, a backup from a newer Assay, and a
  * key that does not open the backup's sealed secrets.
  */
-export async function restoreSqlite(backup: string, target: string, dataDir: string, options: RestoreOptions = {}): Promise<BackupSummary & { key: 'restored' | 'configured' | 'none' }> {
+export async function restoreSqlite(
+  backup: string,
+  target: string,
+  dataDir: string,
+  options: RestoreOptions = {},
+): Promise<BackupSummary & { key: 'restored' | 'configured' | 'none' }> {
   if (!existsSync(backup)) throw new BackupError(`There is no backup at ${backup}`);
   for (const f of [target, `${target}-wal`]) {
     if (existsSync(f) && statSync(f).size > 0) throw new BackupError(`${f} already holds data; restore only into an empty data directory`);
   }
-  if (options.keyFile && options.configuredKey) throw new BackupError('ENCRYPTION_KEY is set, and the server uses it rather than a secret.key file: leave out --key');
+  if (options.keyFile && options.configuredKey)
+    throw new BackupError('ENCRYPTION_KEY is set, and the server uses it rather than a secret.key file: leave out --key');
   const keyPath = join(dataDir, 'secret.key');
   const source = new Database(backup, { readonly: true, fileMustExist: true });
   let migrations: string[];
@@ -139,7 +158,9 @@ export async function restoreSqlite(backup: string, target: string, dataDir: str
       }
     }
     if (sealed && !key && !options.withoutKey) {
-      throw new BackupError('The backup holds sealed webhook passwords or signing secrets: give --key FILE (the source server\'s secret.key) or set its ENCRYPTION_KEY, or --without-key to restore without them');
+      throw new BackupError(
+        "The backup holds sealed webhook passwords or signing secrets: give --key FILE (the source server's secret.key) or set its ENCRYPTION_KEY, or --without-key to restore without them",
+      );
     }
     privateDir(dataDir);
     privateFile(target);
@@ -205,7 +226,11 @@ async function sameSchemaAsMigrations(db: BetterSqlite3.Database, migrations: st
 
 /** "type name on table" to the statement that made it, whitespace normalised. */
 function schemaOf(rows: SchemaEntry[]): Map<string, string> {
-  const normal = (sql: string | null) => (sql ?? '').replace(/\s+/g, ' ').replace(/ ?([(),]) ?/g, '$1').trim();
+  const normal = (sql: string | null) =>
+    (sql ?? '')
+      .replace(/\s+/g, ' ')
+      .replace(/ ?([(),]) ?/g, '$1')
+      .trim();
   return new Map(rows.map((r) => [`${r.type} ${r.name} on ${r.tbl_name}`, normal(r.sql)]));
 }
 

@@ -11,12 +11,17 @@ export async function startMetricsServer(metrics: Metrics, host: string, port: n
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code: 'NotFound', message: 'Only GET /metrics is served here' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ error: { code: 'NotFound', message: 'Only GET /metrics is served here' } }));
       return;
     }
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
-      () => res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code: 'InternalError', message: 'The metrics could not be collected' } })),
+      () =>
+        res
+          .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify({ error: { code: 'InternalError', message: 'The metrics could not be collected' } })),
     );
   });
   server.requestTimeout = 10_000;

@@ -34,7 +34,12 @@ export class Metrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
-    this.#requests = new Counter({ name: 'assay_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code', labelNames: ['method', 'route', 'status'], registers });
+    this.#requests = new Counter({
+      name: 'assay_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.#latency = new Histogram({
       name: 'assay_http_request_duration_seconds',
       help: 'Time from a request arriving to its response being sent, by method and route pattern',
@@ -42,9 +47,24 @@ export class Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
-    this.#rawErrors = new Counter({ name: 'assay_http_unparsed_requests_total', help: 'Requests refused before routing (malformed, headers too large, too slow to arrive), by status', labelNames: ['status'], registers });
-    this.#webhookAttempts = new Counter({ name: 'assay_webhook_attempts_total', help: 'Webhook attempts made, by kind (automatic, manual) and outcome (delivered, failed)', labelNames: ['kind', 'outcome'], registers });
-    this.#webhookRequest = new Histogram({ name: 'assay_webhook_request_duration_seconds', help: 'Duration of each webhook attempt, connect to last byte', buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
+    this.#rawErrors = new Counter({
+      name: 'assay_http_unparsed_requests_total',
+      help: 'Requests refused before routing (malformed, headers too large, too slow to arrive), by status',
+      labelNames: ['status'],
+      registers,
+    });
+    this.#webhookAttempts = new Counter({
+      name: 'assay_webhook_attempts_total',
+      help: 'Webhook attempts made, by kind (automatic, manual) and outcome (delivered, failed)',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.#webhookRequest = new Histogram({
+      name: 'assay_webhook_request_duration_seconds',
+      help: 'Duration of each webhook attempt, connect to last byte',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
     this.#webhookLag = new Histogram({
       name: 'assay_webhook_delivery_seconds',
       help: 'From the attempt being queued (completion, or a redelivery request) to its outcome',
@@ -52,14 +72,23 @@ export class Metrics {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
-    this.#webhookAbandoned = new Counter({ name: 'assay_webhook_abandoned_total', help: 'Attempts cut off by a crash and marked Unknown (never sent again by themselves)', registers });
+    this.#webhookAbandoned = new Counter({
+      name: 'assay_webhook_abandoned_total',
+      help: 'Attempts cut off by a crash and marked Unknown (never sent again by themselves)',
+      registers,
+    });
     this.#writeSeconds = new Histogram({
       name: 'assay_db_write_duration_seconds',
       help: 'Durable writes: from the oldest write of a commit being queued to the commit being durable (SQLite: WAL synced)',
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
-    this.#writeBatch = new Histogram({ name: 'assay_db_write_batch_size', help: 'Writes committed together in one durable commit', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], registers });
+    this.#writeBatch = new Histogram({
+      name: 'assay_db_write_batch_size',
+      help: 'Writes committed together in one durable commit',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+      registers,
+    });
   }
 
   /** Gauges that read live state at scrape time. */

@@ -47,7 +47,9 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
     const code = (err as { code?: string }).code;
     if (code && CSRF_ERRORS.has(code)) {
       const id = (request.params as { id?: string }).id ?? '';
-      return sendPage(reply, messagePage(ctx, t.expiredTitle, t.expiredText, { href: `/anonymous/analyse/start/${id}`, label: t.continueButton }), { status: 403 });
+      return sendPage(reply, messagePage(ctx, t.expiredTitle, t.expiredText, { href: `/anonymous/analyse/start/${id}`, label: t.continueButton }), {
+        status: 403,
+      });
     }
     const { status, body } = toErrorResponse(err);
     const retryAfter = body.error.innererror.retryAfterSeconds;

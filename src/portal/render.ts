@@ -39,7 +39,8 @@ export function pageContext(request: FastifyRequest, reply: FastifyReply): PageC
   if (typeof query === 'string' && (LANGUAGES as readonly string[]).includes(query)) {
     lang = query as Language;
     // The front door and the site's 404 sit outside the portal's cookie plugin: there the choice holds for one page.
-    if (typeof reply.setCookie === 'function') reply.setCookie(LANG_COOKIE, lang, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'lax', httpOnly: true, secure: 'auto' });
+    if (typeof reply.setCookie === 'function')
+      reply.setCookie(LANG_COOKIE, lang, { path: '/', maxAge: 365 * 24 * 3600, sameSite: 'lax', httpOnly: true, secure: 'auto' });
   } else {
     // Undefined when a request is refused before the cookie plugin ran (overload).
     const cookie = request.cookies?.[LANG_COOKIE];

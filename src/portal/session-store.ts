@@ -25,7 +25,16 @@ const SETTING_COLUMNS = SETTINGS.map((c) => [c, `p_${c}`] as const);
  * parser per field and execution). Pages that need more (the feedback page's scores) read the row.
  */
 const SESSION_KEYS = [
-  'analysis_id', 'tenant_id', 'external_id', 'api_key_id', 'assessment_type', 'return_url', 'status', 'expires_at', 'last_activity_at', 'results_release',
+  'analysis_id',
+  'tenant_id',
+  'external_id',
+  'api_key_id',
+  'assessment_type',
+  'return_url',
+  'status',
+  'expires_at',
+  'last_activity_at',
+  'results_release',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 const SESSION_COLUMNS = SESSION_KEYS.map((c) => `a.${c}` as const);
 export type SessionAssessment = Pick<AssessmentRow, (typeof SESSION_KEYS)[number]>;
@@ -35,22 +44,23 @@ export type SessionAssessment = Pick<AssessmentRow, (typeof SESSION_KEYS)[number
  * answers as `item:value` pairs: one statement, one round trip, per request; on PostgreSQL
  * parsed and planned once per connection.
  */
-const sessionOf = prepared((db, analysisId: string) =>
-  db
-    .selectFrom('assessments as a')
-    .innerJoin('candidates as c', 'c.external_id', 'a.external_id')
-    .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-    .select(SESSION_COLUMNS)
-    .select(['c.gender as c_gender', 'c.needs_to_update_data as c_needs_to_update_data', 'c.gender_asked as c_gender_asked', 'p.api_key_id as p_api_key_id'])
-    .select((eb) => SETTINGS.map((c) => eb.ref(`p.${c}`).as(`p_${c}`)))
-    .select((eb) =>
-      eb
-        .selectFrom('assessment_answers as x')
-        .select(sql<string | null>`string_agg(x.item_id || ':' || x.value, ',')`.as('pairs'))
-        .whereRef('x.analysis_id', '=', 'a.analysis_id')
-        .as('answer_pairs'),
-    )
-    .where('a.analysis_id', '=', analysisId),
+const sessionOf = prepared(
+  (db, analysisId: string) =>
+    db
+      .selectFrom('assessments as a')
+      .innerJoin('candidates as c', 'c.external_id', 'a.external_id')
+      .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
+      .select(SESSION_COLUMNS)
+      .select(['c.gender as c_gender', 'c.needs_to_update_data as c_needs_to_update_data', 'c.gender_asked as c_gender_asked', 'p.api_key_id as p_api_key_id'])
+      .select((eb) => SETTINGS.map((c) => eb.ref(`p.${c}`).as(`p_${c}`)))
+      .select((eb) =>
+        eb
+          .selectFrom('assessment_answers as x')
+          .select(sql<string | null>`string_agg(x.item_id || ':' || x.value, ',')`.as('pairs'))
+          .whereRef('x.analysis_id', '=', 'a.analysis_id')
+          .as('answer_pairs'),
+      )
+      .where('a.analysis_id', '=', analysisId),
   { named: true },
 );
 
@@ -98,7 +108,11 @@ export async function updateCandidateDetails(
   d: { email: string; first_name: string; last_name: string; preposition: string },
 ): Promise<void> {
   await store.write((trx) =>
-    trx.updateTable('candidates').set({ ...d, needs_to_update_data: 0, updated_at: now() }).where('external_id', '=', externalId).execute(),
+    trx
+      .updateTable('candidates')
+      .set({ ...d, needs_to_update_data: 0, updated_at: now() })
+      .where('external_id', '=', externalId)
+      .execute(),
   );
 }
 

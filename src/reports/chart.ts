@@ -28,10 +28,16 @@ export function profileChart(model: ReportModel): Html {
   return html`<svg class="profile-chart" viewBox="0 0 ${WIDTH} ${height}" width="100%" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="chart-title">${t.profile}</title>
 <desc id="chart-desc">${t.chartLabel(model.scales.length)}</desc>
-${model.norm.normed ? html`<rect x="${x(3.5)}" y="${TOP - 6}" width="${x(7.5) - x(3.5)}" height="${model.scales.length * ROW + 6}" fill="#e8edf3"></rect>
-<text x="${(x(3.5) + x(7.5)) / 2}" y="14" text-anchor="middle" font-size="12" fill="#374151">${t.averageBand}</text>` : ''}
-${ticks.map((v) => html`<line x1="${x(v)}" y1="${TOP - 6}" x2="${x(v)}" y2="${height - 10}" stroke="#d1d5db" stroke-width="1"></line>
-<text x="${x(v)}" y="${TOP - 10}" text-anchor="middle" font-size="11" fill="#374151">${v}</text>`)}
+${
+  model.norm.normed
+    ? html`<rect x="${x(3.5)}" y="${TOP - 6}" width="${x(7.5) - x(3.5)}" height="${model.scales.length * ROW + 6}" fill="#e8edf3"></rect>
+<text x="${(x(3.5) + x(7.5)) / 2}" y="14" text-anchor="middle" font-size="12" fill="#374151">${t.averageBand}</text>`
+    : ''
+}
+${ticks.map(
+  (v) => html`<line x1="${x(v)}" y1="${TOP - 6}" x2="${x(v)}" y2="${height - 10}" stroke="#d1d5db" stroke-width="1"></line>
+<text x="${x(v)}" y="${TOP - 10}" text-anchor="middle" font-size="11" fill="#374151">${v}</text>`,
+)}
 ${model.scales.map((s, i) => {
   const y = TOP + i * ROW;
   const v = value(s);

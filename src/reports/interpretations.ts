@@ -42,6 +42,12 @@ export function loadInterpretations(file: string, instruments: Instruments): Int
       }
     }
   }
-  if (problems.length) throw new ContentError(`${file} is not valid:\n${problems.slice(0, 10).map((p) => `  - ${p}`).join('\n')}`);
+  if (problems.length)
+    throw new ContentError(
+      `${file} is not valid:\n${problems
+        .slice(0, 10)
+        .map((p) => `  - ${p}`)
+        .join('\n')}`,
+    );
   return data as Interpretations;
 }

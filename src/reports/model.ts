@@ -45,7 +45,11 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   const scales = result.scales.map((s): ReportScale => {
     const b = band(s);
     const scale = instrument.scales.find((x) => x.number === s.id)!;
-    return { ...s, band: b, interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang] };
+    return {
+      ...s,
+      band: b,
+      interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang],
+    };
   });
   return {
     lang,

@@ -57,7 +57,11 @@ function shareWordLayouts(doc: Doc, name: FontName): void {
 }
 
 /** The layout `cache` holds for `text`, or a new one from `make`, kept there. */
-function keptOr(cache: { get(text: string): WordLayout | undefined; set(text: string, layout: WordLayout): unknown }, text: string, make: (text: string) => WordLayout): WordLayout {
+function keptOr(
+  cache: { get(text: string): WordLayout | undefined; set(text: string, layout: WordLayout): unknown },
+  text: string,
+  make: (text: string) => WordLayout,
+): WordLayout {
   let layout = cache.get(text);
   if (!layout) cache.set(text, (layout = make(text)));
   return layout;

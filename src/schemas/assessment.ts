@@ -12,7 +12,11 @@ export const AssessmentCreateBody = Type.Object(
     WebhookUsername: Type.Optional(Text(1, LIMITS.webhookUsername, 'Basic user for the webhook POST.')),
     WebhookPassword: Type.Optional(Text(0, LIMITS.webhookPassword, 'Basic password; needs WebhookUsername.')),
     ExpiresAt: Type.Optional(
-      Text(1, 40, 'Extension: when the link stops working, an ISO-8601 date-time with a time zone, in the future. Default: ASSESSMENT_EXPIRY_DAYS (90) after creation.'),
+      Text(
+        1,
+        40,
+        'Extension: when the link stops working, an ISO-8601 date-time with a time zone, in the future. Default: ASSESSMENT_EXPIRY_DAYS (90) after creation.',
+      ),
     ),
     SendInvitation: Type.Optional(
       Type.Boolean({
@@ -43,18 +47,26 @@ export const AssessmentStatus = Envelope(
     ExternalId: Type.String(),
     AssessmentType: Type.Integer(),
     AssessmentUrl: Type.String(),
-    Status: Type.Union(['Created', 'Started', 'Completed', 'Expired', 'Cancelled'].map((s) => Type.Literal(s)), {
-      description: 'Expired: not completed before ExpiresAt. Cancelled: withdrawn with DELETE. Both are final; no webhook is sent for them.',
-    }),
+    Status: Type.Union(
+      ['Created', 'Started', 'Completed', 'Expired', 'Cancelled'].map((s) => Type.Literal(s)),
+      {
+        description: 'Expired: not completed before ExpiresAt. Cancelled: withdrawn with DELETE. Both are final; no webhook is sent for them.',
+      },
+    ),
     CreatedAt: Type.String({ format: 'date-time' }),
     StartedAt: Timestamp,
     CompletedAt: Timestamp,
     ExpiresAt: Timestamp,
     CancelledAt: Timestamp,
-    AnsweredItems: Type.Integer({ description: 'Statements answered so far: the candidate\'s progress.' }),
+    AnsweredItems: Type.Integer({ description: "Statements answered so far: the candidate's progress." }),
     TotalItems: Type.Integer({ description: 'Statements in the questionnaire.' }),
-    ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], { description: 'Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see README "Results".' }),
-    IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], { description: 'Once completed: StraightLining, Speeding, LowConsistency; see README "Results".' }),
+    ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see README "Results".',
+    }),
+    IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], {
+      description: 'Once completed: StraightLining, Speeding, LowConsistency; see README "Results".',
+    }),
     NormGroup: NormGroupInfo,
     ...TakenIn,
     ResultsRelease,
@@ -105,7 +117,9 @@ export const ReportLinksRevoked = Envelope(
 
 export const WebhookAttempt = Type.Object({
   Id: Type.String(),
-  Kind: Type.Union([Type.Literal('Automatic'), Type.Literal('Manual')], { description: 'Automatic: at completion. Manual: a redelivery an operator asked for.' }),
+  Kind: Type.Union([Type.Literal('Automatic'), Type.Literal('Manual')], {
+    description: 'Automatic: at completion. Manual: a redelivery an operator asked for.',
+  }),
   Status: Type.Union(['Pending', 'Sending', 'Delivered', 'Failed', 'Unknown'].map((s) => Type.Literal(s))),
   CreatedAt: Type.String({ format: 'date-time' }),
   AttemptedAt: Timestamp,

@@ -72,7 +72,7 @@ export const CandidateData = Envelope(
       }),
     ),
     Retention: Type.Object({
-      Days: Type.Integer({ description: 'RETENTION_DAYS, or the tenant\'s own.' }),
+      Days: Type.Integer({ description: "RETENTION_DAYS, or the tenant's own." }),
       ErasedAfter: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
         description: 'When the retention sweep will erase this candidate; null while an assessment is open and has no expiry.',
       }),
@@ -81,7 +81,4 @@ export const CandidateData = Envelope(
   200,
 );
 
-export const CandidateErased = Envelope(
-  Type.Object({ ExternalId: Type.String(), ErasedAssessments: Type.Integer(), ErasedAnswers: Type.Integer() }),
-  200,
-);
+export const CandidateErased = Envelope(Type.Object({ ExternalId: Type.String(), ErasedAssessments: Type.Integer(), ErasedAnswers: Type.Integer() }), 200);

@@ -10,9 +10,7 @@ export const CandidateCreateBody = Type.Object(
     LastName,
     Preposition,
     Gender: Type.Optional(Gender),
-    NeedsToUpdateData: Type.Optional(
-      Type.Boolean({ default: false, description: 'When true the candidate re-enters their details before starting.' }),
-    ),
+    NeedsToUpdateData: Type.Optional(Type.Boolean({ default: false, description: 'When true the candidate re-enters their details before starting.' })),
   },
   { description: 'Property names match case-insensitively; unknown properties are ignored.' },
 );

@@ -2,7 +2,11 @@ import { Type, type TSchema } from 'typebox';
 import { ERROR_CODES } from '../domain/errors.js';
 
 /** The spec's success envelope: StatusCode equals the HTTP status, Message is null. */
-const SUCCESS: Record<number, string> = { 200: 'OK, in the success envelope', 201: 'Created, in the success envelope', 202: 'Accepted, in the success envelope' };
+const SUCCESS: Record<number, string> = {
+  200: 'OK, in the success envelope',
+  201: 'Created, in the success envelope',
+  202: 'Accepted, in the success envelope',
+};
 
 export const Envelope = <T extends TSchema>(data: T, statusCode: number) =>
   Type.Object(

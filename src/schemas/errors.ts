@@ -26,10 +26,22 @@ export const ERROR_STATUS = {
 
 /** When each code comes, for the docs, with a message as the server sends it. */
 const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: Record<string, unknown> }> = {
-  ExternalIdAlreadyExists: { when: 'a candidate with this ExternalId exists (in any tenant)', message: 'The provided ID already exists', innererror: { field: 'ExternalId' } },
+  ExternalIdAlreadyExists: {
+    when: 'a candidate with this ExternalId exists (in any tenant)',
+    message: 'The provided ID already exists',
+    innererror: { field: 'ExternalId' },
+  },
   NoCandidateFound: { when: 'no candidate of yours has this ExternalId', message: 'No candidate found', innererror: { field: 'ExternalId' } },
-  InvalidAssessmentType: { when: 'AssessmentType is missing or not 0, 1 or 2', message: 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)', innererror: { field: 'AssessmentType', rule: 'maximum' } },
-  ValidationError: { when: 'a field breaks a rule (innererror names the field and the rule), or the URL cannot be read', message: 'Email must be a valid e-mail address', innererror: { field: 'Email', rule: 'format', format: 'email' } },
+  InvalidAssessmentType: {
+    when: 'AssessmentType is missing or not 0, 1 or 2',
+    message: 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)',
+    innererror: { field: 'AssessmentType', rule: 'maximum' },
+  },
+  ValidationError: {
+    when: 'a field breaks a rule (innererror names the field and the rule), or the URL cannot be read',
+    message: 'Email must be a valid e-mail address',
+    innererror: { field: 'Email', rule: 'format', format: 'email' },
+  },
   WebhookUrlNotAllowed: {
     when: 'the WebhookUrl names a loopback, private or other non-public address',
     message: WEBHOOK_URL_NOT_ALLOWED,
@@ -41,8 +53,15 @@ const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: 
   InvalidApiKey: { when: 'the api-key header is missing or not a valid key (checked first)', message: 'The provided API key is not valid' },
   InvalidCredentials: { when: 'the Basic credentials are missing or wrong, or belong to another tenant than the key', message: 'Invalid username or password' },
   NotFound: { when: 'no such resource of yours', message: 'No assessment found with this AnalysisId', innererror: { field: 'AnalysisId' } },
-  ResultsNotReleased: { when: 'the candidate has not released the results (a portal setting)', message: 'The candidate has not released the results of this assessment' },
-  AlreadyCompleted: { when: 'the assessment is completed', message: "A completed assessment cannot be cancelled; erase the candidate's data to remove it", innererror: { field: 'AnalysisId' } },
+  ResultsNotReleased: {
+    when: 'the candidate has not released the results (a portal setting)',
+    message: 'The candidate has not released the results of this assessment',
+  },
+  AlreadyCompleted: {
+    when: 'the assessment is completed',
+    message: "A completed assessment cannot be cancelled; erase the candidate's data to remove it",
+    innererror: { field: 'AnalysisId' },
+  },
   NotRedeliverable: {
     when: 'the assessment is not completed, has no WebhookUrl, or an attempt is pending or sending (innererror.reason says which)',
     message: 'An attempt for this assessment is waiting or on its way; see its delivery log',
@@ -58,7 +77,11 @@ const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: 
     message: 'Too many failed authentication attempts; try again later',
     innererror: { retryAfterSeconds: 60 },
   },
-  ServiceUnavailable: { when: 'the database is unreachable or the server is shedding load; see Retry-After', message: 'The server is busy (too many requests in flight); retry shortly', innererror: { retryAfterSeconds: 2 } },
+  ServiceUnavailable: {
+    when: 'the database is unreachable or the server is shedding load; see Retry-After',
+    message: 'The server is busy (too many requests in flight); retry shortly',
+    innererror: { retryAfterSeconds: 2 },
+  },
   InternalError: { when: 'a bug; logged with the request id', message: 'Something went wrong on our side; it has been logged' },
 };
 
@@ -71,7 +94,10 @@ const JSON_BODY = ['InvalidJson', 'UnsupportedMediaType', 'PayloadTooLarge'] as 
  * The error responses of an API route, grouped by status: each lists its codes and when they
  * come, with an example per code, all in the one ErrorEnvelope. `codes` are the route's own.
  */
-export function apiErrors<C extends ErrorCode>(options: { body: true }, ...codes: C[]): ErrorResponses<C | (typeof AUTHENTICATED)[number] | (typeof JSON_BODY)[number]>;
+export function apiErrors<C extends ErrorCode>(
+  options: { body: true },
+  ...codes: C[]
+): ErrorResponses<C | (typeof AUTHENTICATED)[number] | (typeof JSON_BODY)[number]>;
 export function apiErrors<C extends ErrorCode>(options: { body: false }, ...codes: C[]): ErrorResponses<C | (typeof AUTHENTICATED)[number]>;
 export function apiErrors(options: { body: boolean }, ...codes: ErrorCode[]): ErrorResponses<ErrorCode> {
   const all = new Set<ErrorCode>([...AUTHENTICATED, ...(options.body ? JSON_BODY : []), ...codes]);

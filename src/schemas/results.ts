@@ -6,8 +6,11 @@ const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]
 /** One entry of the vendor's result lists. */
 export const ResultItem = Type.Object({
   ID: Type.Integer({ description: 'Stable integer: the scale number (1–26) or the competence id. Never reused.' }),
-  Value: Type.Number({ description: 'Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100.' }),
-  Description: Type.String({ description: 'The scale or competence name in the culture\'s language.' }),
+  Value: Type.Number({
+    description:
+      'Raw lists: mean on the response scale of the instrument (1–5 for TMA170 and TMA312), two decimals. Sten lists: integer 1–10. Percentage lists: integer 0–100.',
+  }),
+  Description: Type.String({ description: "The scale or competence name in the culture's language." }),
   ExternalCode: Type.String({ description: 'Stable code callers can map, e.g. ACHIEVEMENT or RESULTS_ORIENTATION. Never changes between versions.' }),
 });
 
@@ -37,17 +40,18 @@ export const ReportUrl = Type.Union([Type.String(), Type.Null()], {
 
 export const TakenIn = {
   ContentVersion: Type.Union([Type.String(), Type.Null()], {
-    description: "Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it.",
+    description:
+      "Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it.",
   }),
   Language: Type.Union([Type.Literal('nl'), Type.Literal('en'), Type.Null()], {
-    description: 'Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it.',
+    description:
+      'Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it.',
   }),
 };
 
-export const ResultsRelease = Type.Union(
-  [Type.Literal('NotRequired'), Type.Literal('Pending'), Type.Literal('Released'), Type.Literal('Declined')],
-  { description: 'Whether the candidate must release the results before they are shown (a portal setting), and their answer.' },
-);
+export const ResultsRelease = Type.Union([Type.Literal('NotRequired'), Type.Literal('Pending'), Type.Literal('Released'), Type.Literal('Declined')], {
+  description: 'Whether the candidate must release the results before they are shown (a portal setting), and their answer.',
+});
 
 const List = (description: string) => Type.Array(ResultItem, { description });
 
@@ -62,28 +66,34 @@ export const StenBand = Type.Object(
 );
 
 /** The vendor's classic results response: field names and types exactly as documented, plus Assay's extensions. */
-export const AnalysisResult = Type.Object({
-  AnalysisToken: Type.String(),
-  CandidateIdentifier: Type.String({ description: 'The candidate\'s ExternalId.' }),
-  AptitudeScores: List('Per competence: sten 1–10 against the norm group. Empty without a norm group.'),
-  NormScores: List('Per scale: sten 1–10 against the norm group. Empty without a norm group.'),
-  NormScoresPercentage: List('Per scale: percentile 0–100 against the norm group. Empty without a norm group.'),
-  AptitudeScoresPercentage: List('Per competence: percentile 0–100 against the norm group. Empty without a norm group.'),
-  NormScoreScales: List('Per scale: the raw score, the mean of its keyed items on the response scale of the instrument.'),
-  AptitudeScoresScale: List('Per competence: the raw score, the weighted mean of its scales on the response scale of the instrument.'),
-  Done: Type.Boolean(),
-  DoneDate: Timestamp,
-  ConsistencyScore: Type.String({ description: 'Integer 0–100 as a string: the within-person correlation of designated item pairs × 100 (0 when negative or without variation). "" when not finished.' }),
-  NormGroup: NormGroupInfo,
-  Note: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'Why lists are empty (no norm group; an illustrative group, whose simulated stens never fill them; results not released by the candidate), and, with every result that has competences, that they are a model without validation evidence. Null before completion.',
-  }),
-  IntegrityFlags,
-  ReportUrl: ReportUrl,
-  StenBands: Type.Array(Type.Object({ ID: Type.Integer(), ExternalCode: Type.String(), Sten: Type.Integer(), ...StenBand.properties }), {
-    description:
-      "Assay's: the precision of each sten in NormScores and AptitudeScores (same ID and ExternalCode): its 90% band. Empty when the lists are, or when the norm group records no reliability (precision unknown).",
-  }),
-}, { description: "The results, in TMA's own format (no envelope)" });
+export const AnalysisResult = Type.Object(
+  {
+    AnalysisToken: Type.String(),
+    CandidateIdentifier: Type.String({ description: "The candidate's ExternalId." }),
+    AptitudeScores: List('Per competence: sten 1–10 against the norm group. Empty without a norm group.'),
+    NormScores: List('Per scale: sten 1–10 against the norm group. Empty without a norm group.'),
+    NormScoresPercentage: List('Per scale: percentile 0–100 against the norm group. Empty without a norm group.'),
+    AptitudeScoresPercentage: List('Per competence: percentile 0–100 against the norm group. Empty without a norm group.'),
+    NormScoreScales: List('Per scale: the raw score, the mean of its keyed items on the response scale of the instrument.'),
+    AptitudeScoresScale: List('Per competence: the raw score, the weighted mean of its scales on the response scale of the instrument.'),
+    Done: Type.Boolean(),
+    DoneDate: Timestamp,
+    ConsistencyScore: Type.String({
+      description:
+        'Integer 0–100 as a string: the within-person correlation of designated item pairs × 100 (0 when negative or without variation). "" when not finished.',
+    }),
+    NormGroup: NormGroupInfo,
+    Note: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Why lists are empty (no norm group; an illustrative group, whose simulated stens never fill them; results not released by the candidate), and, with every result that has competences, that they are a model without validation evidence. Null before completion.',
+    }),
+    IntegrityFlags,
+    ReportUrl: ReportUrl,
+    StenBands: Type.Array(Type.Object({ ID: Type.Integer(), ExternalCode: Type.String(), Sten: Type.Integer(), ...StenBand.properties }), {
+      description:
+        "Assay's: the precision of each sten in NormScores and AptitudeScores (same ID and ExternalCode): its 90% band. Empty when the lists are, or when the norm group records no reliability (precision unknown).",
+    }),
+  },
+  { description: "The results, in TMA's own format (no envelope)" },
+);
 export type AnalysisResult = Static<typeof AnalysisResult>;

@@ -22,7 +22,10 @@ export class KdfPool {
   constructor(limits: KdfLimits) {
     this.#limits = limits;
     // Threads start at once and stay: starting one costs more than the check it would run.
-    this.#threads = new Threads(new URL('./kdf-worker.js', import.meta.url), limits, { message: 'Too many password checks are waiting; try again shortly', retryAfterSeconds: 2 });
+    this.#threads = new Threads(new URL('./kdf-worker.js', import.meta.url), limits, {
+      message: 'Too many password checks are waiting; try again shortly',
+      retryAfterSeconds: 2,
+    });
   }
 
   /** Checks waiting for a thread right now. */

@@ -1,17 +1,20 @@
 import type { Language } from '../measurement/instruments/types.js';
 
 /** The service's own pages (the front door, page not found), in the portal's two languages. */
-export const SITE_TEXTS: Record<Language, {
-  frontTitle: string;
-  frontIntro: string;
-  candidates: string;
-  integrators: string;
-  docs: string;
-  openapi: string;
-  health: string;
-  pageNotFoundTitle: string;
-  pageNotFoundText: string;
-}> = {
+export const SITE_TEXTS: Record<
+  Language,
+  {
+    frontTitle: string;
+    frontIntro: string;
+    candidates: string;
+    integrators: string;
+    docs: string;
+    openapi: string;
+    health: string;
+    pageNotFoundTitle: string;
+    pageNotFoundText: string;
+  }
+> = {
   en: {
     frontTitle: 'Assay candidate assessments',
     frontIntro: 'This service runs online assessments (TMA170 and TMA312) for recruiters’ applicant-tracking systems.',

@@ -23,7 +23,15 @@ const callerQuery = prepared((db, keyHash: string, username: string) =>
   db
     .selectFrom('api_keys as k')
     .leftJoin('api_users as u', (join) => join.on('u.username', '=', username))
-    .select(['k.id as key_id', 'k.tenant_id as key_tenant_id', 'k.portal_domain', 'u.id as user_id', 'u.tenant_id as user_tenant_id', 'u.password_hash', 'u.disabled'])
+    .select([
+      'k.id as key_id',
+      'k.tenant_id as key_tenant_id',
+      'k.portal_domain',
+      'u.id as user_id',
+      'u.tenant_id as user_tenant_id',
+      'u.password_hash',
+      'u.disabled',
+    ])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null),
 );
@@ -41,7 +49,11 @@ export async function findCaller(store: Store, keyHash: string, username: string
 async function changeCredentials<T>(store: Store, fn: (trx: Trx) => Promise<T>): Promise<T> {
   const result = await store.write(async (trx) => {
     const out = await fn(trx);
-    await trx.updateTable('credentials_version').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
+    await trx
+      .updateTable('credentials_version')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
     if (store.dialect === 'postgres') await sql`select pg_notify(${CREDENTIALS_CHANNEL}, '')`.execute(trx);
     return out;
   });
@@ -62,7 +74,10 @@ export async function listTenants(store: Store) {
 }
 
 export async function countTenants(store: Store): Promise<number> {
-  const row = await store.db.selectFrom('tenants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await store.db
+    .selectFrom('tenants')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -58,7 +58,10 @@ export async function updatePortalSettings(store: Store, apiKeyId: string, chang
 }
 
 /** A portal's sealed webhook secrets: the current one, and the one before it while its overlap lasts. */
-export async function webhookSecrets(db: Kysely<DB>, apiKeyId: string): Promise<{ signing: boolean; current: string | null; previous: string | null; previousUntil: string | null }> {
+export async function webhookSecrets(
+  db: Kysely<DB>,
+  apiKeyId: string,
+): Promise<{ signing: boolean; current: string | null; previous: string | null; previousUntil: string | null }> {
   const row = await db
     .selectFrom('portal_settings')
     .select(['webhook_signing', 'webhook_secret_enc', 'webhook_secret_previous_enc', 'webhook_secret_previous_until'])
@@ -77,7 +80,11 @@ export async function rotateWebhookSecret(store: Store, apiKeyId: string, sealed
   await store.write(async (trx) => {
     const now = new Date().toISOString();
     const current = (await webhookSecrets(trx, apiKeyId)).current;
-    await trx.insertInto('portal_settings').values({ api_key_id: apiKeyId, ...DEFAULT_PORTAL_SETTINGS, updated_at: now }).onConflict((oc) => oc.column('api_key_id').doNothing()).execute();
+    await trx
+      .insertInto('portal_settings')
+      .values({ api_key_id: apiKeyId, ...DEFAULT_PORTAL_SETTINGS, updated_at: now })
+      .onConflict((oc) => oc.column('api_key_id').doNothing())
+      .execute();
     await trx
       .updateTable('portal_settings')
       .set({

@@ -26,7 +26,11 @@ export function checkUsername(username: string): string {
 }
 
 export function usernameFor(tenantName: string): string {
-  const slug = tenantName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 50);
+  const slug = tenantName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 50);
   return slug.length >= 3 ? slug : `${slug}-api`.replace(/^-/, '');
 }
 
@@ -145,6 +149,12 @@ export async function ensureExampleNorms(store: Store, instruments: Instruments,
 }
 
 /** The demo portal's own choice: the illustrative examples, so trying Assay out shows stens in its report, with the warning. */
-export async function giveDemoExampleNorms(store: Store, apiKeyId: string, instruments: Instruments, model: CompetenceModel, dir = EXAMPLE_NORMS_DIR): Promise<void> {
+export async function giveDemoExampleNorms(
+  store: Store,
+  apiKeyId: string,
+  instruments: Instruments,
+  model: CompetenceModel,
+  dir = EXAMPLE_NORMS_DIR,
+): Promise<void> {
   for (const id of (await storeExampleNorms(store, instruments, model, dir)).values()) await setPortalNormGroup(store, apiKeyId, id);
 }

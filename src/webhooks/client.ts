@@ -86,7 +86,13 @@ export class WebhookClient {
     return this.#attempt('PATCH', url, '', authorization, {});
   }
 
-  async #attempt(method: 'POST' | 'PATCH', url: string, body: string, authorization: string | undefined, extraHeaders: Record<string, string>): Promise<Attempt> {
+  async #attempt(
+    method: 'POST' | 'PATCH',
+    url: string,
+    body: string,
+    authorization: string | undefined,
+    extraHeaders: Record<string, string>,
+  ): Promise<Attempt> {
     const started = performance.now();
     const duration = () => Math.round(performance.now() - started);
     const headers: Record<string, string> = { ...extraHeaders, 'user-agent': 'Assay-Webhook/1.0' };
@@ -130,7 +136,8 @@ export class WebhookClient {
   }
 
   #checkPeer(socket: Socket): void {
-    if (this.#guard && (!socket.remoteAddress || !isPublicAddress(socket.remoteAddress))) socket.destroy(new AddressRefused('the connected peer is not a public address'));
+    if (this.#guard && (!socket.remoteAddress || !isPublicAddress(socket.remoteAddress)))
+      socket.destroy(new AddressRefused('the connected peer is not a public address'));
   }
 
   async close(): Promise<void> {

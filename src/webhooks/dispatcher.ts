@@ -4,7 +4,17 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../db/database.js';
-import { claimAttempts, claimedRows, isDelivered, markAbandoned, NOTIFY_CHANNEL, pendingTenants, recordAttempt, TENANTS_PER_WALK, type ClaimedAttempt } from './outbox-store.js';
+import {
+  claimAttempts,
+  claimedRows,
+  isDelivered,
+  markAbandoned,
+  NOTIFY_CHANNEL,
+  pendingTenants,
+  recordAttempt,
+  TENANTS_PER_WALK,
+  type ClaimedAttempt,
+} from './outbox-store.js';
 import { promoteDue } from './retry-store.js';
 import { shareOut, TenantWalk } from './share.js';
 import { webhookAuthorization, webhookSignature } from './request-credentials.js';

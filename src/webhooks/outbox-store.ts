@@ -147,7 +147,11 @@ export async function claimAttempts(store: Store, claimer: string, wants: Readon
       .returning('id')
       .execute();
     if (claimed.length === 0) return [];
-    return claimedRows(trx, claimer, claimed.map((c) => c.id));
+    return claimedRows(
+      trx,
+      claimer,
+      claimed.map((c) => c.id),
+    );
   });
 }
 
@@ -157,7 +161,20 @@ export function claimedRows(db: Kysely<DB>, claimer: string, ids: string[]): Pro
     .selectFrom('webhook_attempts as w')
     .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')
     .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
-    .select(['w.id', 'w.tenant_id', 'w.kind', 'w.created_at', 'w.analysis_id', 'a.external_id', 'a.api_key_id', 'a.webhook_url', 'a.webhook_username', 'a.webhook_password_enc', 'a.webhook_username_enc', 'a.webhook_style'])
+    .select([
+      'w.id',
+      'w.tenant_id',
+      'w.kind',
+      'w.created_at',
+      'w.analysis_id',
+      'a.external_id',
+      'a.api_key_id',
+      'a.webhook_url',
+      'a.webhook_username',
+      'a.webhook_password_enc',
+      'a.webhook_username_enc',
+      'a.webhook_style',
+    ])
     .select(['p.webhook_signing', 'p.webhook_secret_enc', 'p.webhook_secret_previous_enc', 'p.webhook_secret_previous_until'])
     .where('w.id', 'in', ids)
     .where('w.status', '=', 'sending')
@@ -210,7 +227,9 @@ export async function markAbandoned(store: Store, claimedBefore: string, retryBa
     .executeTakeFirst();
   if (!stale) return 0;
   return store.write(async (trx) => {
-    const ids = (await trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'sending').where('claimed_at', '<', claimedBefore).execute()).map((r) => r.id);
+    const ids = (await trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'sending').where('claimed_at', '<', claimedBefore).execute()).map(
+      (r) => r.id,
+    );
     if (ids.length === 0) return 0;
     await trx
       .updateTable('webhook_attempts')

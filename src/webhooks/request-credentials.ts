@@ -19,6 +19,7 @@ export function webhookSignature(box: SecretBox, row: ClaimedAttempt, body: stri
   const context = secretContext(row.api_key_id);
   const secrets = [box.open(row.webhook_secret_enc, context)];
   const previousUntil = row.webhook_secret_previous_until;
-  if (row.webhook_secret_previous_enc && previousUntil && Date.parse(previousUntil) > Date.now()) secrets.push(box.open(row.webhook_secret_previous_enc, context));
+  if (row.webhook_secret_previous_enc && previousUntil && Date.parse(previousUntil) > Date.now())
+    secrets.push(box.open(row.webhook_secret_previous_enc, context));
   return signatureHeaders(secrets, messageId(row.analysis_id), new Date(), body);
 }

@@ -54,10 +54,21 @@ export async function scheduleRetry(trx: Kysely<DB>, attemptId: string, baseMs: 
  */
 export async function promoteDue(store: Store): Promise<number> {
   const at = now();
-  const due = await store.db.selectFrom('webhook_attempts').select('id').where('status', '=', 'scheduled').where('due_at', '<=', at).limit(1).executeTakeFirst();
+  const due = await store.db
+    .selectFrom('webhook_attempts')
+    .select('id')
+    .where('status', '=', 'scheduled')
+    .where('due_at', '<=', at)
+    .limit(1)
+    .executeTakeFirst();
   if (!due) return 0;
   const result = await store.write((trx) =>
-    trx.updateTable('webhook_attempts').set({ status: 'pending', created_at: at }).where('status', '=', 'scheduled').where('due_at', '<=', at).executeTakeFirst(),
+    trx
+      .updateTable('webhook_attempts')
+      .set({ status: 'pending', created_at: at })
+      .where('status', '=', 'scheduled')
+      .where('due_at', '<=', at)
+      .executeTakeFirst(),
   );
   return Number(result.numUpdatedRows);
 }

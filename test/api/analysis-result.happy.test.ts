@@ -22,8 +22,10 @@ const LISTS = ['AptitudeScores', 'NormScores', 'NormScoresPercentage', 'Aptitude
  * table that the mid-rank counted from the example's own sample falls in; percentiles are that
  * mid-rank, rounded.
  */
-const expectedSten = (raw: number, norm: { distribution: Array<[number, number]> }) => normalisedStenByCounting(sampleOf(norm.distribution, example.sampleSize), raw);
-const expectedPercentile = (raw: number, norm: { distribution: Array<[number, number]> }) => percentileByCounting(sampleOf(norm.distribution, example.sampleSize), raw);
+const expectedSten = (raw: number, norm: { distribution: Array<[number, number]> }) =>
+  normalisedStenByCounting(sampleOf(norm.distribution, example.sampleSize), raw);
+const expectedPercentile = (raw: number, norm: { distribution: Array<[number, number]> }) =>
+  percentileByCounting(sampleOf(norm.distribution, example.sampleSize), raw);
 
 // The example tables as a real group: an illustrative one would leave the normed lists empty.
 suiteOnEachDatabase('GET /api/candidateanalysisresult/{token}/{culture}', {}, ({ server, creds }) => {
@@ -47,17 +49,28 @@ suiteOnEachDatabase('GET /api/candidateanalysisresult/{token}/{culture}', {}, ({
     assert.equal(r.DoneDate, status.CompletedAt);
 
     // Scales: raw means follow the answers given; stens and percentiles follow the norm group.
-    assert.deepEqual(r.NormScoreScales.map((x: any) => x.ID), tma170.scales.map((s) => s.number));
+    assert.deepEqual(
+      r.NormScoreScales.map((x: any) => x.ID),
+      tma170.scales.map((s) => s.number),
+    );
     for (const [i, s] of tma170.scales.entries()) {
       const raw: number = r.NormScoreScales[i].Value;
-      assert.deepEqual(r.NormScoreScales[i], { ID: s.number, Value: level.get(s.id), Description: s.name.en, ExternalCode: s.id.toUpperCase().replace(/-/g, '_') });
+      assert.deepEqual(r.NormScoreScales[i], {
+        ID: s.number,
+        Value: level.get(s.id),
+        Description: s.name.en,
+        ExternalCode: s.id.toUpperCase().replace(/-/g, '_'),
+      });
       assert.equal(r.NormScores[i].Value, expectedSten(raw, example.scales[s.id]), s.id);
       assert.equal(r.NormScoresPercentage[i].Value, expectedPercentile(raw, example.scales[s.id]), s.id);
       assert.ok(r.NormScoresPercentage[i].Value >= 0 && r.NormScoresPercentage[i].Value <= 100);
     }
 
     // Competences: the weighted means of the scales, then normed the same way.
-    assert.deepEqual(r.AptitudeScoresScale.map((x: any) => x.ExternalCode), model.competences.map((c) => c.code));
+    assert.deepEqual(
+      r.AptitudeScoresScale.map((x: any) => x.ExternalCode),
+      model.competences.map((c) => c.code),
+    );
     for (const [i, c] of model.competences.entries()) {
       const weights = c.scales.reduce((sum, w) => sum + Math.abs(w.weight), 0);
       const mean = c.scales.reduce((sum, w) => sum + Math.abs(w.weight) * (w.weight > 0 ? level.get(w.scale)! : 6 - level.get(w.scale)!), 0) / weights;
@@ -67,7 +80,8 @@ suiteOnEachDatabase('GET /api/candidateanalysisresult/{token}/{culture}', {}, ({
       assert.equal(r.AptitudeScoresPercentage[i].Value, expectedPercentile(r.AptitudeScoresScale[i].Value, example.competences[c.code]), c.code);
     }
     // The profile spreads over several bands and percentiles, so the table and the count are exercised.
-    for (const list of ['NormScores', 'NormScoresPercentage', 'AptitudeScores', 'AptitudeScoresPercentage']) assert.ok(new Set(r[list].map((x: any) => x.Value)).size >= 3, list);
+    for (const list of ['NormScores', 'NormScoresPercentage', 'AptitudeScores', 'AptitudeScoresPercentage'])
+      assert.ok(new Set(r[list].map((x: any) => x.Value)).size >= 3, list);
 
     // Answers that follow a profile agree on every designated pair.
     assert.equal(r.ConsistencyScore, '100');
@@ -75,13 +89,31 @@ suiteOnEachDatabase('GET /api/candidateanalysisresult/{token}/{culture}', {}, ({
     assert.equal(r.NormGroup.Id, 'test-tma170');
     assert.equal(r.NormGroup.Illustrative, false);
     assert.equal(r.NormGroup.SampleSize, 1000);
-    assert.match(r.Note, /^The competences \(Aptitude lists\) are a model written for Assay: weighted combinations of scales with no validation evidence behind the weights\.$/, 'a real group: the only note is that competences are a model');
+    assert.match(
+      r.Note,
+      /^The competences \(Aptitude lists\) are a model written for Assay: weighted combinations of scales with no validation evidence behind the weights\.$/,
+      'a real group: the only note is that competences are a model',
+    );
 
     const nl = (await a.api.get(`/api/candidateanalysisresult/${a.id}/nl-NL`)).body;
-    assert.deepEqual(nl.NormScoreScales.map((x: any) => x.Description), tma170.scales.map((s) => s.name.nl));
-    assert.deepEqual(nl.AptitudeScores.map((x: any) => x.Description), model.competences.map((c) => c.name.nl));
-    assert.notDeepEqual(nl.NormScoreScales.map((x: any) => x.Description), r.NormScoreScales.map((x: any) => x.Description));
-    for (const list of LISTS) assert.deepEqual(nl[list].map((x: any) => [x.ID, x.Value, x.ExternalCode]), r[list].map((x: any) => [x.ID, x.Value, x.ExternalCode]), list);
+    assert.deepEqual(
+      nl.NormScoreScales.map((x: any) => x.Description),
+      tma170.scales.map((s) => s.name.nl),
+    );
+    assert.deepEqual(
+      nl.AptitudeScores.map((x: any) => x.Description),
+      model.competences.map((c) => c.name.nl),
+    );
+    assert.notDeepEqual(
+      nl.NormScoreScales.map((x: any) => x.Description),
+      r.NormScoreScales.map((x: any) => x.Description),
+    );
+    for (const list of LISTS)
+      assert.deepEqual(
+        nl[list].map((x: any) => [x.ID, x.Value, x.ExternalCode]),
+        r[list].map((x: any) => [x.ID, x.Value, x.ExternalCode]),
+        list,
+      );
     const us = (await a.api.get(`/api/candidateanalysisresult/${a.id}/EN-us`)).body;
     assert.deepEqual(us, r, 'cultures match case-insensitively; en-US reads as en-GB');
   });
@@ -127,7 +159,10 @@ suiteOnEachDatabase('GET /api/candidateanalysisresult/{token}/{culture}', {}, ({
     const a = await newAssessment(server.url, creds, { AssessmentType: 0 });
     await completeViaForms(new FormClient(server.url), a.id, { beforePost: takeTime(server.running.deps.store, a.id) });
     const rows = await server.running.deps.store.db.selectFrom('assessment_page_times').selectAll().where('analysis_id', '=', a.id).orderBy('page').execute();
-    assert.deepEqual(rows.map((r) => r.page), Array.from({ length: 17 }, (_, i) => i + 1));
+    assert.deepEqual(
+      rows.map((r) => r.page),
+      Array.from({ length: 17 }, (_, i) => i + 1),
+    );
     for (const row of rows) assert.ok(row.ms >= 59_000 && row.ms < 120_000, `page ${row.page}: ${row.ms} ms`);
   });
 });

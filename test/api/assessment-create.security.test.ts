@@ -35,7 +35,11 @@ suiteOnEachDatabase('POST /api/anonymous/assessment, tenant isolation', { tenant
     // Each stored row is the one its request asked for.
     for (const [i, r] of replies.entries()) {
       if (r.status !== 201) continue;
-      const row = await server.running.deps.store.db.selectFrom('assessments').selectAll().where('analysis_id', '=', r.body.Data.AnalysisId as string).executeTakeFirstOrThrow();
+      const row = await server.running.deps.store.db
+        .selectFrom('assessments')
+        .selectAll()
+        .where('analysis_id', '=', r.body.Data.AnalysisId as string)
+        .executeTakeFirstOrThrow();
       assert.equal(row.external_id, own.ExternalId);
       assert.equal(row.assessment_type, i % 2);
     }

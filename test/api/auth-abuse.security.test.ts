@@ -58,7 +58,11 @@ suiteOnEachDatabase('authentication under attack', { tenant: false }, ({ db, ser
   test('failures from a shared address do not lock out the other tenants calling from it', async () => {
     const shared = '127.0.22.1';
     const neighbour = await server.tenant();
-    for (const c of [{ ...neighbour, apiKey: 'ak_wrong' }, { ...neighbour, username: 'nobody' }, { ...neighbour, apiKey: '' }]) {
+    for (const c of [
+      { ...neighbour, apiKey: 'ak_wrong' },
+      { ...neighbour, username: 'nobody' },
+      { ...neighbour, apiKey: '' },
+    ]) {
       for (let i = 0; i < 5; i++) await apiClient(server.url, c, shared).createCandidate(candidate());
     }
     assert.equal((await apiClient(server.url, { ...neighbour, apiKey: 'ak_wrong' }, shared).createCandidate(candidate())).status, 429);
@@ -87,21 +91,25 @@ suiteOnEachDatabase('a username under attack from many addresses', { env: { AUTH
 });
 
 // Limits out of the way: this suite wants a long queue of KDF work.
-suiteOnEachDatabase('password checks and durable writes', { env: { AUTH_FAILURES_PER_MINUTE: '100000', KDF_PER_CLIENT: '1000', KDF_QUEUE: '1000' }, tenant: false }, ({ server }) => {
-  test("a queue of password checks does not hold up another tenant's durable write", async () => {
-    const attacked = await server.tenant();
-    const other = await server.tenant();
-    const otherApi = apiClient(server.url, other, '127.0.24.2');
-    assert.equal((await otherApi.createCandidate(candidate())).status, 201);
-    const burst = Promise.all(
-      Array.from({ length: 40 }, (_, i) => apiClient(server.url, { ...attacked, password: `guess-${i}` }, '127.0.24.1').createCandidate(candidate())),
-    );
-    const kdf = server.running.deps.kdf;
-    await eventually(async () => (kdf.queued >= 20 ? true : undefined), 20_000, 'a queue of password checks');
-    const write = await otherApi.createCandidate(candidate());
-    assert.equal(write.status, 201);
-    assert.ok(kdf.queued > 0, `the write was answered while ${kdf.queued} password checks still waited`);
-    const replies = await burst;
-    assert.ok(replies.every((r) => r.status === 401));
-  });
-});
+suiteOnEachDatabase(
+  'password checks and durable writes',
+  { env: { AUTH_FAILURES_PER_MINUTE: '100000', KDF_PER_CLIENT: '1000', KDF_QUEUE: '1000' }, tenant: false },
+  ({ server }) => {
+    test("a queue of password checks does not hold up another tenant's durable write", async () => {
+      const attacked = await server.tenant();
+      const other = await server.tenant();
+      const otherApi = apiClient(server.url, other, '127.0.24.2');
+      assert.equal((await otherApi.createCandidate(candidate())).status, 201);
+      const burst = Promise.all(
+        Array.from({ length: 40 }, (_, i) => apiClient(server.url, { ...attacked, password: `guess-${i}` }, '127.0.24.1').createCandidate(candidate())),
+      );
+      const kdf = server.running.deps.kdf;
+      await eventually(async () => (kdf.queued >= 20 ? true : undefined), 20_000, 'a queue of password checks');
+      const write = await otherApi.createCandidate(candidate());
+      assert.equal(write.status, 201);
+      assert.ok(kdf.queued > 0, `the write was answered while ${kdf.queued} password checks still waited`);
+      const replies = await burst;
+      assert.ok(replies.every((r) => r.status === 401));
+    });
+  },
+);

@@ -20,96 +20,104 @@ const NO_LOOP_GUARD = { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' };
 // Apart from the 2-second default, and long enough for a request or two between two firings.
 const FLUSH_MS = 1_000;
 // The default TTL (a minute): in these tests only the floor can end a kept caller.
-suiteOnEachDatabase('the credentials-version floor: AUTH_CACHE_FLUSH_MS', { on: 'postgres', env: { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS), ...NO_LOOP_GUARD }, tenant: false }, ({ server, another }) => {
-  const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
+suiteOnEachDatabase(
+  'the credentials-version floor: AUTH_CACHE_FLUSH_MS',
+  { on: 'postgres', env: { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS), ...NO_LOOP_GUARD }, tenant: false },
+  ({ server, another }) => {
+    const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
 
-  /** Resolves when `server`'s credentials version moves from `from`, with Date.now() then. */
-  async function moved(s: TestServer, from: number, ms: number): Promise<number> {
-    const store = s.running.deps.store;
-    return eventually(async () => (store.credentialsVersion() !== from ? Date.now() : undefined), ms, 'the credentials version to move');
-  }
-
-  /** Revokes a key behind Assay's back: no NOTIFY and no credentialsChanged(), as when a NOTIFY is lost. */
-  async function revokeUnheard(s: TestServer, apiKeyId: string): Promise<void> {
-    const changed = await s.running.deps.store.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', apiKeyId).executeTakeFirst();
-    assert.equal(changed.numUpdatedRows, 1n);
-  }
-
-  test('AUTH_CACHE_FLUSH_MS is validated: 2000 by default, 100 to 3600000', () => {
-    const pgUrl = { DATABASE_URL: 'postgres://u:p@db.invalid:5432/assay' };
-    const flushOf = (env: Record<string, string>) => {
-      const { database } = loadConfig({ ...pgUrl, ...env });
-      return database.kind === 'postgres' ? database.credentialsFlushMs : undefined;
-    };
-    assert.equal(flushOf({}), 2_000);
-    assert.equal(flushOf({ AUTH_CACHE_FLUSH_MS: '250' }), 250);
-    assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '50' }), /AUTH_CACHE_FLUSH_MS must be between 100 and 3600000/);
-    assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '2s' }), /AUTH_CACHE_FLUSH_MS must be a whole number/);
-    // Checked on SQLite too, where it does nothing: a bad value is not found only on the move to PostgreSQL.
-    assert.throws(() => loadConfig({ AUTH_CACHE_FLUSH_MS: '0' }), /AUTH_CACHE_FLUSH_MS/);
-  });
-
-  test('fires every AUTH_CACHE_FLUSH_MS, not at the 2-second default', async () => {
-    const store = server.running.deps.store;
-    // In phase with the timer first; then the time between firings.
-    await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
-    const gaps: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const from = store.credentialsVersion();
-      const at = Date.now();
-      gaps.push((await moved(server, from, 3 * FLUSH_MS)) - at);
+    /** Resolves when `server`'s credentials version moves from `from`, with Date.now() then. */
+    async function moved(s: TestServer, from: number, ms: number): Promise<number> {
+      const store = s.running.deps.store;
+      return eventually(async () => (store.credentialsVersion() !== from ? Date.now() : undefined), ms, 'the credentials version to move');
     }
-    // A timer never fires early (less the 20 ms of polling); a busy machine may make one late.
-    for (const gap of gaps) assert.ok(gap >= FLUSH_MS - 50, `fired after ${gap} ms, before ${FLUSH_MS} ms: ${gaps.join(', ')}`);
-    const median = gaps.sort((a, b) => a - b)[1]!;
-    assert.ok(median < 1_600, `fired every ${median} ms (median), not every ${FLUSH_MS} ms: ${gaps.join(', ')}`);
-  });
 
-  test('a revocation whose NOTIFY was lost is unheard until the floor fires, and refused after it', async () => {
-    const store = server.running.deps.store;
-    const tenant = await server.tenant();
-    // Tries again, with a new key, when the machine was too slow to revoke within one FLUSH_MS.
-    for (let attempt = 1; ; attempt++) {
-      const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
-      const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
-      // The password's verdict is kept apart from callers and outlives a flush: after this, a
-      // request after a firing reads the caller and runs no KDF.
-      assert.equal((await ask(api)).status, 404);
-      // Right after a firing: a whole FLUSH_MS to keep the caller and revoke its key.
-      const firedAt = await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
-      const version = store.credentialsVersion();
-      assert.equal((await ask(api)).status, 404, 'the caller is read and kept');
-      await revokeUnheard(server, key.apiKeyId);
-      const stale = (await ask(api)).status;
-      if (store.credentialsVersion() !== version) {
-        // The floor fired before that request: it proves nothing either way.
-        assert.ok(attempt < 5, 'five tries, each slower than the floor');
-        continue;
+    /** Revokes a key behind Assay's back: no NOTIFY and no credentialsChanged(), as when a NOTIFY is lost. */
+    async function revokeUnheard(s: TestServer, apiKeyId: string): Promise<void> {
+      const changed = await s.running.deps.store.db
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('id', '=', apiKeyId)
+        .executeTakeFirst();
+      assert.equal(changed.numUpdatedRows, 1n);
+    }
+
+    test('AUTH_CACHE_FLUSH_MS is validated: 2000 by default, 100 to 3600000', () => {
+      const pgUrl = { DATABASE_URL: 'postgres://u:p@db.invalid:5432/assay' };
+      const flushOf = (env: Record<string, string>) => {
+        const { database } = loadConfig({ ...pgUrl, ...env });
+        return database.kind === 'postgres' ? database.credentialsFlushMs : undefined;
+      };
+      assert.equal(flushOf({}), 2_000);
+      assert.equal(flushOf({ AUTH_CACHE_FLUSH_MS: '250' }), 250);
+      assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '50' }), /AUTH_CACHE_FLUSH_MS must be between 100 and 3600000/);
+      assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '2s' }), /AUTH_CACHE_FLUSH_MS must be a whole number/);
+      // Checked on SQLite too, where it does nothing: a bad value is not found only on the move to PostgreSQL.
+      assert.throws(() => loadConfig({ AUTH_CACHE_FLUSH_MS: '0' }), /AUTH_CACHE_FLUSH_MS/);
+    });
+
+    test('fires every AUTH_CACHE_FLUSH_MS, not at the 2-second default', async () => {
+      const store = server.running.deps.store;
+      // In phase with the timer first; then the time between firings.
+      await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
+      const gaps: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const from = store.credentialsVersion();
+        const at = Date.now();
+        gaps.push((await moved(server, from, 3 * FLUSH_MS)) - at);
       }
-      // The positive control: nothing but the floor tells this instance of that revocation.
-      assert.equal(stale, 404, 'the kept caller still serves: the revocation went unheard');
-      const refusedAt = await eventually(async () => ((await ask(api)).status === 401 ? Date.now() : undefined), 3 * FLUSH_MS, 'a 401 for the revoked key');
-      assert.notEqual(store.credentialsVersion(), version, 'the floor fired before the key was refused');
-      assert.ok(refusedAt - firedAt >= FLUSH_MS - 50, `refused ${refusedAt - firedAt} ms after the previous firing, sooner than the floor`);
-      return;
-    }
-  });
+      // A timer never fires early (less the 20 ms of polling); a busy machine may make one late.
+      for (const gap of gaps) assert.ok(gap >= FLUSH_MS - 50, `fired after ${gap} ms, before ${FLUSH_MS} ms: ${gaps.join(', ')}`);
+      const median = gaps.sort((a, b) => a - b)[1]!;
+      assert.ok(median < 1_600, `fired every ${median} ms (median), not every ${FLUSH_MS} ms: ${gaps.join(', ')}`);
+    });
 
-  test('set to an hour (as the suite above has it), the floor does not fire: the unheard revocation stays unheard past 2 seconds', async () => {
-    const quiet = await another({ ...NO_FLUSH, ...NO_LOOP_GUARD });
-    try {
-      const store = quiet.running.deps.store;
-      const tenant = await quiet.tenant();
-      const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
-      const api = apiClient(quiet.url, { ...tenant, apiKey: key.apiKey });
-      const version = store.credentialsVersion();
-      assert.equal((await ask(api)).status, 404);
-      await revokeUnheard(quiet, key.apiKeyId);
-      await new Promise((r) => setTimeout(r, 2_500));
-      assert.equal(store.credentialsVersion(), version, 'the version did not move');
-      assert.equal((await ask(api)).status, 404, 'the kept caller still serves');
-    } finally {
-      await quiet.stop();
-    }
-  });
-});
+    test('a revocation whose NOTIFY was lost is unheard until the floor fires, and refused after it', async () => {
+      const store = server.running.deps.store;
+      const tenant = await server.tenant();
+      // Tries again, with a new key, when the machine was too slow to revoke within one FLUSH_MS.
+      for (let attempt = 1; ; attempt++) {
+        const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
+        const api = apiClient(server.url, { ...tenant, apiKey: key.apiKey });
+        // The password's verdict is kept apart from callers and outlives a flush: after this, a
+        // request after a firing reads the caller and runs no KDF.
+        assert.equal((await ask(api)).status, 404);
+        // Right after a firing: a whole FLUSH_MS to keep the caller and revoke its key.
+        const firedAt = await moved(server, store.credentialsVersion(), 3 * FLUSH_MS);
+        const version = store.credentialsVersion();
+        assert.equal((await ask(api)).status, 404, 'the caller is read and kept');
+        await revokeUnheard(server, key.apiKeyId);
+        const stale = (await ask(api)).status;
+        if (store.credentialsVersion() !== version) {
+          // The floor fired before that request: it proves nothing either way.
+          assert.ok(attempt < 5, 'five tries, each slower than the floor');
+          continue;
+        }
+        // The positive control: nothing but the floor tells this instance of that revocation.
+        assert.equal(stale, 404, 'the kept caller still serves: the revocation went unheard');
+        const refusedAt = await eventually(async () => ((await ask(api)).status === 401 ? Date.now() : undefined), 3 * FLUSH_MS, 'a 401 for the revoked key');
+        assert.notEqual(store.credentialsVersion(), version, 'the floor fired before the key was refused');
+        assert.ok(refusedAt - firedAt >= FLUSH_MS - 50, `refused ${refusedAt - firedAt} ms after the previous firing, sooner than the floor`);
+        return;
+      }
+    });
+
+    test('set to an hour (as the suite above has it), the floor does not fire: the unheard revocation stays unheard past 2 seconds', async () => {
+      const quiet = await another({ ...NO_FLUSH, ...NO_LOOP_GUARD });
+      try {
+        const store = quiet.running.deps.store;
+        const tenant = await quiet.tenant();
+        const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
+        const api = apiClient(quiet.url, { ...tenant, apiKey: key.apiKey });
+        const version = store.credentialsVersion();
+        assert.equal((await ask(api)).status, 404);
+        await revokeUnheard(quiet, key.apiKeyId);
+        await new Promise((r) => setTimeout(r, 2_500));
+        assert.equal(store.credentialsVersion(), version, 'the version did not move');
+        assert.equal((await ask(api)).status, 404, 'the kept caller still serves');
+      } finally {
+        await quiet.stop();
+      }
+    });
+  },
+);

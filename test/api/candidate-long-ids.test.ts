@@ -17,12 +17,13 @@ function idOf(prefix: string, fill: string, length: number): string {
 // The event-loop guard is off: a full run once starved this process past it, and its 503s
 // (every route, for a second) are not what this suite is about.
 suiteOnEachDatabase('ExternalIds at the longest create accepts', { env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' } }, ({ server, creds }) => {
-  const ids = () => [
-    ['ASCII', idOf(uniqueId('long'), 'x', LIMITS.externalId), encodeURIComponent],
-    // Four UTF-8 bytes a character, and characters a path must encode: 12 URL characters each.
-    ['four-byte and reserved characters, every byte encoded', idOf(uniqueId('emoji') + ' /?#%', '😀', LIMITS.externalId), percentEncodeAll],
-    ['two-byte characters', idOf(uniqueId('accent'), 'é', LIMITS.externalId), encodeURIComponent],
-  ] as const;
+  const ids = () =>
+    [
+      ['ASCII', idOf(uniqueId('long'), 'x', LIMITS.externalId), encodeURIComponent],
+      // Four UTF-8 bytes a character, and characters a path must encode: 12 URL characters each.
+      ['four-byte and reserved characters, every byte encoded', idOf(uniqueId('emoji') + ' /?#%', '😀', LIMITS.externalId), percentEncodeAll],
+      ['two-byte characters', idOf(uniqueId('accent'), 'é', LIMITS.externalId), encodeURIComponent],
+    ] as const;
 
   test('a candidate is created, read, erased and then gone, whatever the length and characters of its ExternalId', async () => {
     const api = apiClient(server.url, creds);
@@ -38,7 +39,11 @@ suiteOnEachDatabase('ExternalIds at the longest create accepts', { env: { OVERLO
       assert.equal(read.status, 200, `${kind}: GET ${read.text.slice(0, 200)}`);
       assert.equal(read.body.Data.Candidate.ExternalId, id, kind);
       assert.equal(read.body.Data.Candidate.FirstName, 'Lange', kind);
-      assert.deepEqual(read.body.Data.Assessments.map((a: { AnalysisId: string }) => a.AnalysisId), [assessment.body.Data.AnalysisId], kind);
+      assert.deepEqual(
+        read.body.Data.Assessments.map((a: { AnalysisId: string }) => a.AnalysisId),
+        [assessment.body.Data.AnalysisId],
+        kind,
+      );
 
       const erased = await request(server.url + path, { method: 'DELETE', headers: authHeaders(creds) });
       assert.equal(erased.status, 200, `${kind}: DELETE ${erased.text.slice(0, 200)}`);

@@ -7,7 +7,12 @@ suiteOnEachDatabase('every error is in the envelope', {}, ({ server, creds }) =>
   const endpoints = ['/api/anonymous/candidate', '/api/anonymous/assessment'];
 
   test('404 for unknown routes and methods', async () => {
-    for (const [method, path] of [['GET', '/nope'], ['GET', '/api/anonymous/candidate'], ['DELETE', '/api/anonymous/assessment'], ['POST', '/api/anonymous/candidates']] as const) {
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['GET', '/api/anonymous/candidate'],
+      ['DELETE', '/api/anonymous/assessment'],
+      ['POST', '/api/anonymous/candidates'],
+    ] as const) {
       const res = await request(server.url + path, { method, headers: authHeaders(creds) });
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.equal(errorCode(res), 'NotFound');
@@ -55,7 +60,11 @@ suiteOnEachDatabase('every error is in the envelope', {}, ({ server, creds }) =>
     const base = JSON.stringify({ ...candidate(), Padding: '' });
     const exact = base.replace('"Padding":""', `"Padding":"${'x'.repeat(64 * 1024 - base.length)}"`);
     assert.equal(Buffer.byteLength(exact), 64 * 1024);
-    const ok = await request(server.url + endpoints[0], { method: 'POST', body: exact, headers: { ...authHeaders(creds), 'content-type': 'application/json' } });
+    const ok = await request(server.url + endpoints[0], {
+      method: 'POST',
+      body: exact,
+      headers: { ...authHeaders(creds), 'content-type': 'application/json' },
+    });
     assert.equal(ok.status, 201, ok.text);
   });
 

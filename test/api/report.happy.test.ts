@@ -17,7 +17,12 @@ const texts = JSON.parse(readFileSync(INTERPRETATIONS_FILE, 'utf8'));
 const tma170 = instruments.get(0)!;
 
 /** The HTML with markup and entities reduced to plain text, as a reader sees it. */
-const plain = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+const plain = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
 suiteOnEachDatabase('the report, as a page and as a PDF', {}, ({ server, creds }) => {
   before(async () => {
@@ -66,7 +71,10 @@ suiteOnEachDatabase('the report, as a page and as a PDF', {}, ({ server, creds }
         assert.equal(name, s.name[lang]);
         assert.equal(Number(label), result.NormScores[i].Value, s.id);
         assert.equal(Number(x), origin, s.id);
-        assert.ok(Math.abs(Number(x) + Number(width) - grid.get(result.NormScores[i].Value)!) < 0.01, `${s.id}: the bar ends at sten ${result.NormScores[i].Value}`);
+        assert.ok(
+          Math.abs(Number(x) + Number(width) - grid.get(result.NormScores[i].Value)!) < 0.01,
+          `${s.id}: the bar ends at sten ${result.NormScores[i].Value}`,
+        );
       }
       assert.ok(new Set(bars.map((b) => b[3])).size >= 3, 'bars of several lengths: equal bars would not pass');
       assert.match(svg, /fill="#e8edf3"/, 'the average band is marked');
@@ -133,9 +141,14 @@ suiteOnEachDatabase('a report that is not norm-referenced', { env: { EXAMPLE_NOR
     assert.ok(plain(html).includes('These scores are not norm-referenced'));
     const svg = /<svg class="profile-chart"[\s\S]*?<\/svg>/.exec(html)![0];
     const values = [...svg.matchAll(/<\/rect>\s*<text[^>]*>([\d.]+)<\/text>/g)].map((m) => Number(m[1]));
-    assert.deepEqual(values, tma170.scales.map((s) => level.get(s.id)));
+    assert.deepEqual(
+      values,
+      tma170.scales.map((s) => level.get(s.id)),
+    );
     assert.doesNotMatch(svg, /fill="#e8edf3"/, 'no norm band without norms');
-    const pdf = await readPdf(Buffer.from(await (await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?format=pdf`, { headers: authHeaders(creds) })).arrayBuffer()));
+    const pdf = await readPdf(
+      Buffer.from(await (await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?format=pdf`, { headers: authHeaders(creds) })).arrayBuffer()),
+    );
     assert.ok(pdf.text.join(' ').includes('not norm-referenced'));
   });
 });

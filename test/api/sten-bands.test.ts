@@ -23,7 +23,17 @@ suiteOnEachDatabase('every sten carries its 90% band where the norm group record
       tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.8, ...(reliability ? { reliability: { alpha: 0.8, sem: 0.36, semSten: 0.89 } } : {}) }]),
     );
     const file = join(server.dataDir, `bands-${reliability}.json`);
-    writeFileSync(file, JSON.stringify({ format: reliability ? 'assay-norms/2' : 'assay-norms/1', name: `Bands ${reliability}`, instrument: 'TMA170', source: 'A test table', sampleSize: 500, scales }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: reliability ? 'assay-norms/2' : 'assay-norms/1',
+        name: `Bands ${reliability}`,
+        instrument: 'TMA170',
+        source: 'A test table',
+        sampleSize: 500,
+        scales,
+      }),
+    );
     const imported = await runCli(['norms', 'import', file, '--json'], env);
     assert.equal(imported.code, 0, imported.stderr);
     const activated = await runCli(['norms', 'activate', JSON.parse(imported.stdout).id, '--portal-domain', creds.portalDomain], env);
@@ -33,7 +43,10 @@ suiteOnEachDatabase('every sten carries its 90% band where the norm group record
 
   async function completed(creds: Credentials) {
     const a = await newAssessment(server.url, creds, { AssessmentType: 0 });
-    await completeViaForms(new FormClient(server.url), a.id, { answer: profileAnswers(tma170, 1).answer, beforePost: takeTime(server.running.deps.store, a.id) });
+    await completeViaForms(new FormClient(server.url), a.id, {
+      answer: profileAnswers(tma170, 1).answer,
+      beforePost: takeTime(server.running.deps.store, a.id),
+    });
     return a;
   }
 
@@ -63,7 +76,11 @@ suiteOnEachDatabase('every sten carries its 90% band where the norm group record
     assert.equal([...html.matchAll(/<line class="sten-band"/g)].length, tma170.scales.length, 'the chart draws every band');
     const first = access.Scales[0];
     assert.ok(html.includes(`<td class="num">${first.StenBand.Low.toFixed(1)}–${first.StenBand.High.toFixed(1)}</td>`));
-    const pdf = await readPdf(new Uint8Array(await (await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?format=pdf&lang=nl`, { headers: authHeaders(creds) })).arrayBuffer()));
+    const pdf = await readPdf(
+      new Uint8Array(
+        await (await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?format=pdf&lang=nl`, { headers: authHeaders(creds) })).arrayBuffer(),
+      ),
+    );
     assert.match(pdf.text.join(' '), /90%-band/);
   });
 
@@ -71,7 +88,10 @@ suiteOnEachDatabase('every sten carries its 90% band where the norm group record
     const creds = await portalWith(false);
     const a = await completed(creds);
     const access = (await a.api.get(`/api/anonymous/candidate/${encodeURIComponent(a.externalId)}`)).body.Data.Assessments[0].Results;
-    assert.ok(access.Scales.every((s: any) => Number.isInteger(s.Sten) && s.StenBand === null), 'positive control: normed, but precision unknown');
+    assert.ok(
+      access.Scales.every((s: any) => Number.isInteger(s.Sten) && s.StenBand === null),
+      'positive control: normed, but precision unknown',
+    );
     const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
     assert.equal(r.NormScores.length, tma170.scales.length);
     assert.deepEqual(r.StenBands, []);

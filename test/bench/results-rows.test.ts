@@ -17,7 +17,7 @@ describe("the benchmark's run log", () => {
     }
   });
 
-  test("a row goes to the end of its own table, and nowhere else", () => {
+  test('a row goes to the end of its own table, and nowhere else', () => {
     const dir = mkdtempSync(join(tmpdir(), 'assay-results-'));
     try {
       const file = join(dir, 'RESULTS.md');
@@ -29,7 +29,7 @@ describe("the benchmark's run log", () => {
       const at = after.indexOf('| 2099-01-01 | test | x |');
       assert.ok(at > after.indexOf('<!-- scaling -->'));
       assert.ok(after[at - 1]!.startsWith('|'), 'the row before is the table');
-      assert.ok(!after[at + 1]!.startsWith('|'), 'the row is the table\'s last');
+      assert.ok(!after[at + 1]!.startsWith('|'), "the row is the table's last");
       assert.deepEqual([...after.slice(0, at), ...after.slice(at + 1)], before);
       assert.throws(() => insertRow('<!-- campaign -->', ['x'], join(ROOT, 'package.json')), /no <!-- campaign --> marker/);
     } finally {

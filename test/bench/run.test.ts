@@ -12,7 +12,9 @@ describe("the benchmark's options", () => {
     ];
     for (const [args, says] of cases) {
       const { code, stderr } = await new Promise<{ code: unknown; stderr: string }>((resolve) =>
-        execFile(process.execPath, [join(ROOT, 'dist', 'bench', 'run.js'), ...args], { timeout: 10_000 }, (err, _stdout, stderr) => resolve({ code: err && (err as { code?: unknown }).code, stderr })),
+        execFile(process.execPath, [join(ROOT, 'dist', 'bench', 'run.js'), ...args], { timeout: 10_000 }, (err, _stdout, stderr) =>
+          resolve({ code: err && (err as { code?: unknown }).code, stderr }),
+        ),
       );
       assert.equal(code, 1, `${args.join(' ')}: exit code`);
       assert.ok(stderr.includes(says), `${args.join(' ')}: ${stderr}`);

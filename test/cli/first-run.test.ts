@@ -46,7 +46,10 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     // The README shows this banner, with sample secrets and the default address in place of the real ones.
     const sample = banner(readmeBanner());
     const out = first.output();
-    const printed = out.slice(out.indexOf('Assay created a demo tenant'), out.indexOf('$BASE/api/anonymous/candidate') + '$BASE/api/anonymous/candidate'.length);
+    const printed = out.slice(
+      out.indexOf('Assay created a demo tenant'),
+      out.indexOf('$BASE/api/anonymous/candidate') + '$BASE/api/anonymous/candidate'.length,
+    );
     assert.equal(printed.replaceAll(b.password!, sample.password!).replaceAll(b.apiKey!, sample.apiKey!).replaceAll(first.url, sample.portal!), readmeBanner());
 
     const api = apiClient(first.url, { username: b.username!, password: b.password!, apiKey: b.apiKey! });
@@ -59,7 +62,11 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     assert.equal((await request(`${first.url}/readyz`)).status, 200);
 
     assert.equal(await first.stop('SIGTERM'), 0, 'SIGTERM exits 0');
-    const logs = first.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
+    const logs = first
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string });
     assert.ok(logs.findIndex((l) => l.msg.startsWith('shutting down')) >= 0, 'the drain is logged');
     assert.equal(logs.at(-1)?.msg, 'stopped', 'the last line says it is done');
     assert.ok(!logs.some((l) => JSON.stringify(l).includes(b.password!)), 'the password is in no JSON log line');
@@ -98,7 +105,10 @@ describe('first start on an empty database (bin/assay serve, the README path)', 
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     clearTimeout(timer);
     assert.equal(code, 0, out);
-    const logs = out.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const logs = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
     const serving = logs.indexOf('Assay is serving');
     assert.ok(serving >= 0 && serving < logs.findIndex((m) => m.startsWith('shutting down')), logs.join('\n'));
     assert.equal(logs.at(-1), 'stopped');

@@ -42,7 +42,26 @@ for (const db of testDatabases()) {
       const env = { DATA_DIR: dir, DATABASE_URL: await freshDatabaseUrl(db, dir) };
       const { csv, expectedMeans } = goodFile();
       writeFileSync(join(dir, 'answers.csv'), csv);
-      const r = await runCli(['norms', 'build', '--from-csv', join(dir, 'answers.csv'), '--instrument', '0', '--name', 'From a file', '--language', 'en', '--min-sample', '30', '--about', 'Volunteers of a test.', '--json'], env);
+      const r = await runCli(
+        [
+          'norms',
+          'build',
+          '--from-csv',
+          join(dir, 'answers.csv'),
+          '--instrument',
+          '0',
+          '--name',
+          'From a file',
+          '--language',
+          'en',
+          '--min-sample',
+          '30',
+          '--about',
+          'Volunteers of a test.',
+          '--json',
+        ],
+        env,
+      );
       assert.equal(r.code, 0, r.stderr);
       const built = JSON.parse(r.stdout);
       assert.deepEqual([built.read, built.otherLanguage, built.excluded, built.sampleSize], [40, 3, 2, 35]);
@@ -51,13 +70,20 @@ for (const db of testDatabases()) {
       const group = JSON.parse(shown.stdout);
       assert.equal(group.sampleSize, 35);
       assert.deepEqual([group.language, group.contentVersion, group.active], ['en', tma170.version, false]);
-      assert.match(group.source, /^Volunteers of a test\. Built by Assay from answers\.csv: 40 respondents read, 3 in another language than en left out, 2 with integrity flags left out, N = 35\. Sample: gender 17 male, 18 female; age 20 to 54, median 37\.$/);
-      for (const s of tma170.scales) assert.ok(Math.abs(group.scales[s.id].mean - expectedMeans.get(s.id)!) < 1e-4, `${s.id}: ${group.scales[s.id].mean} vs ${expectedMeans.get(s.id)}`);
+      assert.match(
+        group.source,
+        /^Volunteers of a test\. Built by Assay from answers\.csv: 40 respondents read, 3 in another language than en left out, 2 with integrity flags left out, N = 35\. Sample: gender 17 male, 18 female; age 20 to 54, median 37\.$/,
+      );
+      for (const s of tma170.scales)
+        assert.ok(Math.abs(group.scales[s.id].mean - expectedMeans.get(s.id)!) < 1e-4, `${s.id}: ${group.scales[s.id].mean} vs ${expectedMeans.get(s.id)}`);
       // A respondent at one level per scale answers each scale's items alike: alpha 1, as the stored path records it.
       assert.equal(group.scales[tma170.scales[0]!.id].reliability.alpha, 1);
 
       // Dutch: only the three Dutch rows, too few.
-      const dutch = await runCli(['norms', 'build', '--from-csv', join(dir, 'answers.csv'), '--instrument', '0', '--name', 'Dutch', '--language', 'nl', '--min-sample', '30'], env);
+      const dutch = await runCli(
+        ['norms', 'build', '--from-csv', join(dir, 'answers.csv'), '--instrument', '0', '--name', 'Dutch', '--language', 'nl', '--min-sample', '30'],
+        env,
+      );
       assert.equal(dutch.code, 1);
       assert.match(dutch.stderr, /3 usable completed assessments \(0 more had integrity flags\); at least 30 are needed/);
     });
@@ -73,7 +99,10 @@ for (const db of testDatabases()) {
       bad(9, (row) => row.slice(1));
       bad(12, (row) => ['5', ...row.slice(1)]);
       writeFileSync(join(dir, 'bad.csv'), lines.join('\n'));
-      const r = await runCli(['norms', 'build', '--from-csv', join(dir, 'bad.csv'), '--instrument', '0', '--name', 'Bad', '--language', 'en', '--min-sample', '30'], env);
+      const r = await runCli(
+        ['norms', 'build', '--from-csv', join(dir, 'bad.csv'), '--instrument', '0', '--name', 'Bad', '--language', 'en', '--min-sample', '30'],
+        env,
+      );
       assert.equal(r.code, 1);
       assert.match(r.stderr, new RegExp(`row 3: item ${items[4]} is "7", not an answer from 1 to 5`));
       assert.match(r.stderr, new RegExp(`row 6: item ${items[8]} is empty`));
@@ -93,7 +122,23 @@ for (const db of testDatabases()) {
     test('--out writes a norm file, without a database, that norms import takes', async () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'answers.csv'), goodFile().csv);
-      const args = ['norms', 'build', '--from-csv', join(dir, 'answers.csv'), '--instrument', '0', '--name', 'Written', '--language', 'en', '--min-sample', '30', '--out', join(dir, 'norms.json'), '--json'];
+      const args = [
+        'norms',
+        'build',
+        '--from-csv',
+        join(dir, 'answers.csv'),
+        '--instrument',
+        '0',
+        '--name',
+        'Written',
+        '--language',
+        'en',
+        '--min-sample',
+        '30',
+        '--out',
+        join(dir, 'norms.json'),
+        '--json',
+      ];
       const written = await runCli(args, { DATA_DIR: join(dir, 'none'), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
       assert.equal(written.code, 0, written.stderr);
       const file = JSON.parse(readFileSync(join(dir, 'norms.json'), 'utf8'));

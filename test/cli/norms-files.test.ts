@@ -11,51 +11,66 @@ const tma170 = instruments.get(0)!;
 // The norm files the CLI refuses, on a server of their own (norms.test.ts has the groups' life).
 // No example norms: this suite starts with no norm group at all.
 suiteOnEachDatabase('norm files the CLI refuses', { env: { EXAMPLE_NORMS: 'false' }, tenant: false }, ({ db, server, cliEnv: env }) => {
-    async function cli(...args: string[]) {
-      const r = await runCli(args, env);
-      assert.equal(r.code, 0, `assay ${args.join(' ')}: ${r.stderr}`);
-      return JSON.parse(r.stdout);
-    }
+  async function cli(...args: string[]) {
+    const r = await runCli(args, env);
+    assert.equal(r.code, 0, `assay ${args.join(' ')}: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  }
 
-    test('a broken norm file is refused with every problem', async () => {
-      const file = join(server.dataDir, 'broken.json');
-      writeFileSync(file, JSON.stringify({ format: 'assay-norms/1', name: 'Broken', instrument: 'TMA170', source: 'x', sampleSize: 10, scales: { achievement: { mean: 9, sd: -1 } } }));
+  test('a broken norm file is refused with every problem', async () => {
+    const file = join(server.dataDir, 'broken.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'assay-norms/1',
+        name: 'Broken',
+        instrument: 'TMA170',
+        source: 'x',
+        sampleSize: 10,
+        scales: { achievement: { mean: 9, sd: -1 } },
+      }),
+    );
+    const r = await runCli(['norms', 'import', file], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /scale "achievement": mean must be a number from 1 to 5/);
+    assert.match(r.stderr, /scale "autonomy" has no norm/);
+    const missing = await runCli(['norms', 'activate', 'no-such-group'], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /No norm group "no-such-group"/);
+  });
+
+  test('control characters in name or source, and a source of 1 MB, are refused; the same file without them imports', async () => {
+    const file = join(server.dataDir, 'text.json');
+    const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));
+    const base = { format: 'assay-norms/1', instrument: 'TMA170', sampleSize: 100, scales, name: `Clean name ${db}`, source: 'A test publisher' };
+    const refused = async (fields: Record<string, string>, message: RegExp) => {
+      writeFileSync(file, JSON.stringify({ ...base, ...fields }));
       const r = await runCli(['norms', 'import', file], env);
-      assert.equal(r.code, 1);
-      assert.match(r.stderr, /scale "achievement": mean must be a number from 1 to 5/);
-      assert.match(r.stderr, /scale "autonomy" has no norm/);
-      const missing = await runCli(['norms', 'activate', 'no-such-group'], env);
-      assert.equal(missing.code, 1);
-      assert.match(missing.stderr, /No norm group "no-such-group"/);
-    });
-
-    test('control characters in name or source, and a source of 1 MB, are refused; the same file without them imports', async () => {
-      const file = join(server.dataDir, 'text.json');
-      const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));
-      const base = { format: 'assay-norms/1', instrument: 'TMA170', sampleSize: 100, scales, name: `Clean name ${db}`, source: 'A test publisher' };
-      const refused = async (fields: Record<string, string>, message: RegExp) => {
-        writeFileSync(file, JSON.stringify({ ...base, ...fields }));
-        const r = await runCli(['norms', 'import', file], env);
-        assert.equal(r.code, 1, `${JSON.stringify(fields).slice(0, 80)}: ${r.stdout}`);
-        assert.match(r.stderr, message);
-      };
-      // ESC starts terminal sequences (a title change, a colour); BEL, CSI (C1) and RLO likewise.
-      for (const [c, code] of [['\u001b]0;owned\u0007', '001B'], ['\u0007', '0007'], ['\u009b31m', '009B'], ['\u202e', '202E']]) {
-        await refused({ name: `Evil ${c} group` }, new RegExp(`name contains a character that is not allowed \\(U\\+${code}`));
-        await refused({ source: `From ${c} here` }, new RegExp(`source contains a character that is not allowed \\(U\\+${code}`));
-      }
-      await refused({ source: 'x'.repeat(1024 * 1024) }, /source must be at most 2000 characters/);
-      const list = await runCli(['norms', 'list'], env);
-      assert.equal(list.code, 0, list.stderr);
-      assert.ok(!list.stdout.includes('\u001b'), 'norms list prints no escape sequence');
-      assert.doesNotMatch(list.stdout, /Evil/);
-      const build = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Evil \u001b[2J', '--language', 'en', '--min-sample', '30'], env);
-      assert.equal(build.code, 1, build.stdout);
-      assert.match(build.stderr, /--name contains a character that is not allowed \(U\+001B/);
-      // Positive control: the same file, without them, at the longest source allowed.
-      writeFileSync(file, JSON.stringify({ ...base, source: 's'.repeat(2000) }));
-      const imported = await cli('norms', 'import', file, '--json');
-      const shown = (await cli('norms', 'list', '--json')).find((g: any) => g.id === imported.id);
-      assert.equal(shown?.name, `Clean name ${db}`);
-    });
+      assert.equal(r.code, 1, `${JSON.stringify(fields).slice(0, 80)}: ${r.stdout}`);
+      assert.match(r.stderr, message);
+    };
+    // ESC starts terminal sequences (a title change, a colour); BEL, CSI (C1) and RLO likewise.
+    for (const [c, code] of [
+      ['\u001b]0;owned\u0007', '001B'],
+      ['\u0007', '0007'],
+      ['\u009b31m', '009B'],
+      ['\u202e', '202E'],
+    ]) {
+      await refused({ name: `Evil ${c} group` }, new RegExp(`name contains a character that is not allowed \\(U\\+${code}`));
+      await refused({ source: `From ${c} here` }, new RegExp(`source contains a character that is not allowed \\(U\\+${code}`));
+    }
+    await refused({ source: 'x'.repeat(1024 * 1024) }, /source must be at most 2000 characters/);
+    const list = await runCli(['norms', 'list'], env);
+    assert.equal(list.code, 0, list.stderr);
+    assert.ok(!list.stdout.includes('\u001b'), 'norms list prints no escape sequence');
+    assert.doesNotMatch(list.stdout, /Evil/);
+    const build = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Evil \u001b[2J', '--language', 'en', '--min-sample', '30'], env);
+    assert.equal(build.code, 1, build.stdout);
+    assert.match(build.stderr, /--name contains a character that is not allowed \(U\+001B/);
+    // Positive control: the same file, without them, at the longest source allowed.
+    writeFileSync(file, JSON.stringify({ ...base, source: 's'.repeat(2000) }));
+    const imported = await cli('norms', 'import', file, '--json');
+    const shown = (await cli('norms', 'list', '--json')).find((g: any) => g.id === imported.id);
+    assert.equal(shown?.name, `Clean name ${db}`);
+  });
 });

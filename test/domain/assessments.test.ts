@@ -20,12 +20,19 @@ describe('assessment rules', () => {
     assert.equal(assessmentCode(0), 'TMA170');
     assert.equal(assessmentCode(1), 'TMA312');
     assert.equal(assessmentCode(2), 'SPI');
-    for (const t of [3, -1, 0.5, NaN]) assert.equal(code(() => assessmentCode(t)), 'InvalidAssessmentType');
+    for (const t of [3, -1, 0.5, NaN])
+      assert.equal(
+        code(() => assessmentCode(t)),
+        'InvalidAssessmentType',
+      );
   });
 
   test('private webhook addresses depend on the setting', () => {
     const req = { ...base, webhookUrl: 'http://10.0.0.5/hook' };
-    assert.equal(code(() => checkAssessmentRequest(req, false)), 'WebhookUrlNotAllowed');
+    assert.equal(
+      code(() => checkAssessmentRequest(req, false)),
+      'WebhookUrlNotAllowed',
+    );
     assert.equal(checkAssessmentRequest(req, true).webhook?.url, 'http://10.0.0.5/hook');
   });
 
@@ -34,27 +41,58 @@ describe('assessment rules', () => {
   });
 
   test('credentials need their companions', () => {
-    assert.equal(code(() => checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookPassword: 'p' }, false)), 'ValidationError');
-    assert.equal(code(() => checkAssessmentRequest({ ...base, webhookUsername: 'u' }, false)), 'ValidationError');
+    assert.equal(
+      code(() => checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookPassword: 'p' }, false)),
+      'ValidationError',
+    );
+    assert.equal(
+      code(() => checkAssessmentRequest({ ...base, webhookUsername: 'u' }, false)),
+      'ValidationError',
+    );
     const ok = checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookUsername: 'u', webhookPassword: '' }, false);
     assert.deepEqual(ok.webhook, { url: 'https://h.example/', username: 'u', password: '' });
   });
 
   test('ReturnUrl must be absolute http(s)', () => {
     for (const u of ['/x', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
-      assert.equal(code(() => checkAssessmentRequest({ ...base, returnUrl: u }, false)), 'ValidationError', u);
+      assert.equal(
+        code(() => checkAssessmentRequest({ ...base, returnUrl: u }, false)),
+        'ValidationError',
+        u,
+      );
     }
     assert.equal(checkAssessmentRequest({ ...base, returnUrl: 'https://ats.example/r?a=1' }, false).returnUrl, 'https://ats.example/r?a=1');
   });
 
-  test('a ReturnUrl or WebhookUrl host is a DNS name or an address: URL parsing lets , ; \' * through, and the origin goes into a header', () => {
+  test("a ReturnUrl or WebhookUrl host is a DNS name or an address: URL parsing lets , ; ' * through, and the origin goes into a header", () => {
     for (const host of ['ats.example.com,sandbox;x', 'ats.example.com;sandbox', "a'b.example", 'a*.example', 'a!b.example', 'a$b.example', 'a(b).example']) {
       assert.ok(new URL(`https://${host}/r`).hostname, `the URL parser takes ${host}`);
-      assert.equal(code(() => checkAssessmentRequest({ ...base, returnUrl: `https://${host}/r` }, false)), 'ValidationError', host);
-      assert.equal(code(() => checkAssessmentRequest({ ...base, webhookUrl: `https://${host}/r` }, true)), 'ValidationError', host);
+      assert.equal(
+        code(() => checkAssessmentRequest({ ...base, returnUrl: `https://${host}/r` }, false)),
+        'ValidationError',
+        host,
+      );
+      assert.equal(
+        code(() => checkAssessmentRequest({ ...base, webhookUrl: `https://${host}/r` }, true)),
+        'ValidationError',
+        host,
+      );
     }
-    for (const host of ['ats.example.com', 'ATS.Example.com.', 'xn--bcher-kva.example', 'bücher.example', 'my_host.example', '203.0.113.7', '[2001:db8::1]', 'localhost:8080']) {
-      assert.equal(code(() => checkAssessmentRequest({ ...base, returnUrl: `https://${host}/r`, webhookUrl: `https://${host}/w` }, true)), 'no error', host);
+    for (const host of [
+      'ats.example.com',
+      'ATS.Example.com.',
+      'xn--bcher-kva.example',
+      'bücher.example',
+      'my_host.example',
+      '203.0.113.7',
+      '[2001:db8::1]',
+      'localhost:8080',
+    ]) {
+      assert.equal(
+        code(() => checkAssessmentRequest({ ...base, returnUrl: `https://${host}/r`, webhookUrl: `https://${host}/w` }, true)),
+        'no error',
+        host,
+      );
     }
   });
 });

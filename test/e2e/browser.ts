@@ -18,7 +18,15 @@ export async function launch(): Promise<Browser> {
     executablePath: chromiumPath(),
     headless: true,
     // This machine's network is closed; Chromium's own background traffic only makes noise.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -28,7 +36,13 @@ export const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, ha
 /** axe-core against WCAG 2.0, 2.1 and 2.2 at levels A and AA: no violation allowed. */
 export async function assertAccessible(page: Page, label: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  const summary = result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
   assert.deepEqual(summary, [], `${label}: accessibility violations`);
   assert.ok(result.passes.length > 0, `${label}: axe ran no checks`);
 }
@@ -38,7 +52,11 @@ export async function answerPage(page: Page, choose: (index: number) => number =
   const groups = page.locator('fieldset.item');
   const count = await groups.count();
   for (let i = 0; i < count; i++) {
-    await groups.nth(i).locator('label.scale-option').nth(choose(i) - 1).click();
+    await groups
+      .nth(i)
+      .locator('label.scale-option')
+      .nth(choose(i) - 1)
+      .click();
   }
   return count;
 }

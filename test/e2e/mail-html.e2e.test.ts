@@ -46,7 +46,9 @@ describe('the invitation and reminder HTML, in a real browser (chromium)', () =>
         await assertAccessible(page, `${kind} ${language}`);
 
         assert.equal(await page.locator('html').getAttribute('lang'), language);
-        const images = await page.locator('img').evaluateAll((imgs: HTMLImageElement[]) => imgs.map((i) => ({ alt: i.alt, loaded: i.complete && i.naturalWidth > 0 })));
+        const images = await page
+          .locator('img')
+          .evaluateAll((imgs: HTMLImageElement[]) => imgs.map((i) => ({ alt: i.alt, loaded: i.complete && i.naturalWidth > 0 })));
         assert.equal(images.length, 1, 'the logo is there (a positive control for the alt check)');
         assert.equal(images[0]!.loaded, false, 'the logo did not load');
         assert.match(images[0]!.alt, /Gemeente Voorbeeld/, 'the logo says whose it is');

@@ -30,10 +30,7 @@ export function authHeaders(c: Credentials): Record<string, string> {
 }
 
 /** One HTTP request; `body` objects are sent as JSON, strings as they are. */
-export async function request(
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown; from?: string } = {},
-): Promise<Reply> {
+export async function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; from?: string } = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...init.headers };
   let body: string | undefined;
   if (typeof init.body === 'string') body = init.body;

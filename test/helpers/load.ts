@@ -79,7 +79,14 @@ export async function storm(agents: Agent[], count: number, url: string, body: (
   await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       try {
-        const res = await undiciRequest(url, { method: 'POST', body: body(i), headers, dispatcher: agents[i % agents.length], headersTimeout: 120_000, bodyTimeout: 120_000 });
+        const res = await undiciRequest(url, {
+          method: 'POST',
+          body: body(i),
+          headers,
+          dispatcher: agents[i % agents.length],
+          headersTimeout: 120_000,
+          bodyTimeout: 120_000,
+        });
         await res.body.dump();
         result.statuses.set(res.statusCode, (result.statuses.get(res.statusCode) ?? 0) + 1);
         if (res.statusCode === 201) result.created.push(i);

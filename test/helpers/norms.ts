@@ -18,7 +18,12 @@ export async function activateTestNorms(store: Store): Promise<void> {
     // The SPI ships real norms, not an illustrative example.
     if (instrument.code === 'SPI') continue;
     const group = parseNormFile(readContent(join(EXAMPLE_NORMS_DIR, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
-    const id = await insertNormGroup(store, { ...group, name: `Test norms (${instrument.code})`, illustrative: false, id: `test-${instrument.code.toLowerCase()}` });
+    const id = await insertNormGroup(store, {
+      ...group,
+      name: `Test norms (${instrument.code})`,
+      illustrative: false,
+      id: `test-${instrument.code.toLowerCase()}`,
+    });
     await activateNormGroup(store, id);
   }
 }

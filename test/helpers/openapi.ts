@@ -57,7 +57,8 @@ export async function responseChecker(document: Record<string, any>) {
       }
       const type = response.headers.get('content-type') ?? '';
       if (!type.startsWith('application/json')) {
-        if (!Object.keys(documented.content ?? {}).some((t) => type.startsWith(t))) mismatches.push({ operation, status: response.status, problem: `content type ${type} not documented` });
+        if (!Object.keys(documented.content ?? {}).some((t) => type.startsWith(t)))
+          mismatches.push({ operation, status: response.status, problem: `content type ${type} not documented` });
         seen.push({ operation, status: response.status });
         return;
       }
@@ -72,7 +73,8 @@ export async function responseChecker(document: Record<string, any>) {
       if (!validate) validators.set(key, (validate = ajv.compile(media.schema)));
       if (!validate(body)) mismatches.push({ operation, status: response.status, problem: ajv.errorsText(validate.errors) });
       const code = (body as { error?: { code?: string } }).error?.code;
-      if (code !== undefined && !(code in (media.examples ?? {}))) mismatches.push({ operation, status: response.status, problem: `error code ${code} not listed` });
+      if (code !== undefined && !(code in (media.examples ?? {})))
+        mismatches.push({ operation, status: response.status, problem: `error code ${code} not listed` });
       seen.push({ operation, status: response.status, ...(code ? { code } : {}) });
     },
   };

@@ -15,7 +15,11 @@ export async function readPdfPlaced(bytes: Uint8Array): Promise<PlacedText[][]> 
   for (let i = 1; i <= doc.numPages; i++) {
     const content = await (await doc.getPage(i)).getTextContent();
     // Marked-content items carry no text; they stay as empty pieces, as pdf.js lists them.
-    pages.push(content.items.map((item) => ('str' in item ? { str: item.str, transform: item.transform as number[], width: item.width } : { str: '', transform: [], width: 0 })));
+    pages.push(
+      content.items.map((item) =>
+        'str' in item ? { str: item.str, transform: item.transform as number[], width: item.width } : { str: '', transform: [], width: 0 },
+      ),
+    );
   }
   await doc.destroy();
   return pages;

@@ -17,7 +17,9 @@ export function letPostgresReachItsBinaries(): void {
     const mode = statSync(dir).mode;
     if (mode & 0o001) continue;
     if (!dir.startsWith(`${temp}/`)) {
-      throw new Error(`PostgreSQL (run as the postgres user) cannot pass through ${dir}; run the tests from a checkout others can traverse, or chmod o+x ${dir}`);
+      throw new Error(
+        `PostgreSQL (run as the postgres user) cannot pass through ${dir}; run the tests from a checkout others can traverse, or chmod o+x ${dir}`,
+      );
     }
     chmodSync(dir, (mode & 0o7777) | 0o001);
   }

@@ -41,7 +41,13 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
   // bin/assay execs node (env -S), so the child's pid is the server's.
   const port = await portOnceListening(child, deadline);
   const url = `http://127.0.0.1:${port}`;
-  while (port === undefined || !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    port === undefined ||
+    !(await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -122,9 +128,18 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): CliP
  * What an operator does before `bin/assay serve`: a data folder, a fresh database (unless `env`
  * names one) and a tenant made with the CLI. `env` is the environment for both, with `extra` on top.
  */
-export async function operatorSetup(db: DatabaseKind, extra: Record<string, string> = {}): Promise<{ dataDir: string; env: Record<string, string> & { DATABASE_URL: string }; creds: Credentials }> {
+export async function operatorSetup(
+  db: DatabaseKind,
+  extra: Record<string, string> = {},
+): Promise<{ dataDir: string; env: Record<string, string> & { DATABASE_URL: string }; creds: Credentials }> {
   const dataDir = tempDir();
-  const env = { DATA_DIR: dataDir, DEMO_TENANT: 'false', LOG_LEVEL: 'warn', ...extra, DATABASE_URL: extra.DATABASE_URL ?? (await freshDatabaseUrl(db, dataDir)) };
+  const env = {
+    DATA_DIR: dataDir,
+    DEMO_TENANT: 'false',
+    LOG_LEVEL: 'warn',
+    ...extra,
+    DATABASE_URL: extra.DATABASE_URL ?? (await freshDatabaseUrl(db, dataDir)),
+  };
   const created = await runCli(['tenant', 'create', '--name', 'operator', '--portal-domain', 'https://p.test', '--json'], env);
   if (created.code !== 0) throw new Error(`tenant create failed: ${created.stderr}`);
   return { dataDir, env, creds: JSON.parse(created.stdout) as Credentials };

@@ -13,7 +13,12 @@ export function runR(script: string, timeoutMs = 120_000): string {
     throw new Error(`Rscript is not installed: ${INSTALL}`);
   }
   try {
-    return execFileSync('Rscript', ['--vanilla', '-e', script], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync('Rscript', ['--vanilla', '-e', script], {
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (e) {
     const stderr = String((e as { stderr?: unknown }).stderr ?? '');
     if (/there is no package called/.test(stderr)) throw new Error(`An R package is missing: ${INSTALL}\n${stderr}`);

@@ -31,7 +31,11 @@ export function profileAnswers(instrument: Instrument, seed: number): { answer: 
 export function takeTime(store: Store, analysisId: string): NonNullable<CompleteOptions['beforePost']> {
   return async () => {
     await store.write((trx) =>
-      trx.updateTable('assessments').set({ last_activity_at: new Date(Date.now() - 60_000).toISOString() }).where('analysis_id', '=', analysisId).execute(),
+      trx
+        .updateTable('assessments')
+        .set({ last_activity_at: new Date(Date.now() - 60_000).toISOString() })
+        .where('analysis_id', '=', analysisId)
+        .execute(),
     );
   };
 }

@@ -35,10 +35,16 @@ describe('Greenhouse mapping (pure)', () => {
     assert.equal(m['Achievement (sten)'], 7);
     assert.equal(m['Autonomy (sten)'], 3);
     const kept = metadata({ ...done, withheld: true });
-    assert.equal(Object.values(kept).some((v) => typeof v === 'number'), false);
+    assert.equal(
+      Object.values(kept).some((v) => typeof v === 'number'),
+      false,
+    );
     assert.match(String(kept.Results), /Withheld/);
     const open = metadata({ ...done, completedAt: null, result: undefined });
-    assert.equal(Object.keys(open).some((k) => k.endsWith('(sten)')), false);
+    assert.equal(
+      Object.keys(open).some((k) => k.endsWith('(sten)')),
+      false,
+    );
     for (const v of [...Object.values(m), ...Object.values(kept)]) assert.ok(v === null || ['string', 'number', 'boolean'].includes(typeof v));
   });
 

@@ -53,7 +53,11 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     assert.equal(held.body.partner_status, 'complete');
     assert.equal(held.body.partner_score, null);
     const heldKeys = Object.keys(held.body.metadata);
-    assert.deepEqual(heldKeys.filter((k) => /sten/i.test(k)), [], 'no sten while withheld');
+    assert.deepEqual(
+      heldKeys.filter((k) => /sten/i.test(k)),
+      [],
+      'no sten while withheld',
+    );
     for (const v of Object.values(held.body.metadata)) assert.ok(typeof v !== 'number', `no number in metadata while withheld: ${String(v)}`);
     const heldLink = new URL(held.body.partner_profile_url);
     const heldPage = await request(ctx.server.url + heldLink.pathname + heldLink.search);
@@ -72,7 +76,9 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     assert.equal(results.NormScores.length, 26);
     const open = await gh(`/test_status?partner_interview_id=${id}`);
     assert.equal(open.status, 200);
-    results.NormScoreScales.forEach((s: { Description: string }, i: number) => assert.equal(open.body.metadata[`${s.Description} (sten)`], results.NormScores[i].Value, s.Description));
+    results.NormScoreScales.forEach((s: { Description: string }, i: number) =>
+      assert.equal(open.body.metadata[`${s.Description} (sten)`], results.NormScores[i].Value, s.Description),
+    );
     const link = new URL(open.body.partner_profile_url);
     const report = await request(ctx.server.url + link.pathname + link.search);
     assert.equal(report.status, 200);

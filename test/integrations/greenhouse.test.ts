@@ -32,7 +32,11 @@ function docsSendTest(url: string, overrides: { partner_test_id?: string; person
 suiteOnEachDatabase(
   'Greenhouse Assessment Partner API',
   // A one-minute poll: retries come only from the wakes the tests drive.
-  { smtp: true, receiver: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_TIMEOUT_MS: '400' } },
+  {
+    smtp: true,
+    receiver: true,
+    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_TIMEOUT_MS: '400' },
+  },
   ({ db, server, creds, receiver, sink, cliEnv }) => {
     let key: string;
     const base = () => `${server.url}/integrations/greenhouse`;
@@ -99,7 +103,16 @@ suiteOnEachDatabase(
       const mail = config.mail;
       config.mail = undefined;
       const store = server.running.deps.store;
-      const count = async () => Number((await store.db.selectFrom('assessments').select((eb) => eb.fn.countAll().as('n')).where('tenant_id', '=', creds.tenantId).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await store.db
+              .selectFrom('assessments')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('tenant_id', '=', creds.tenantId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const atStart = await count();
       try {
         const res = await gh('/send_test', { method: 'POST', body: docsSendTest(receiver.url('/x'), { person: '555' }) });
@@ -131,7 +144,8 @@ suiteOnEachDatabase(
         if (req.url !== path) return void res.writeHead(204).end();
         calls += 1;
         if (calls === 1) res.writeHead(500).end();
-        else if (calls === 2) return; // no answer: the attempt times out
+        else if (calls === 2)
+          return; // no answer: the attempt times out
         else res.writeHead(200).end();
       };
       // The earlier tests' invitations (the same address) are all out before counting from here.
@@ -165,10 +179,14 @@ suiteOnEachDatabase(
 
       const hits = () => receiver.received.filter((r) => r.url === path);
       const webhooks = server.running.deps.webhooks;
-      await eventually(async () => {
-        webhooks.wake(); // the poll's part: retries fall due between looks
-        return hits().length >= 3 ? true : undefined;
-      }, 20_000, 'three PATCHes');
+      await eventually(
+        async () => {
+          webhooks.wake(); // the poll's part: retries fall due between looks
+          return hits().length >= 3 ? true : undefined;
+        },
+        20_000,
+        'three PATCHes',
+      );
       for (const h of hits()) {
         assert.equal(h.method, 'PATCH');
         assert.equal(h.body, '');
@@ -185,7 +203,14 @@ suiteOnEachDatabase(
         const attempts = r.body.Data.Attempts ?? r.body.Data;
         return attempts.length === 3 && attempts[2].Status === 'Delivered' ? attempts : undefined;
       });
-      assert.deepEqual(log.map((a: any) => [a.Status, a.ResponseStatus]), [['Failed', 500], ['Failed', null], ['Delivered', 200]]);
+      assert.deepEqual(
+        log.map((a: any) => [a.Status, a.ResponseStatus]),
+        [
+          ['Failed', 500],
+          ['Failed', null],
+          ['Delivered', 200],
+        ],
+      );
       assert.match(log[1].Error, /timed out/);
 
       const done = await gh(`/test_status?partner_interview_id=${id}`);
@@ -231,7 +256,14 @@ suiteOnEachDatabase(
     test('response_error is taken with {"status": 200}', async () => {
       const res = await gh('/response_error', {
         method: 'POST',
-        body: { api_call: 'test_status', errors: ["partner_status is 'complete' but partner_profile url is missing"], partner_test_id: '12345', partner_test_name: 'Personality Test', partner_interview_id: '299506', candidate_email: 'hpotter@hogwarts.edu' },
+        body: {
+          api_call: 'test_status',
+          errors: ["partner_status is 'complete' but partner_profile url is missing"],
+          partner_test_id: '12345',
+          partner_test_name: 'Personality Test',
+          partner_interview_id: '299506',
+          candidate_email: 'hpotter@hogwarts.edu',
+        },
       });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, { status: 200 });

@@ -30,7 +30,27 @@ suiteOnEachDatabase('bin/assay portal set (mail options) and mail listen', { on:
 
   test('portal set takes the mail settings, shows them, and refuses bad values', async () => {
     const set = await runCli(
-      ['portal', 'set', '--key', creds.apiKeyPrefix, '--name', 'Bakkerij Jansen', '--mail-from-name', 'Werving', '--reply-to', 'werving@jansen.example', '--mail-language', 'nl', '--send-invitation', 'on', '--reminder-after', '48h', '--max-reminders', '2', '--json'],
+      [
+        'portal',
+        'set',
+        '--key',
+        creds.apiKeyPrefix,
+        '--name',
+        'Bakkerij Jansen',
+        '--mail-from-name',
+        'Werving',
+        '--reply-to',
+        'werving@jansen.example',
+        '--mail-language',
+        'nl',
+        '--send-invitation',
+        'on',
+        '--reminder-after',
+        '48h',
+        '--max-reminders',
+        '2',
+        '--json',
+      ],
       env,
     );
     assert.equal(set.code, 0, set.stderr);
@@ -40,7 +60,12 @@ suiteOnEachDatabase('bin/assay portal set (mail options) and mail listen', { on:
       { name: s.mailFromName, replyTo: s.replyTo, language: s.mailLanguage, send: s.sendInvitation, after: s.reminderAfter, max: s.maxReminders },
       { name: 'Werving', replyTo: 'werving@jansen.example', language: 'nl', send: true, after: '2d', max: 2 },
     );
-    for (const [option, value] of [['--reminder-after', '2w'], ['--max-reminders', '11'], ['--reply-to', 'a@b.example, c@d.example'], ['--mail-language', 'de']]) {
+    for (const [option, value] of [
+      ['--reminder-after', '2w'],
+      ['--max-reminders', '11'],
+      ['--reply-to', 'a@b.example, c@d.example'],
+      ['--mail-language', 'de'],
+    ]) {
       const bad = await runCli(['portal', 'set', '--key', creds.apiKeyPrefix, option!, value!], env);
       assert.equal(bad.code, 1, `${option} ${value}`);
       assert.match(bad.stderr, new RegExp(option!));

@@ -11,16 +11,24 @@ import { eventually } from '../helpers/receiver.js';
 import { address } from '../helpers/smtp-sink.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 
-
 suiteOnEachDatabase('e-mail invitation through a real SMTP server', { smtp: true, env: { MAIL_POLL_INTERVAL_MS: '60000' } }, ({ db, server, sink, creds }) => {
   before(async () => {
     // A one-minute poll: a message can only go out because the request that queued it woke the sender.
-    await updatePortalSettings(server.running.deps.store, creds.apiKeyId, { organisation_name: 'Acme Recruitment', privacy_url: 'https://acme.example/privacy', contact_email: 'hr@acme.example' });
+    await updatePortalSettings(server.running.deps.store, creds.apiKeyId, {
+      organisation_name: 'Acme Recruitment',
+      privacy_url: 'https://acme.example/privacy',
+      contact_email: 'hr@acme.example',
+    });
   });
 
   test('SendInvitation: exactly one message over STARTTLS, with the link, the organisation, the expiry, and the log shows it sent', async () => {
     const to = address();
-    const a = await newAssessment(server.url, creds, { SendInvitation: true, ExpiresAt: '2031-03-04T10:00:00Z' }, { Email: to, FirstName: 'Ada', LastName: 'Lovelace' });
+    const a = await newAssessment(
+      server.url,
+      creds,
+      { SendInvitation: true, ExpiresAt: '2031-03-04T10:00:00Z' },
+      { Email: to, FirstName: 'Ada', LastName: 'Lovelace' },
+    );
     const [m] = await eventually(async () => (sink.to(to).length > 0 ? sink.to(to) : undefined));
     assert.ok(m!.secure, 'the session switched to TLS before the message');
     assert.deepEqual(m!.rcptTo, [to]);
@@ -69,7 +77,12 @@ suiteOnEachDatabase('e-mail invitation through a real SMTP server', { smtp: true
     await updatePortalSettings(server.running.deps.store, other.apiKeyId, { organisation_name: 'Bakkerij Jansen' });
     await updateMailSettings(server.running.deps.store, other.apiKeyId, { language: 'nl', send_invitation: 1, from_name: 'Werving Jansen' });
     const to = address();
-    const a = await newAssessment(server.url, other, { ExpiresAt: '2031-03-04T10:00:00Z' }, { Email: to, FirstName: 'Jan', Preposition: 'de', LastName: 'Vries' });
+    const a = await newAssessment(
+      server.url,
+      other,
+      { ExpiresAt: '2031-03-04T10:00:00Z' },
+      { Email: to, FirstName: 'Jan', Preposition: 'de', LastName: 'Vries' },
+    );
     const off = address();
     await newAssessment(server.url, other, { SendInvitation: false }, { Email: off });
     const [m] = await eventually(async () => (sink.to(to).length > 0 ? sink.to(to) : undefined));
@@ -111,7 +124,10 @@ suiteOnEachDatabase('e-mail invitation through a real SMTP server', { smtp: true
     await dispatcherQuiet(server.running.deps.mail);
     assert.equal(sink.to(to).length, 4);
     const log = (await a.api.get(`/api/anonymous/assessment/${a.id}/emails`)).body.Data;
-    assert.deepEqual(log.map((m: { RequestedBy: string | null }) => m.RequestedBy), [null, `api:${creds.apiKeyId}`, `api:${creds.apiKeyId}`, `api:${creds.apiKeyId}`]);
+    assert.deepEqual(
+      log.map((m: { RequestedBy: string | null }) => m.RequestedBy),
+      [null, `api:${creds.apiKeyId}`, `api:${creds.apiKeyId}`, `api:${creds.apiKeyId}`],
+    );
   });
 
   test("another tenant's assessment: 404 for its log and its resend", async () => {

@@ -18,10 +18,14 @@ type Entry = { Kind: string; Status: string; SentAt: string | null };
 type Api = Awaited<ReturnType<typeof newAssessment>>['api'];
 const mailLog = async (api: Api, id: string) => (await api.get(`/api/anonymous/assessment/${id}/emails`)).body.Data as Entry[];
 const sentAt = async (api: Api, id: string, kind: string) =>
-  eventually(async () => {
-    const m = (await mailLog(api, id)).find((e) => e.Kind === kind && e.Status === 'Sent');
-    return m ? Date.parse(m.SentAt!) : undefined;
-  }, 20_000, `the ${kind} sent`);
+  eventually(
+    async () => {
+      const m = (await mailLog(api, id)).find((e) => e.Kind === kind && e.Status === 'Sent');
+      return m ? Date.parse(m.SentAt!) : undefined;
+    },
+    20_000,
+    `the ${kind} sent`,
+  );
 
 /** Takes the assessment through its start, details and gender pages and posts its first page of statements. */
 async function answerFirstPage(base: string, id: string): Promise<void> {
@@ -61,7 +65,10 @@ suiteOnEachDatabase('mail outbox edges', { smtp: true, env: { MAIL_POLL_INTERVAL
     const idleReminded = await sentAt(idle.api, idle.id, 'Reminder');
     const activeReminded = await sentAt(active.api, active.id, 'Reminder');
     assert.ok(activeReminded >= activityFrom + DELAY_S * 1000, `reminded ${activeReminded - activityFrom} ms after the activity began`);
-    assert.ok(idleReminded < activityFrom + DELAY_S * 1000, `the control was reminded ${idleReminded - invited} ms after its invitation, before the active one could be`);
+    assert.ok(
+      idleReminded < activityFrom + DELAY_S * 1000,
+      `the control was reminded ${idleReminded - invited} ms after its invitation, before the active one could be`,
+    );
   });
 
   test("a message left 'sending' by a stopped process is queued again and delivered; one claimed just now by a live one is left alone", async () => {
@@ -72,9 +79,23 @@ suiteOnEachDatabase('mail outbox edges', { smtp: true, env: { MAIL_POLL_INTERVAL
     const tenant = await db.selectFrom('assessments').select('tenant_id').where('analysis_id', '=', stale.id).executeTakeFirstOrThrow();
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
     const now = new Date().toISOString();
-    const row = (id: string, analysisId: string, claimedAt: string, by: string) => ({ id, tenant_id: tenant.tenant_id, analysis_id: analysisId, kind: 'invitation' as const, requested_by: null, status: 'sending' as const, due_at: claimedAt, created_at: claimedAt, claimed_at: claimedAt, claimed_by: by });
+    const row = (id: string, analysisId: string, claimedAt: string, by: string) => ({
+      id,
+      tenant_id: tenant.tenant_id,
+      analysis_id: analysisId,
+      kind: 'invitation' as const,
+      requested_by: null,
+      status: 'sending' as const,
+      due_at: claimedAt,
+      created_at: claimedAt,
+      claimed_at: claimedAt,
+      claimed_by: by,
+    });
     await server.running.deps.store.write((trx) =>
-      trx.insertInto('mail_messages').values([row(`stale-${stale.id}`, stale.id, hourAgo, 'a-stopped-process'), row(`fresh-${fresh.id}`, fresh.id, now, 'a-live-process')]).execute(),
+      trx
+        .insertInto('mail_messages')
+        .values([row(`stale-${stale.id}`, stale.id, hourAgo, 'a-stopped-process'), row(`fresh-${fresh.id}`, fresh.id, now, 'a-live-process')])
+        .execute(),
     );
     await sentAt(stale.api, stale.id, 'Invitation');
     await dispatcherQuiet(server.running.deps.mail);
@@ -88,7 +109,9 @@ suiteOnEachDatabase('mail outbox edges', { smtp: true, env: { MAIL_POLL_INTERVAL
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const keyFile = join(dir, 'dkim.pem');
     writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    const signing = await another(mailEnv(sink, { MAIL_POLL_INTERVAL_MS: '100', DKIM_DOMAIN: 'assay.test', DKIM_SELECTOR: 'mail2026', DKIM_PRIVATE_KEY_FILE: keyFile }));
+    const signing = await another(
+      mailEnv(sink, { MAIL_POLL_INTERVAL_MS: '100', DKIM_DOMAIN: 'assay.test', DKIM_SELECTOR: 'mail2026', DKIM_PRIVATE_KEY_FILE: keyFile }),
+    );
     const c = await signing.tenant();
     const to = address();
     await newAssessment(signing.url, c, { SendInvitation: true }, { Email: to });
@@ -135,7 +158,11 @@ function dkimTags(raw: string): Record<string, string> {
 
 const relaxedHeader = (line: string) => {
   const colon = line.indexOf(':');
-  return `${line.slice(0, colon).trim().toLowerCase()}:${line.slice(colon + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim()}`;
+  return `${line.slice(0, colon).trim().toLowerCase()}:${line
+    .slice(colon + 1)
+    .replace(/\r\n/g, '')
+    .replace(/[ \t]+/g, ' ')
+    .trim()}`;
 };
 
 function relaxedBody(body: string): string {

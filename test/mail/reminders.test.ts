@@ -14,7 +14,13 @@ import { dispatcherQuiet } from '../helpers/ticks.js';
 const DELAY_S = 3;
 const isReminder = (c: Caught) => (c.parsed.subject ?? '').startsWith('Reminder:');
 type Api = Awaited<ReturnType<typeof newAssessment>>['api'];
-const mailLog = async (api: Api, id: string) => (await api.get(`/api/anonymous/assessment/${id}/emails`)).body.Data as Array<{ Kind: string; Status: string; LastReply: string | null; SentAt: string | null }>;
+const mailLog = async (api: Api, id: string) =>
+  (await api.get(`/api/anonymous/assessment/${id}/emails`)).body.Data as Array<{
+    Kind: string;
+    Status: string;
+    LastReply: string | null;
+    SentAt: string | null;
+  }>;
 
 suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS: '100' } }, ({ server, sink, creds }) => {
   before(async () => {
@@ -38,23 +44,45 @@ suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS
     // Another delay and more: a second reminder would be due by now.
     await new Promise((r) => setTimeout(r, DELAY_S * 1000 + 500));
     await dispatcherQuiet(server.running.deps.mail);
-    assert.deepEqual(sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')), ['invitation', 'reminder']);
+    assert.deepEqual(
+      sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')),
+      ['invitation', 'reminder'],
+    );
   });
 
   test('no reminder after completion, cancel or expiry: each is cancelled in the log, with why', async () => {
     const done = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
     const cancelled = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
-    const expiring = await newAssessment(server.url, creds, { SendInvitation: true, ExpiresAt: new Date(Date.now() + 1_500).toISOString() }, { Email: address() });
+    const expiring = await newAssessment(
+      server.url,
+      creds,
+      { SendInvitation: true, ExpiresAt: new Date(Date.now() + 1_500).toISOString() },
+      { Email: address() },
+    );
     // A positive control: one left alone gets its reminder in the same time.
     const control = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
-    await completeViaForms(new FormClient(server.url), done.id, { details: { FirstName: 'Noor', Preposition: '', LastName: 'Dijk', Email: 'noor-done@example.nl' } });
+    await completeViaForms(new FormClient(server.url), done.id, {
+      details: { FirstName: 'Noor', Preposition: '', LastName: 'Dijk', Email: 'noor-done@example.nl' },
+    });
     assert.equal((await cancelled.api.delete(`/api/anonymous/assessment/${cancelled.id}`)).status, 200);
-    for (const [a, why] of [[done, /completed/], [cancelled, /cancelled/], [expiring, /expired/]] as const) {
-      const reminder = await eventually(async () => (await mailLog(a.api, a.id)).find((m) => m.Kind === 'Reminder' && m.Status !== 'Pending' && m.Status !== 'Sending'), 15_000, 'the reminder settled');
+    for (const [a, why] of [
+      [done, /completed/],
+      [cancelled, /cancelled/],
+      [expiring, /expired/],
+    ] as const) {
+      const reminder = await eventually(
+        async () => (await mailLog(a.api, a.id)).find((m) => m.Kind === 'Reminder' && m.Status !== 'Pending' && m.Status !== 'Sending'),
+        15_000,
+        'the reminder settled',
+      );
       assert.equal(reminder.Status, 'Cancelled');
       assert.match(reminder.LastReply!, why);
     }
-    await eventually(async () => ((await mailLog(control.api, control.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined), 15_000, 'the control reminder');
+    await eventually(
+      async () => ((await mailLog(control.api, control.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined),
+      15_000,
+      'the control reminder',
+    );
     const reminded = sink.caught.filter(isReminder).map((c) => c.parsed.text ?? '');
     for (const a of [done, cancelled, expiring]) assert.ok(!reminded.some((t) => t.includes(a.url)), `no reminder for ${a.id}`);
     assert.ok(reminded.some((t) => t.includes(control.url)));
@@ -63,15 +91,26 @@ suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS
   test('a resend cancels the reminder that was due and schedules its own from the new invitation', async () => {
     const to = address();
     const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });
-    await eventually(async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Pending') ? true : undefined), 10_000, 'a reminder waiting');
+    await eventually(
+      async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Pending') ? true : undefined),
+      10_000,
+      'a reminder waiting',
+    );
     const r = await a.api.post(`/api/anonymous/assessment/${a.id}/invitation`, undefined);
     assert.equal(r.status, 202);
     const first = (await mailLog(a.api, a.id)).find((m) => m.Kind === 'Reminder')!;
     assert.equal(first.Status, 'Cancelled');
     assert.match(first.LastReply!, /replaced/);
-    await eventually(async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined), 15_000, 'the new reminder');
+    await eventually(
+      async () => ((await mailLog(a.api, a.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Sent') ? true : undefined),
+      15_000,
+      'the new reminder',
+    );
     await dispatcherQuiet(server.running.deps.mail);
-    assert.deepEqual(sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')), ['invitation', 'invitation', 'reminder']);
+    assert.deepEqual(
+      sink.to(to).map((c) => (isReminder(c) ? 'reminder' : 'invitation')),
+      ['invitation', 'invitation', 'reminder'],
+    );
     const log = await mailLog(a.api, a.id);
     const resentAt = Date.parse(log.filter((m) => m.Kind === 'Invitation')[1]!.SentAt!);
     const remindedAt = Date.parse(log.find((m) => m.Kind === 'Reminder' && m.Status === 'Sent')!.SentAt!);
@@ -103,7 +142,12 @@ describe('mail reminders on two instances sharing PostgreSQL', postgresOnly(), (
     await eventually(async () => (to.every((t) => sink.to(t).some(isReminder)) ? true : undefined), 20_000, 'every reminder');
     await dispatcherQuiet(one.running.deps.mail);
     await dispatcherQuiet(two.running.deps.mail);
-    for (const t of to) assert.deepEqual(sink.to(t).map((c) => (isReminder(c) ? 'reminder' : 'invitation')), ['invitation', 'reminder'], t);
+    for (const t of to)
+      assert.deepEqual(
+        sink.to(t).map((c) => (isReminder(c) ? 'reminder' : 'invitation')),
+        ['invitation', 'reminder'],
+        t,
+      );
     const claimers = await one.running.deps.store.db.selectFrom('mail_messages').select('claimed_by').where('kind', '=', 'reminder').execute();
     // Says whether both instances took part; the count above is the claim.
     console.log(`reminders claimed by ${new Set(claimers.map((c) => c.claimed_by)).size} instance(s)`);

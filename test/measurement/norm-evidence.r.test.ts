@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/server.js';
 /** A seeded uniform generator, so the sample is the same on every run. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** Respondents with one latent level per scale, answering each item near it on 1–5 (negatively keyed items mirrored). */
@@ -39,7 +39,10 @@ describe('a norm group built from answers records the reliability R computes', {
     const dir = tempDir('assay-r-');
     const items = tma170.items.map((i) => i.id);
     writeFileSync(join(dir, 'answers.csv'), [items.join(','), ...answers.map((a) => items.map((i) => a.get(i)).join(','))].join('\n'));
-    const scales = tma170.scales.map((s) => ({ id: s.id, items: tma170.items.filter((i) => i.scale === s.id).map((i) => ({ id: i.id, reversed: i.keying === 'negative' })) }));
+    const scales = tma170.scales.map((s) => ({
+      id: s.id,
+      items: tma170.items.filter((i) => i.scale === s.id).map((i) => ({ id: i.id, reversed: i.keying === 'negative' })),
+    }));
     writeFileSync(join(dir, 'scales.json'), JSON.stringify(scales));
     const r = JSON.parse(
       runR(`
@@ -72,11 +75,17 @@ cat(jsonlite::toJSON(out, digits = NA, auto_unbox = TRUE))`),
       });
     }
     // Positive control on the sample: these scales are reliable, but not perfectly.
-    assert.ok(r.every((s) => s.alpha > 0.5 && s.alpha < 0.99), r.map((s) => s.alpha.toFixed(2)).join(' '));
+    assert.ok(
+      r.every((s) => s.alpha > 0.5 && s.alpha < 0.99),
+      r.map((s) => s.alpha.toFixed(2)).join(' '),
+    );
     // Competences get Mosier's composite reliability, within 0 and 1 here.
     const comp = Object.values(table.competences).map((n) => n.reliability!.alpha);
     assert.equal(comp.length, competences.competences.length);
-    assert.ok(comp.every((a) => a > 0 && a < 1), comp.join(' '));
+    assert.ok(
+      comp.every((a) => a > 0 && a < 1),
+      comp.join(' '),
+    );
   });
 
   test('without every answer of every member there is no reliability: a table built from scores alone says nothing of precision', () => {
@@ -84,7 +93,15 @@ cat(jsonlite::toJSON(out, digits = NA, auto_unbox = TRUE))`),
     const members: SampleMember[] = answers.map((a) => ({ ...scoreCompletion(tma170, competences, a, new Map())!, flags: [] }));
     const { table } = buildNormTable(members, tma170, competences, 30);
     assert.ok(Object.values(table.scales).every((n) => n.reliability === undefined));
-    const withAnswers = buildNormTable(answers.map((a, i) => ({ ...members[i]!, answers: a })), tma170, competences, 30).table;
-    assert.ok(Object.values(withAnswers.scales).every((n) => n.reliability !== undefined), 'positive control');
+    const withAnswers = buildNormTable(
+      answers.map((a, i) => ({ ...members[i]!, answers: a })),
+      tma170,
+      competences,
+      30,
+    ).table;
+    assert.ok(
+      Object.values(withAnswers.scales).every((n) => n.reliability !== undefined),
+      'positive control',
+    );
   });
 });

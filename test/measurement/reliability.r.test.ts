@@ -31,7 +31,8 @@ interface RScale {
   alphaIfDeleted: number[];
 }
 
-const close = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 0.0005, `${what}: Assay ${actual.toFixed(5)}, R ${expected.toFixed(5)}`);
+const close = (actual: number, expected: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) < 0.0005, `${what}: Assay ${actual.toFixed(5)}, R ${expected.toFixed(5)}`);
 
 describe('reliability against R psych::alpha on psychTools::bfi (real responses)', { timeout: 180_000 }, () => {
   test('alpha, its Feldt interval, item-rest correlations and alpha if deleted equal R to 3 decimals, for all five scales', () => {

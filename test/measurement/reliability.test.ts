@@ -6,14 +6,16 @@ import { compositeReliability, reliability, stenBand, stenSem } from '../../src/
 /** A seeded generator, so a failing case can be replayed. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 /** Standard normal draws (Box-Muller). */
 function normal(next: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
 }
 
-const matrix = fc.integer({ min: 3, max: 8 }).chain((k) => fc.array(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: k, maxLength: k }), { minLength: 5, maxLength: 40 }));
+const matrix = fc
+  .integer({ min: 3, max: 8 })
+  .chain((k) => fc.array(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: k, maxLength: k }), { minLength: 5, maxLength: 40 }));
 const varied = (rows: number[][]) => rows[0]!.every((_, j) => new Set(rows.map((r) => r[j])).size > 1);
 
 describe('the reliability engine, property by property', { timeout: 60_000 }, () => {
@@ -57,11 +59,16 @@ describe('the reliability engine, property by property', { timeout: 60_000 }, ()
 
   test('the 90% sten band contains the sten and narrows as alpha rises', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10 }), fc.double({ min: 0, max: 0.98, noNaN: true }), fc.double({ min: 0.001, max: 0.02, noNaN: true }), (sten, alpha, step) => {
-        const band = stenBand(sten, alpha);
-        const tighter = stenBand(sten, alpha + step);
-        return band.low <= sten && sten <= band.high && tighter.high - tighter.low <= band.high - band.low + 1e-12;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10 }),
+        fc.double({ min: 0, max: 0.98, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.02, noNaN: true }),
+        (sten, alpha, step) => {
+          const band = stenBand(sten, alpha);
+          const tighter = stenBand(sten, alpha + step);
+          return band.low <= sten && sten <= band.high && tighter.high - tighter.low <= band.high - band.low + 1e-12;
+        },
+      ),
     );
     // At alpha .70 a sten's SEM is 2·√.3 ≈ 1.095, and a 90% band is ±1.645 of it: about ±1.8.
     assert.ok(Math.abs(stenSem(0.7) - 1.0954) < 1e-4);
@@ -72,9 +79,32 @@ describe('the reliability engine, property by property', { timeout: 60_000 }, ()
   test("Mosier's composite reliability, against a hand calculation", () => {
     // Two uncorrelated parts, variances 4 and 9, reliabilities .8 and .6, weights 1 and 2:
     // true variance 1·4·.8 + 4·9·.6 = 24.8 of a total 1·4 + 4·9 = 40, so .62.
-    assert.ok(Math.abs(compositeReliability([1, 2], [[4, 0], [0, 9]], [0.8, 0.6]) - 0.62) < 1e-12);
+    assert.ok(
+      Math.abs(
+        compositeReliability(
+          [1, 2],
+          [
+            [4, 0],
+            [0, 9],
+          ],
+          [0.8, 0.6],
+        ) - 0.62,
+      ) < 1e-12,
+    );
     // Correlated parts (covariance 3) raise it: error 4·.2 + 36·.4 = 15.2 of 40 + 2·2·3 = 52.
-    assert.ok(Math.abs(compositeReliability([1, 2], [[4, 3], [3, 9]], [0.8, 0.6]) - (1 - 15.2 / 52)) < 1e-12);
+    assert.ok(
+      Math.abs(
+        compositeReliability(
+          [1, 2],
+          [
+            [4, 3],
+            [3, 9],
+          ],
+          [0.8, 0.6],
+        ) -
+          (1 - 15.2 / 52),
+      ) < 1e-12,
+    );
     // One part alone keeps its own reliability.
     assert.equal(compositeReliability([3], [[2]], [0.75]), 0.75);
   });

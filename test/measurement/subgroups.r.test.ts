@@ -6,7 +6,7 @@ import { runR } from '../helpers/r.js';
 /** A seeded uniform generator, so the sample is the same on every run. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('subgroup differences in a norm sample', { timeout: 120_000 }, () => {
@@ -50,7 +50,10 @@ describe('subgroup differences in a norm sample', { timeout: 120_000 }, () => {
   });
 
   test('with fewer than 30 in a group only the counts are given', () => {
-    const members = [...Array.from({ length: 29 }, () => ({ gender: 1, raw: 3, sten: 7 })), ...Array.from({ length: 40 }, (_, i) => ({ gender: 2, raw: i % 2 ? 2 : 4, sten: 5 }))];
+    const members = [
+      ...Array.from({ length: 29 }, () => ({ gender: 1, raw: 3, sten: 7 })),
+      ...Array.from({ length: 40 }, (_, i) => ({ gender: 2, raw: i % 2 ? 2 : 4, sten: 5 })),
+    ];
     const diff = genderDifference(members);
     assert.equal(diff.male.n, 29);
     assert.equal(diff.female.n, 40);

@@ -84,7 +84,9 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
     test('racing creates of one ExternalId across the instances give exactly one 201', async () => {
       for (let round = 0; round < 3; round++) {
         const id = uniqueId('multi-race');
-        const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => apiClient(urls()[i % 3]!, creds).createCandidate(candidate({ ExternalId: id }))));
+        const replies = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => apiClient(urls()[i % 3]!, creds).createCandidate(candidate({ ExternalId: id }))),
+        );
         assert.equal(replies.filter((r) => r.status === 201).length, 1);
         for (const r of replies.filter((x) => x.status !== 201)) assert.equal(errorCode(r), 'ExternalIdAlreadyExists');
       }
@@ -109,7 +111,13 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
           const api = apiClient(urls()[n % 3]!, creds);
           const body = candidate();
           assert.equal((await api.createCandidate(body)).status, 201);
-          const a = await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0, WebhookUrl: receiver.url('/multi'), WebhookUsername: 'u', WebhookPassword: 'p' });
+          const a = await api.createAssessment({
+            ExternalId: body.ExternalId,
+            AssessmentType: 0,
+            WebhookUrl: receiver.url('/multi'),
+            WebhookUsername: 'u',
+            WebhookPassword: 'p',
+          });
           assert.equal(a.status, 201, a.text);
           ids.push(a.body.Data.AnalysisId);
           // Every request of this candidate goes to the next instance: the portal keeps no state in a process.
@@ -129,7 +137,10 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
       }
       assert.equal(hits.length, 200);
       assert.deepEqual([...counts.keys()].sort(), ids.sort());
-      assert.ok([...counts.values()].every((c) => c === 1), 'one POST per completion');
+      assert.ok(
+        [...counts.values()].every((c) => c === 1),
+        'one POST per completion',
+      );
     });
 
     test('PostgreSQL stopping gives 503s and unready; its return brings recovery without restarts', async () => {

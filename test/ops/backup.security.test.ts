@@ -130,7 +130,9 @@ suiteOnEachDatabase('backup and restore refuse what is not theirs (SQLite)', { o
 
     // Same name, a different statement (here partial): refused too.
     const genuineDb = new Database(genuine, { readonly: true });
-    const index = genuineDb.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE '%where%' LIMIT 1").get() as { name: string; sql: string };
+    const index = genuineDb
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE '%where%' LIMIT 1")
+      .get() as { name: string; sql: string };
     genuineDb.close();
     const changed = await restoreTampered('index.db', `DROP INDEX "${index.name}"; ${index.sql} WHERE 1 = 1;`);
     assert.equal(changed.r.code, 1, changed.r.stdout);

@@ -37,7 +37,19 @@ suiteOnEachDatabase('the example Grafana dashboard (docs/grafana)', { on: 'first
       return !(family !== name && histograms.has(family));
     });
     assert.deepEqual(missing, [], 'metrics the dashboard queries but the server does not expose');
-    for (const area of ['assay_http_requests_total', 'assay_http_request_duration_seconds_bucket', 'assay_webhook_attempts_total', 'assay_webhook_delivery_seconds_bucket', 'assay_db_write_duration_seconds_bucket', 'assay_db_write_batch_size_sum', 'assay_kdf_queue_depth', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_resident_memory_bytes', 'assay_assessments']) {
+    for (const area of [
+      'assay_http_requests_total',
+      'assay_http_request_duration_seconds_bucket',
+      'assay_webhook_attempts_total',
+      'assay_webhook_delivery_seconds_bucket',
+      'assay_db_write_duration_seconds_bucket',
+      'assay_db_write_batch_size_sum',
+      'assay_kdf_queue_depth',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_size_used_bytes',
+      'process_resident_memory_bytes',
+      'assay_assessments',
+    ]) {
       assert.ok(referenced.has(area), `the dashboard shows ${area}`);
     }
   });

@@ -27,7 +27,10 @@ describe('logs', () => {
     assert.equal(redactUrl('/anonymous/analyse/AbCdEfGhIjKlMnOpQrStUvWx/questions/3'), '/anonymous/analyse/AbCdEf.../questions/3');
     assert.equal(redactUrl('/api/anonymous/assessment/AbCdEfGhIjKlMnOpQrStUvWx?x=1'), '/api/anonymous/assessment/AbCdEf...?x=1');
     assert.equal(redactUrl('/api/candidateanalysisresult/AbCdEfGhIjKlMnOpQrStUvWx/en-GB'), '/api/candidateanalysisresult/AbCdEf.../en-GB');
-    assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx/pdf?expires=1790000000&sig=Zm9vYmFy-_x&lang=en'), '/reports/AbCdEf.../pdf?expires=1790000000&sig=...&lang=en');
+    assert.equal(
+      redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx/pdf?expires=1790000000&sig=Zm9vYmFy-_x&lang=en'),
+      '/reports/AbCdEf.../pdf?expires=1790000000&sig=...&lang=en',
+    );
     assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx?sig=Zm9vYmFy'), '/reports/AbCdEf...?sig=...');
     assert.equal(redactUrl('/anonymous/analyse/start/'), '/anonymous/analyse/.../');
     // An ExternalId goes whole, with whatever follows it (an id with a raw '/' or '?' runs on).
@@ -63,14 +66,22 @@ describe('logs', () => {
     await apiClient(server.url, creds).post('/api/anonymous/candidate', candidate(), { 'x-request-id': 'trace-42' });
     assert.equal(await server.stop('SIGTERM'), 0);
 
-    const lines = server.output().split('\n').filter((l) => l.startsWith('{'));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     assert.ok(lines.length > 20);
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const requests = parsed.filter((l) => l.msg === 'request');
-    assert.ok(requests.every((l) => typeof l.reqId === 'string' && typeof l.method === 'string' && typeof l.url === 'string' && typeof l.statusCode === 'number'));
+    assert.ok(
+      requests.every((l) => typeof l.reqId === 'string' && typeof l.method === 'string' && typeof l.url === 'string' && typeof l.statusCode === 'number'),
+    );
     assert.ok(requests.some((l) => l.method === 'POST' && l.url === '/api/anonymous/candidate' && l.statusCode === 201 && l.ip === '127.0.0.1'));
     assert.ok(requests.some((l) => l.reqId === 'trace-42'));
-    assert.ok(parsed.some((l) => l.msg === 'webhook attempt'), 'webhook attempts are logged');
+    assert.ok(
+      parsed.some((l) => l.msg === 'webhook attempt'),
+      'webhook attempts are logged',
+    );
     const all = server.output();
     for (const secret of [creds.password, creds.apiKey, webhookPassword, 'wrong-password-x', a.id, sig]) {
       assert.ok(!all.includes(secret), `a secret reached the log: ${secret.slice(0, 4)}...`);
@@ -82,7 +93,9 @@ describe('logs', () => {
     let out = '';
     const sink = new Writable({ write: (chunk, _enc, done) => ((out += chunk), done()) });
     const { stream: _, ...options } = loggerOptions({ logLevel: 'info' }, sink) as pino.LoggerOptions & { stream: unknown };
-    const err = Object.assign(new Error('insert or update on table "assessments" violates foreign key constraint'), { detail: 'Key (external_id)=(ext-detail-7q) is not present' });
+    const err = Object.assign(new Error('insert or update on table "assessments" violates foreign key constraint'), {
+      detail: 'Key (external_id)=(ext-detail-7q) is not present',
+    });
     pino(options, sink).error({ err }, 'request failed');
     assert.match(out, /violates foreign key constraint/, 'the error is logged');
     assert.ok(!out.includes('ext-detail-7q'));
@@ -127,22 +140,28 @@ for (const db of testDatabases()) {
 
       const all = server.output();
       // Positive controls: the scan reads the lines these requests wrote.
-      assert.ok(all.includes(trace), 'the access call\'s request id is logged');
+      assert.ok(all.includes(trace), "the access call's request id is logged");
       assert.ok(all.includes(`${analysisId.slice(0, 6)}...`), "the AnalysisId's kept prefix is logged");
       for (const form of [marker, id, encoded, encoded.toLowerCase(), encodeURI(id), JSON.stringify(id).slice(1, -1)]) {
         assert.equal(all.split(form).length - 1, 0, `the ExternalId reached the log as ${form}`);
       }
       // Every such request was logged, with the id cut whole.
-      const lines = all.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = all
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const candidateLines = lines.filter((l) => l.msg === 'request' && String(l.url).includes('andidate/'));
-      assert.deepEqual(candidateLines.map((l) => [l.method, l.url, l.statusCode]), [
-        ['GET', '/api/anonymous/candidate/...', 200],
-        ['DELETE', '/api/anonymous/candidate/...', 200],
-        ['GET', '/api/anonymous/candidate/...', 404],
-        ['DELETE', '/api/anonymous/candidate/...', 404],
-        ['GET', '/api/anonymous/candidate/...', 404],
-        ['GET', '/api/anonymous/candidate/...', 404],
-      ]);
+      assert.deepEqual(
+        candidateLines.map((l) => [l.method, l.url, l.statusCode]),
+        [
+          ['GET', '/api/anonymous/candidate/...', 200],
+          ['DELETE', '/api/anonymous/candidate/...', 200],
+          ['GET', '/api/anonymous/candidate/...', 404],
+          ['DELETE', '/api/anonymous/candidate/...', 404],
+          ['GET', '/api/anonymous/candidate/...', 404],
+          ['GET', '/api/anonymous/candidate/...', 404],
+        ],
+      );
     });
   });
 }

@@ -22,13 +22,19 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
 
   /** A candidate who finished in `candidate`, on a portal that offers feedback and asks for a release. */
   async function finished() {
-    const a = await newAssessment(server.url, await portal('--candidate-release', 'on', '--candidate-feedback', 'on'), {}, { FirstName: 'Zarathustra', LastName: 'Quimby' });
+    const a = await newAssessment(
+      server.url,
+      await portal('--candidate-release', 'on', '--candidate-feedback', 'on'),
+      {},
+      { FirstName: 'Zarathustra', LastName: 'Quimby' },
+    );
     const candidate = new FormClient(server.url);
     const end = await completeViaForms(candidate, a.id);
     assert.equal(end.location, `/anonymous/analyse/${a.id}/feedback`);
     return { a, candidate, feedback: end.location };
   }
-  const release = async (a: { id: string; api: ReturnType<typeof apiClient> }) => (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ResultsRelease;
+  const release = async (a: { id: string; api: ReturnType<typeof apiClient> }) =>
+    (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.ResultsRelease;
 
   test('the employer, holding only the AssessmentUrl, sees "finished" and can neither read the feedback nor release the results', async () => {
     const { a, candidate, feedback } = await finished();
@@ -86,7 +92,10 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
     const small = await another({ PORTAL_UNKNOWN_TOKEN_PER_MINUTE: '3' });
     try {
       const tenant = (await small.tenant()) as Tenant;
-      const r = await runCli(['portal', 'set', '--key', tenant.apiKeyId, '--candidate-release', 'on', '--json'], { DATABASE_URL: small.databaseUrl, DATA_DIR: small.dataDir });
+      const r = await runCli(['portal', 'set', '--key', tenant.apiKeyId, '--candidate-release', 'on', '--json'], {
+        DATABASE_URL: small.databaseUrl,
+        DATA_DIR: small.dataDir,
+      });
       assert.equal(r.code, 0, r.stderr);
       const a = await newAssessment(small.url, tenant);
       const candidate = new FormClient(small.url);
@@ -94,7 +103,8 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
       const guesser = new FormClient(small.url);
       const form = await guesser.get(`/anonymous/analyse/${a.id}/code`);
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await guesser.post(`/anonymous/analyse/${a.id}/code`, { _csrf: csrfToken(form.html), code: `0000-0000-000${i}` })).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await guesser.post(`/anonymous/analyse/${a.id}/code`, { _csrf: csrfToken(form.html), code: `0000-0000-000${i}` })).status);
       assert.deepEqual(statuses, [400, 400, 400, 429, 429]);
       const right = await guesser.post(`/anonymous/analyse/${a.id}/code`, { _csrf: csrfToken(form.html), code });
       assert.equal(right.status, 429, 'while limited, no code is checked');
@@ -128,7 +138,14 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
     assert.deepEqual([status.Scores, status.IntegrityFlags, status.ConsistencyScore, status.ReportUrl], [null, null, null, null]);
     const results = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
     assert.deepEqual(
-      [results.NormScoreScales, results.NormScores, results.NormScoresPercentage, results.AptitudeScores, results.AptitudeScoresPercentage, results.AptitudeScoresScale],
+      [
+        results.NormScoreScales,
+        results.NormScores,
+        results.NormScoresPercentage,
+        results.AptitudeScores,
+        results.AptitudeScoresPercentage,
+        results.AptitudeScoresScale,
+      ],
       [[], [], [], [], [], []],
     );
     assert.equal(results.ReportUrl, null);
@@ -194,4 +211,3 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
     assert.equal((await request(server.url + fresh)).status, 200);
   });
 });
-

@@ -33,7 +33,7 @@ suiteOnEachDatabase(`an organisation's or candidate's name with <, & and " is es
     escapedIn((await client.get(end.location!)).html, 2, 'feedback');
   });
 
-  test("the report page names the candidate escaped", async () => {
+  test('the report page names the candidate escaped', async () => {
     const a = await newAssessment(server.url, tenant, {}, { FirstName: EVIL, LastName: `Last ${EVIL}` });
     await completeViaForms(new FormClient(server.url), a.id);
     const res = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=en`, { headers: authHeaders(tenant) });
@@ -53,7 +53,11 @@ suiteOnEachDatabase(`an organisation's or candidate's name with <, & and " is es
 
     const expired = await newAssessment(server.url, tenant);
     const db = server.running.deps.store.db;
-    await db.updateTable('assessments').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('analysis_id', '=', expired.id).execute();
+    await db
+      .updateTable('assessments')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('analysis_id', '=', expired.id)
+      .execute();
     const page = (await new FormClient(server.url).get(`${startPath(expired.id)}?lang=en`)).html;
     assert.match(page, /The time to complete this questionnaire has passed/);
     escapedIn(page, 3, 'expired');

@@ -30,7 +30,11 @@ suiteOnEachDatabase('candidate portal: headers, CSRF, completed links', { env: {
   test('a ReturnUrl stored with a host no header may carry leaves form-action at self', async () => {
     const a = await newAssessment(server.url, creds, { ReturnUrl: 'https://ats.example.com/r' });
     // As a row written before host names were checked could hold it.
-    await server.running.deps.store.db.updateTable('assessments').set({ return_url: 'https://ats.example.com,sandbox;sandbox;x/' }).where('analysis_id', '=', a.id).execute();
+    await server.running.deps.store.db
+      .updateTable('assessments')
+      .set({ return_url: 'https://ats.example.com,sandbox;sandbox;x/' })
+      .where('analysis_id', '=', a.id)
+      .execute();
     const client = new FormClient(server.url);
     await client.get(startPath(a.id));
     await client.submit(startPath(a.id), {});
@@ -42,7 +46,12 @@ suiteOnEachDatabase('candidate portal: headers, CSRF, completed links', { env: {
 
   test('an unknown token gets the friendly 404 page', async () => {
     const client = new FormClient(server.url);
-    for (const path of [startPath('AAAAAAAAAAAAAAAAAAAAAAAA'), startPath('x'), '/anonymous/analyse/AAAAAAAAAAAAAAAAAAAAAAAA/questions/1', '/anonymous/analyse/nothing/here']) {
+    for (const path of [
+      startPath('AAAAAAAAAAAAAAAAAAAAAAAA'),
+      startPath('x'),
+      '/anonymous/analyse/AAAAAAAAAAAAAAAAAAAAAAAA/questions/1',
+      '/anonymous/analyse/nothing/here',
+    ]) {
       const res = await client.get(path);
       assert.equal(res.status, 404, path);
       assert.match(res.headers.get('content-type') ?? '', /text\/html/);
@@ -184,7 +193,13 @@ suiteOnEachDatabase('candidate portal: headers, CSRF, completed links', { env: {
 
 suiteOnEachDatabase("candidate portal: a form's token is dated", { env: { PORTAL_FORM_TTL_MS: '3000' } }, ({ server, creds }) => {
   const answersOf = async (id: string) =>
-    (await server.running.deps.store.db.selectFrom('assessment_answers').select((eb) => eb.fn.countAll<number>().as('n')).where('analysis_id', '=', id).executeTakeFirstOrThrow()).n;
+    (
+      await server.running.deps.store.db
+        .selectFrom('assessment_answers')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('analysis_id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n;
 
   test('a page posted within PORTAL_FORM_TTL_MS is taken; one posted after it gets "Please try again", saves nothing, and a fresh page is taken', async () => {
     const a = await newAssessment(server.url, creds);

@@ -94,10 +94,16 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     const first = await recordShaping(() => reportPdf(model(name), '1 March 2026 10:00 UTC'));
     const second = await recordShaping(() => reportPdf(model(name), '1 March 2026 10:00 UTC'));
     assert.ok(first.shaped.length > 50, `the first report shaped ${first.shaped.length} words`);
-    assert.ok(first.shaped.some((w) => w.trim() === 'Motivation'), "the instrument's name is shaped once");
+    assert.ok(
+      first.shaped.some((w) => w.trim() === 'Motivation'),
+      "the instrument's name is shaped once",
+    );
     const others = second.shaped.map((w) => w.trim()).filter((w) => w !== '' && !name.split(' ').includes(w));
     assert.deepEqual(others, []);
-    assert.ok(second.shaped.some((w) => w.trim() === 'Lovelace'), 'the name is laid out for each report');
+    assert.ok(
+      second.shaped.some((w) => w.trim() === 'Lovelace'),
+      'the name is laid out for each report',
+    );
   });
 
   test("the candidate's name stays out of the word layouts, drawn lines and paragraphs that other PDFs share", async () => {
@@ -106,13 +112,22 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     await reportPdf(model('Ada Lovelace 李华 سارة'), '1 March 2026 10:00 UTC');
     const kept = FONTS.flatMap((name) => [...wordLayouts(name).keys()]);
     assert.ok(kept.length > 50, `${kept.length} words kept`);
-    assert.deepEqual(kept.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
+    assert.deepEqual(
+      kept.filter((w) => /Lovelace|李华|سارة/u.test(w)),
+      [],
+    );
     const lines = FONTS.flatMap((name) => [...drawnLines(name).keys()]);
     assert.ok(lines.length > 20, `${lines.length} lines kept`);
-    assert.deepEqual(lines.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
+    assert.deepEqual(
+      lines.filter((w) => /Lovelace|李华|سارة/u.test(w)),
+      [],
+    );
     const paragraphs = keptParagraphs();
     assert.ok(paragraphs.length > 10, `${paragraphs.length} paragraphs kept`);
-    assert.deepEqual(paragraphs.filter((w) => /Lovelace|李华|سارة/u.test(w)), []);
+    assert.deepEqual(
+      paragraphs.filter((w) => /Lovelace|李华|سارة/u.test(w)),
+      [],
+    );
   });
 
   test("drawn lines are kept per font: the title among the bold font's, its subtitle among the regular's", async () => {
@@ -153,7 +168,10 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     assert.ok(afresh.length >= 2, `${afresh.length} pages`);
     assert.deepEqual(await readPdfPlaced(sharedBytes), afresh);
     assert.deepEqual(inflatedStreams(sharedBytes), inflatedStreams(afreshBytes));
-    const text = afresh.flat().map((p) => p.str).join(' ');
+    const text = afresh
+      .flat()
+      .map((p) => p.str)
+      .join(' ');
     assert.match(text, /Ada Lovelace/);
     assert.match(text, /Scale 3 interpretation/);
   });
@@ -205,8 +223,14 @@ describe('reports/pdf', { timeout: 60_000 }, () => {
     const longest = `${'W'.repeat(100)} ${'w'.repeat(50)} ${'M'.repeat(100)}`;
     const pieces = await nameLine(longest);
     assert.equal(pieces.map((p) => p.str).join(''), longest);
-    assert.ok(pieces.every((p) => p.transform[3] === 5), 'at the smallest size');
-    assert.ok(pieces.every((p) => p.transform[0]! < 5), 'narrowed: the horizontal scale is below the size');
+    assert.ok(
+      pieces.every((p) => p.transform[3] === 5),
+      'at the smallest size',
+    );
+    assert.ok(
+      pieces.every((p) => p.transform[0]! < 5),
+      'narrowed: the horizontal scale is below the size',
+    );
     const end = pieces.at(-1)!.transform[4]! + pieces.at(-1)!.width;
     assert.ok(Math.abs(end - 545.28) < 0.5, `ends at ${end}`);
   });

@@ -86,18 +86,22 @@ suiteOnEachDatabase('reads of results and reports, kept and made', { timeout: 60
     }
   }
 
-  test('a kept summary is read anew once another process changes a column of it: results the candidate declined to release are withheld', onlyOn('sqlite', db), async () => {
-    const a = await completed();
-    const path = `/api/candidateanalysisresult/${a.id}/en-GB`;
-    const first = await a.api.get(path);
-    assert.ok(first.body.NormScoreScales.length > 0);
-    assert.equal((await reads(() => a.api.get(path))).counts.summary, 0, 'kept');
-    elsewhere("UPDATE assessments SET results_release = 'declined' WHERE analysis_id = ?", a.id);
-    const after = await reads(() => a.api.get(path));
-    assert.equal(after.counts.summary, 1);
-    assert.deepEqual(after.result.body.NormScoreScales, []);
-    assert.match(after.result.body.Note, /not released/);
-  });
+  test(
+    'a kept summary is read anew once another process changes a column of it: results the candidate declined to release are withheld',
+    onlyOn('sqlite', db),
+    async () => {
+      const a = await completed();
+      const path = `/api/candidateanalysisresult/${a.id}/en-GB`;
+      const first = await a.api.get(path);
+      assert.ok(first.body.NormScoreScales.length > 0);
+      assert.equal((await reads(() => a.api.get(path))).counts.summary, 0, 'kept');
+      elsewhere("UPDATE assessments SET results_release = 'declined' WHERE analysis_id = ?", a.id);
+      const after = await reads(() => a.api.get(path));
+      assert.equal(after.counts.summary, 1);
+      assert.deepEqual(after.result.body.NormScoreScales, []);
+      assert.match(after.result.body.Note, /not released/);
+    },
+  );
 
   test('a change by another process to a column the summary does not hold leaves the kept summary in use', onlyOn('sqlite', db), async () => {
     const a = await completed();

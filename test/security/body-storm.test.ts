@@ -72,18 +72,38 @@ for (const db of testDatabases()) {
 
       const agents = Array.from({ length: SOURCES }, (_, i) => new Agent({ localAddress: `127.0.40.${i + 1}`, connections: CONCURRENT / SOURCES }));
       const routes: Array<{ name: string; path: string; headers: Record<string, string>; body: (i: number) => string; allowed: number[] }> = [
-        { name: 'create candidate, JSON', path: '/api/anonymous/candidate', headers: api, allowed: [201, 503],
-          body: (i) => JSON.stringify({ ...candidate({ ExternalId: `storm-${db}-${i}` }), Pad: pad(BODY_BYTES - 200) }) },
-        { name: 'create assessment, JSON', path: '/api/anonymous/assessment', headers: api, allowed: [201, 503],
-          body: () => JSON.stringify({ ExternalId: a.externalId, AssessmentType: 1, Pad: pad(BODY_BYTES - 100) }) },
-        { name: 'create candidate, text/plain', path: '/api/anonymous/candidate', headers: { ...api, 'content-type': 'text/plain' }, allowed: [415, 503],
-          body: () => pad(BODY_BYTES) },
+        {
+          name: 'create candidate, JSON',
+          path: '/api/anonymous/candidate',
+          headers: api,
+          allowed: [201, 503],
+          body: (i) => JSON.stringify({ ...candidate({ ExternalId: `storm-${db}-${i}` }), Pad: pad(BODY_BYTES - 200) }),
+        },
+        {
+          name: 'create assessment, JSON',
+          path: '/api/anonymous/assessment',
+          headers: api,
+          allowed: [201, 503],
+          body: () => JSON.stringify({ ExternalId: a.externalId, AssessmentType: 1, Pad: pad(BODY_BYTES - 100) }),
+        },
+        {
+          name: 'create candidate, text/plain',
+          path: '/api/anonymous/candidate',
+          headers: { ...api, 'content-type': 'text/plain' },
+          allowed: [415, 503],
+          body: () => pad(BODY_BYTES),
+        },
         ...(await Promise.all((['start', 'details', 'gender', 'questions/1'] as const).map(onPage))).flatMap(({ step, path, token, cookie }) => {
           const form = { 'content-type': 'application/x-www-form-urlencoded', cookie };
           return [
             { name: `portal ${step}, form`, path, headers: form, allowed: [413, 503], body: () => bigForm(token) },
-            { name: `portal ${step}, JSON`, path, headers: { ...form, 'content-type': 'application/json' }, allowed: [415, 503],
-              body: () => JSON.stringify({ _csrf: token, Pad: pad(BODY_BYTES - 100) }) },
+            {
+              name: `portal ${step}, JSON`,
+              path,
+              headers: { ...form, 'content-type': 'application/json' },
+              allowed: [415, 503],
+              body: () => JSON.stringify({ _csrf: token, Pad: pad(BODY_BYTES - 100) }),
+            },
           ];
         }),
       ];
@@ -116,7 +136,12 @@ for (const db of testDatabases()) {
       const missing: string[] = [];
       const deadline = Date.now() + 30_000;
       const ask = async (externalId: string): Promise<{ status: number; text: string }> => {
-        const res = await undiciRequest(`${server!.url}/api/anonymous/candidate`, { method: 'POST', headers: api, body: JSON.stringify(candidate({ ExternalId: externalId })), dispatcher: check });
+        const res = await undiciRequest(`${server!.url}/api/anonymous/candidate`, {
+          method: 'POST',
+          headers: api,
+          body: JSON.stringify(candidate({ ExternalId: externalId })),
+          dispatcher: check,
+        });
         const text = await res.body.text();
         if (res.statusCode !== 503 || Date.now() > deadline) return { status: res.statusCode, text };
         await new Promise((r) => setTimeout(r, 250));

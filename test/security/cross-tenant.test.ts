@@ -31,7 +31,14 @@ suiteOnEachDatabase('cross-tenant replay', {}, ({ server, creds: a }) => {
     const created = await asA({
       method: 'POST',
       path: '/api/anonymous/assessment',
-      body: { ExternalId: body.ExternalId, AssessmentType: 1, ReturnUrl: 'https://a.example/r', WebhookUrl: 'https://a.example/h', WebhookUsername: 'a', WebhookPassword: 'pa' },
+      body: {
+        ExternalId: body.ExternalId,
+        AssessmentType: 1,
+        ReturnUrl: 'https://a.example/r',
+        WebhookUrl: 'https://a.example/h',
+        WebhookUsername: 'a',
+        WebhookPassword: 'pa',
+      },
     });
     assert.equal(created.status, 201);
     const id = created.body.Data.AnalysisId as string;
@@ -54,7 +61,9 @@ suiteOnEachDatabase('cross-tenant replay', {}, ({ server, creds: a }) => {
     }
     assert.deepEqual(await snapshot(), before, "A's rows are unchanged");
     const ownLookup = await request(`${server.url}/api/anonymous/assessment/${id}`, { headers: authHeaders(b) });
-    const unknownLookup = await request(`${server.url}/api/anonymous/assessment/${id.replace(/.$/, id.endsWith('A') ? 'B' : 'A')}`, { headers: authHeaders(b) });
+    const unknownLookup = await request(`${server.url}/api/anonymous/assessment/${id.replace(/.$/, id.endsWith('A') ? 'B' : 'A')}`, {
+      headers: authHeaders(b),
+    });
     assert.deepEqual(ownLookup.body, unknownLookup.body, "another tenant's assessment looks exactly like a missing one");
   });
 });

@@ -48,9 +48,9 @@ function bodies(fields: string[]): fc.Arbitrary<string> {
       for (const [k, v] of parts as Array<[string, unknown]>) if (v !== undefined) body[k] = v;
       return JSON.stringify(body);
     });
-  const deep = fc.integer({ min: 1, max: 20_000 }).chain((d) =>
-    fc.constantFrom('['.repeat(d) + ']'.repeat(d), '{"ExternalId":'.repeat(Math.min(d, 4_000)) + '1' + '}'.repeat(Math.min(d, 4_000))),
-  );
+  const deep = fc
+    .integer({ min: 1, max: 20_000 })
+    .chain((d) => fc.constantFrom('['.repeat(d) + ']'.repeat(d), '{"ExternalId":'.repeat(Math.min(d, 4_000)) + '1' + '}'.repeat(Math.min(d, 4_000))));
   const poison = fc.constantFrom(
     '{"__proto__":{"polluted":"yes"}}',
     '{"ExternalId":"x","constructor":{"prototype":{"polluted":"yes"}}}',
@@ -58,7 +58,14 @@ function bodies(fields: string[]): fc.Arbitrary<string> {
     '{"__proto__":null}',
   );
   const truncated = fc.tuple(shaped, fc.nat()).map(([s, n]) => s.slice(0, n % (s.length + 1)));
-  return fc.oneof(shaped, shaped, value.map((v) => JSON.stringify(v) ?? 'null'), truncated, deep, poison);
+  return fc.oneof(
+    shaped,
+    shaped,
+    value.map((v) => JSON.stringify(v) ?? 'null'),
+    truncated,
+    deep,
+    poison,
+  );
 }
 
 function assertSane(res: Reply, label: string): void {
@@ -105,13 +112,19 @@ suiteOnEachDatabase('fuzzing the API and the portal forms (fast-check)', { on: '
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
-        fc.constantFrom('/api/anonymous/candidate', '/api/anonymous/assessment', '/api/anonymous/assessment/x', '/api/anonymous/assessment/%ff%fe', '/api/%2e%2e/x'),
+        fc.constantFrom(
+          '/api/anonymous/candidate',
+          '/api/anonymous/assessment',
+          '/api/anonymous/assessment/x',
+          '/api/anonymous/assessment/%ff%fe',
+          '/api/%2e%2e/x',
+        ),
         fc.constantFrom('application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', ''),
         fc.option(fc.string({ unit: 'binary-ascii', maxLength: 200 }), { nil: undefined }),
         async (method, path, type, body) => {
           const headers: Record<string, string> = { ...authHeaders(creds) };
           if (type) headers['content-type'] = type;
-          const res = await request(server.url + path, { method, headers, body: method === 'GET' || method === 'OPTIONS' ? undefined : body ?? '' });
+          const res = await request(server.url + path, { method, headers, body: method === 'GET' || method === 'OPTIONS' ? undefined : (body ?? '') });
           assert.ok(res.status < 500, `${method} ${path} ${type}: ${res.status}`);
           if (method !== 'OPTIONS') assert.equal(typeof res.body?.error?.code, 'string', `${method} ${path} ${type}: ${res.text.slice(0, 100)}`);
         },
@@ -133,7 +146,13 @@ suiteOnEachDatabase('fuzzing the API and the portal forms (fast-check)', { on: '
     const field = fc.oneof(fc.constantFrom('FirstName', 'LastName', 'Email', 'Preposition', 'Gender', 'nav', '_csrf', ...names), text);
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(`/anonymous/analyse/${a.id}/details`, `/anonymous/analyse/${a.id}/gender`, startPath(a.id), `/anonymous/analyse/${b.id}/questions/1`, `/anonymous/analyse/${b.id}/questions/2`),
+        fc.constantFrom(
+          `/anonymous/analyse/${a.id}/details`,
+          `/anonymous/analyse/${a.id}/gender`,
+          startPath(a.id),
+          `/anonymous/analyse/${b.id}/questions/1`,
+          `/anonymous/analyse/${b.id}/questions/2`,
+        ),
         fc.dictionary(field, fc.oneof(formValue, fc.array(formValue, { maxLength: 3 })), { maxKeys: 8 }),
         fc.boolean(),
         async (path, fields, withToken) => {

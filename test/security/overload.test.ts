@@ -16,52 +16,60 @@ async function stalledPost(server: TestServer, creds: Credentials, length: numbe
   });
   socket.on('error', () => {});
   socket.resume();
-  socket.write(`POST /api/anonymous/candidate HTTP/1.1\r\nHost: x\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n{"Ext`);
+  socket.write(
+    `POST /api/anonymous/candidate HTTP/1.1\r\nHost: x\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n')}\r\n\r\n{"Ext`,
+  );
   // The request is in flight once the server has read its headers; a health check after it is ordered behind it.
   await request(`${server.url}/healthz`);
   return socket;
 }
 
-suiteOnEachDatabase('shedding load with 503 and Retry-After', { env: { OVERLOAD_MAX_IN_FLIGHT: '2', OVERLOAD_BODY_BYTES: '1000000', OVERLOAD_BODY_BYTES_PER_CLIENT: '65536' } }, ({ server, creds }) => {
-  test('past the requests in flight: the envelope on the API, a page on the portal, health still answers', async () => {
-    const a = await newAssessment(server.url, creds);
-    const stalled = [await stalledPost(server, creds, 1000, '127.0.31.1'), await stalledPost(server, creds, 1000, '127.0.31.2')];
-    try {
-      const api = await apiClient(server.url, creds, '127.0.31.3').get(`/api/anonymous/assessment/${a.id}`);
-      assert.equal(api.status, 503);
-      assert.equal(errorCode(api), 'ServiceUnavailable');
-      assert.ok(Number(api.headers.get('retry-after')) >= 1);
-      const page = await request(`${server.url}/anonymous/analyse/start/${a.id}`, { from: '127.0.31.3' });
-      assert.equal(page.status, 503);
-      assert.match(page.headers.get('content-type') ?? '', /text\/html/);
-      assert.match(page.text, /Very busy right now/);
-      assert.ok(Number(page.headers.get('retry-after')) >= 1);
-      assert.equal((await request(`${server.url}/healthz`)).status, 200);
-    } finally {
-      for (const s of stalled) s.destroy();
-    }
-    // The slots come back when those connections go.
-    let served = 0;
-    for (let i = 0; i < 50 && served === 0; i++) {
-      if ((await apiClient(server.url, creds).get(`/api/anonymous/assessment/${a.id}`)).status === 200) served++;
-      else await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.equal(served, 1);
-  });
+suiteOnEachDatabase(
+  'shedding load with 503 and Retry-After',
+  { env: { OVERLOAD_MAX_IN_FLIGHT: '2', OVERLOAD_BODY_BYTES: '1000000', OVERLOAD_BODY_BYTES_PER_CLIENT: '65536' } },
+  ({ server, creds }) => {
+    test('past the requests in flight: the envelope on the API, a page on the portal, health still answers', async () => {
+      const a = await newAssessment(server.url, creds);
+      const stalled = [await stalledPost(server, creds, 1000, '127.0.31.1'), await stalledPost(server, creds, 1000, '127.0.31.2')];
+      try {
+        const api = await apiClient(server.url, creds, '127.0.31.3').get(`/api/anonymous/assessment/${a.id}`);
+        assert.equal(api.status, 503);
+        assert.equal(errorCode(api), 'ServiceUnavailable');
+        assert.ok(Number(api.headers.get('retry-after')) >= 1);
+        const page = await request(`${server.url}/anonymous/analyse/start/${a.id}`, { from: '127.0.31.3' });
+        assert.equal(page.status, 503);
+        assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+        assert.match(page.text, /Very busy right now/);
+        assert.ok(Number(page.headers.get('retry-after')) >= 1);
+        assert.equal((await request(`${server.url}/healthz`)).status, 200);
+      } finally {
+        for (const s of stalled) s.destroy();
+      }
+      // The slots come back when those connections go.
+      let served = 0;
+      for (let i = 0; i < 50 && served === 0; i++) {
+        if ((await apiClient(server.url, creds).get(`/api/anonymous/assessment/${a.id}`)).status === 200) served++;
+        else await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(served, 1);
+    });
 
-  test('one client cannot hold more than its share of request bodies in memory', async () => {
-    const held = await stalledPost(server, creds, 60_000, '127.0.32.1');
-    try {
-      const same = await apiClient(server.url, creds, '127.0.32.1').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
-      assert.equal(same.status, 503, same.text);
-      assert.equal(errorCode(same), 'ServiceUnavailable');
-      const other = await apiClient(server.url, creds, '127.0.32.2').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
-      assert.equal(other.status, 201, 'another client is served meanwhile');
-    } finally {
-      held.destroy();
-    }
-  });
-});
+    test('one client cannot hold more than its share of request bodies in memory', async () => {
+      const held = await stalledPost(server, creds, 60_000, '127.0.32.1');
+      try {
+        const same = await apiClient(server.url, creds, '127.0.32.1').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
+        assert.equal(same.status, 503, same.text);
+        assert.equal(errorCode(same), 'ServiceUnavailable');
+        const other = await apiClient(server.url, creds, '127.0.32.2').createCandidate({ ...candidate(), Pad: 'x'.repeat(10_000) });
+        assert.equal(other.status, 201, 'another client is served meanwhile');
+      } finally {
+        held.destroy();
+      }
+    });
+  },
+);
 
 /** Keeps this process's event loop busy in slices of `sliceMs`, letting I/O through between them, until `work` settles. */
 async function whileLoopSlow<T>(work: () => Promise<T>, { warmMs = 1_300, sliceMs = 200 } = {}): Promise<T> {
@@ -69,12 +77,15 @@ async function whileLoopSlow<T>(work: () => Promise<T>, { warmMs = 1_300, sliceM
   let outcome: { value: T } | { error: unknown } | undefined;
   let running = false;
   while (!outcome) {
-    for (const end = Date.now() + sliceMs; Date.now() < end; );
+    for (const end = Date.now() + sliceMs; Date.now() < end;);
     await new Promise((r) => setImmediate(r));
     // Past one whole sampling second (under-pressure samples each 1 s), every delay it saw was a slice.
     if (!running && Date.now() - started >= warmMs) {
       running = true;
-      work().then((value) => (outcome = { value }), (error) => (outcome = { error }));
+      work().then(
+        (value) => (outcome = { value }),
+        (error) => (outcome = { error }),
+      );
     }
     if (Date.now() - started > 30_000) throw new Error('the request did not settle');
   }

@@ -26,7 +26,12 @@ suiteOnEachDatabase('secrets at rest', { on: 'sqlite', env: { WEBHOOK_ALLOW_PRIV
     const scan = (when: string) => {
       const all = scanFiles(server.dataDir, [...forms.flat(), ...stored]).filter(({ file }) => !file.endsWith('secret.key'));
       const files = all.map(({ file, counts }) => ({ file, counts: counts.slice(0, -stored.length) }));
-      stored.forEach((needle, i) => assert.ok(all.some(({ counts }) => counts[counts.length - stored.length + i]! > 0), `${when}: the scan finds ${needle}`));
+      stored.forEach((needle, i) =>
+        assert.ok(
+          all.some(({ counts }) => counts[counts.length - stored.length + i]! > 0),
+          `${when}: the scan finds ${needle}`,
+        ),
+      );
       assert.ok(files.some(({ file }) => file.endsWith('.db-wal')) || when === 'after stop', `${when}: the WAL is among the scanned files`);
       for (const { file, counts } of files) {
         counts.forEach((n, i) => assert.equal(n, 0, `${when}: ${names[Math.floor(i / 3)]} found in ${file}`));

@@ -63,9 +63,16 @@ suiteOnEachDatabase('the front door and paths no route has', { on: 'first', tena
         const req = httpRequest({ hostname, port, path, headers: { accept: BROWSER }, timeout: 10_000 }, (res) => {
           let body = '';
           res.setEncoding('utf8').on('data', (c: string) => (body += c));
-          res.on('end', () => (res.statusCode === 404 ? resolve(/class="lang-switch" href="([^"]*)"/.exec(body)?.[1] ?? 'no link') : reject(new Error(`${path}: ${res.statusCode}`))));
+          res.on('end', () =>
+            res.statusCode === 404
+              ? resolve(/class="lang-switch" href="([^"]*)"/.exec(body)?.[1] ?? 'no link')
+              : reject(new Error(`${path}: ${res.statusCode}`)),
+          );
         });
-        req.on('timeout', () => req.destroy(new Error(`${path}: no answer`))).on('error', reject).end();
+        req
+          .on('timeout', () => req.destroy(new Error(`${path}: no answer`)))
+          .on('error', reject)
+          .end();
       });
     assert.equal(await languageLink('//evil.example/login'), '/evil.example/login?lang=nl');
     assert.equal(await languageLink('/\\evil.example/login'), '/evil.example/login?lang=nl');

@@ -28,7 +28,11 @@ describe('compaction: copies of deleted rows that SQLite left in rebuilt pages a
   const id = (i: number) => `AID${String(i).padStart(6, '0')}qqqqqqqqqqqq`;
   const deleted: number[] = [];
   for (let i = 0; i < 5_000; i += i % 1000 < 500 ? 1 : 500) deleted.push(i);
-  const left = () => scanFiles(dir, deleted.map((i) => Buffer.from(id(i)))).reduce((n, { counts }) => n + counts.filter((c) => c > 0).length, 0);
+  const left = () =>
+    scanFiles(
+      dir,
+      deleted.map((i) => Buffer.from(id(i))),
+    ).reduce((n, { counts }) => n + counts.filter((c) => c > 0).length, 0);
 
   before(async () => {
     raw = openSqliteFile(path);
@@ -65,16 +69,20 @@ describe('compaction: copies of deleted rows that SQLite left in rebuilt pages a
   });
 });
 
-suiteOnEachDatabase('a served SQLite store compacts after an API erasure, at its next retention sweep', { on: 'sqlite', env: { RETENTION_SWEEP_INTERVAL_MS: '1000' }, tenant: false, timeout: 60_000 }, ({ server }) => {
-  test('the sweep compacts once the erasure is recorded, and then has nothing to do', async () => {
-    const store = server.running.deps.store;
-    const covered = async () => Number((await sql<{ user_version: number }>`pragma user_version`.execute(store.db)).rows[0]!.user_version);
-    assert.equal(await covered(), 0);
-    const creds = await server.tenant();
-    const a = await newAssessment(server.url, creds);
-    assert.equal((await request(`${server.url}/api/anonymous/candidate/${a.externalId}`, { method: 'DELETE', headers: authHeaders(creds) })).status, 200);
-    await eventually(async () => ((await covered()) === 1 ? true : undefined), 10_000, 'the sweep to compact');
-    assert.equal(await store.compact(), false);
-    assert.equal((await a.api.get(`/api/anonymous/candidate/${a.externalId}`)).status, 404);
-  });
-});
+suiteOnEachDatabase(
+  'a served SQLite store compacts after an API erasure, at its next retention sweep',
+  { on: 'sqlite', env: { RETENTION_SWEEP_INTERVAL_MS: '1000' }, tenant: false, timeout: 60_000 },
+  ({ server }) => {
+    test('the sweep compacts once the erasure is recorded, and then has nothing to do', async () => {
+      const store = server.running.deps.store;
+      const covered = async () => Number((await sql<{ user_version: number }>`pragma user_version`.execute(store.db)).rows[0]!.user_version);
+      assert.equal(await covered(), 0);
+      const creds = await server.tenant();
+      const a = await newAssessment(server.url, creds);
+      assert.equal((await request(`${server.url}/api/anonymous/candidate/${a.externalId}`, { method: 'DELETE', headers: authHeaders(creds) })).status, 200);
+      await eventually(async () => ((await covered()) === 1 ? true : undefined), 10_000, 'the sweep to compact');
+      assert.equal(await store.compact(), false);
+      assert.equal((await a.api.get(`/api/anonymous/candidate/${a.externalId}`)).status, 404);
+    });
+  },
+);

@@ -21,7 +21,10 @@ describe('GroupCommitter', () => {
     const r = recorder();
     const gc = new GroupCommitter(r.transact);
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => gc.submit(async (ctx) => (ctx.note(), i * 2))));
-    assert.deepEqual(results, Array.from({ length: 50 }, (_, i) => i * 2));
+    assert.deepEqual(
+      results,
+      Array.from({ length: 50 }, (_, i) => i * 2),
+    );
     assert.deepEqual(r.batches, [50]);
   });
 
@@ -44,7 +47,10 @@ describe('GroupCommitter', () => {
         }),
       ),
     );
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+    );
   });
 
   test('no write is acknowledged before a sync that started after its commit has finished', async () => {
@@ -97,13 +103,19 @@ describe('GroupCommitter', () => {
         throw Object.assign(new Error('EIO'), { code: 'EIO' });
       },
     });
-    await assert.rejects(gc.submit(async () => 1), /EIO/);
+    await assert.rejects(
+      gc.submit(async () => 1),
+      /EIO/,
+    );
   });
 
   test('a failed commit rejects every write in it', async () => {
     const r = recorder(() => true);
     const gc = new GroupCommitter(r.transact);
     const outcomes = await Promise.allSettled([gc.submit(async () => 1), gc.submit(async () => 2)]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected'],
+    );
   });
 });

@@ -32,23 +32,27 @@ function connectionsTo(port: number): Array<{ localPort: number; timer: string }
   return found;
 }
 
-suiteOnEachDatabase('connections to PostgreSQL, with DATABASE_POOL_SIZE=1', { on: 'postgres', env: { DATABASE_POOL_SIZE: '1' }, tenant: false, timeout: 60_000 }, ({ server }) => {
-  test('with a size of 1 the server starts and serves, on one connection for queries and one that listens', async () => {
-    const a = await newAssessment(server.url, await server.tenant());
-    assert.match(a.id, /\S/);
-    const backends = (
-      await sql<{ query: string }>`select query from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`.execute(
-        server.running.deps.store.db,
-      )
-    ).rows.map((r) => r.query);
-    assert.equal(backends.length, 2, backends.join('\n'));
-    assert.equal(backends.filter((q) => q.startsWith('LISTEN ')).length, 1, backends.join('\n'));
-  });
+suiteOnEachDatabase(
+  'connections to PostgreSQL, with DATABASE_POOL_SIZE=1',
+  { on: 'postgres', env: { DATABASE_POOL_SIZE: '1' }, tenant: false, timeout: 60_000 },
+  ({ server }) => {
+    test('with a size of 1 the server starts and serves, on one connection for queries and one that listens', async () => {
+      const a = await newAssessment(server.url, await server.tenant());
+      assert.match(a.id, /\S/);
+      const backends = (
+        await sql<{ query: string }>`select query from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`.execute(
+          server.running.deps.store.db,
+        )
+      ).rows.map((r) => r.query);
+      assert.equal(backends.length, 2, backends.join('\n'));
+      assert.equal(backends.filter((q) => q.startsWith('LISTEN ')).length, 1, backends.join('\n'));
+    });
 
-  test('every connection, the listener included, has TCP keepalive on: the kernel shows its keepalive timer', async () => {
-    await newAssessment(server.url, await server.tenant());
-    const connections = connectionsTo(Number(new URL(server.databaseUrl).port));
-    assert.equal(connections.length, 2, JSON.stringify(connections));
-    for (const c of connections) assert.equal(c.timer, '02', `connection from port ${c.localPort} has no keepalive timer: ${JSON.stringify(connections)}`);
-  });
-});
+    test('every connection, the listener included, has TCP keepalive on: the kernel shows its keepalive timer', async () => {
+      await newAssessment(server.url, await server.tenant());
+      const connections = connectionsTo(Number(new URL(server.databaseUrl).port));
+      assert.equal(connections.length, 2, JSON.stringify(connections));
+      for (const c of connections) assert.equal(c.timer, '02', `connection from port ${c.localPort} has no keepalive timer: ${JSON.stringify(connections)}`);
+    });
+  },
+);

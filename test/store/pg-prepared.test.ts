@@ -69,23 +69,27 @@ import { suiteOnEachDatabase } from '../helpers/harness.js';
 }
 
 // One connection, so every request below and the check read the same connection's statements.
-suiteOnEachDatabase("the portal's session read is a named prepared statement", { on: 'postgres', env: { DATABASE_POOL_SIZE: '1' }, tenant: false, timeout: 60_000 }, ({ server }) => {
-  test('pages of two assessments are each read as their own, through one statement prepared on the connection', async () => {
-    const creds = await server.tenant();
-    const [a, b] = [await newAssessment(server.url, creds), await newAssessment(server.url, creds)];
-    const client = new FormClient(server.url);
-    const started = await client.submit(startPath(a.id), {});
-    assert.equal(started.status, 303);
-    const questions = await client.get(started.location!);
-    assert.equal(questions.status, 200);
-    assert.ok(itemNames(questions.html).length > 0, `${started.location} shows questions`);
-    const notStarted = await new FormClient(server.url).get(startPath(b.id));
-    assert.equal(notStarted.status, 200);
-    assert.deepEqual(itemNames(notStarted.html), [], 'the other assessment is still at its start');
-    const statements = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(server.running.deps.store.db)).rows
-      .map((r) => r.statement)
-      .filter((s) => s.includes('from "assessments" as "a" inner join "candidates"'));
-    assert.equal(statements.length, 1, statements.join('\n'));
-    assert.ok(statements[0]!.startsWith(PREPARE), statements[0]);
-  });
-});
+suiteOnEachDatabase(
+  "the portal's session read is a named prepared statement",
+  { on: 'postgres', env: { DATABASE_POOL_SIZE: '1' }, tenant: false, timeout: 60_000 },
+  ({ server }) => {
+    test('pages of two assessments are each read as their own, through one statement prepared on the connection', async () => {
+      const creds = await server.tenant();
+      const [a, b] = [await newAssessment(server.url, creds), await newAssessment(server.url, creds)];
+      const client = new FormClient(server.url);
+      const started = await client.submit(startPath(a.id), {});
+      assert.equal(started.status, 303);
+      const questions = await client.get(started.location!);
+      assert.equal(questions.status, 200);
+      assert.ok(itemNames(questions.html).length > 0, `${started.location} shows questions`);
+      const notStarted = await new FormClient(server.url).get(startPath(b.id));
+      assert.equal(notStarted.status, 200);
+      assert.deepEqual(itemNames(notStarted.html), [], 'the other assessment is still at its start');
+      const statements = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(server.running.deps.store.db)).rows
+        .map((r) => r.statement)
+        .filter((s) => s.includes('from "assessments" as "a" inner join "candidates"'));
+      assert.equal(statements.length, 1, statements.join('\n'));
+      assert.ok(statements[0]!.startsWith(PREPARE), statements[0]);
+    });
+  },
+);

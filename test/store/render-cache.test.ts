@@ -42,7 +42,15 @@ describe('render cache', () => {
 
   test('nothing to render (the rows are gone) answers undefined and keeps nothing', async () => {
     const cache = new RenderCache();
-    assert.equal(await cache.get(source('f'), 'x', async () => undefined, () => 1), undefined);
+    assert.equal(
+      await cache.get(
+        source('f'),
+        'x',
+        async () => undefined,
+        () => 1,
+      ),
+      undefined,
+    );
     assert.equal(cache.size, 0);
   });
 
@@ -56,7 +64,15 @@ describe('render cache', () => {
 
   test('a failed making is not kept: the next request makes it again', async () => {
     const cache = new RenderCache();
-    await assert.rejects(cache.get(source('f'), 'x', async () => Promise.reject(new Error('boom')), () => 1), /boom/);
+    await assert.rejects(
+      cache.get(
+        source('f'),
+        'x',
+        async () => Promise.reject(new Error('boom')),
+        () => 1,
+      ),
+      /boom/,
+    );
     const m = maker('ok');
     assert.equal(await cache.get(source('f'), 'x', m.make, (v) => v.length), 'ok');
     assert.equal(m.made.count, 1);

@@ -78,7 +78,11 @@ describe('SqliteWriter: single statements batched per turn, answered after the W
       writer.execute(insert('h1')),
       // Its third statement collides with a row written earlier: the first two are undone too.
       writer.executeAll([insert('h2'), insert('h3'), insert('a1')]),
-      writer.executeAll([insert('h4'), CompiledQuery.raw("UPDATE t SET note = 'y' WHERE id = ?", ['h1']), CompiledQuery.raw('SELECT note FROM t WHERE id = ?', ['h1'])]),
+      writer.executeAll([
+        insert('h4'),
+        CompiledQuery.raw("UPDATE t SET note = 'y' WHERE id = ?", ['h1']),
+        CompiledQuery.raw('SELECT note FROM t WHERE id = ?', ['h1']),
+      ]),
       writer.execute(insert('h5')),
     ]);
     assert.deepEqual(
@@ -86,10 +90,11 @@ describe('SqliteWriter: single statements batched per turn, answered after the W
       ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
     );
     assert.equal((outcomes[1] as PromiseRejectedResult).reason.code, 'SQLITE_CONSTRAINT_PRIMARYKEY');
-    assert.deepEqual(
-      (outcomes[2] as PromiseFulfilledResult<Array<{ rows: unknown[]; changes: number }>>).value,
-      [{ rows: [], changes: 1 }, { rows: [], changes: 1 }, { rows: [{ note: 'y' }], changes: 0 }],
-    );
+    assert.deepEqual((outcomes[2] as PromiseFulfilledResult<Array<{ rows: unknown[]; changes: number }>>).value, [
+      { rows: [], changes: 1 },
+      { rows: [], changes: 1 },
+      { rows: [{ note: 'y' }], changes: 0 },
+    ]);
     assert.deepEqual(raw.prepare("SELECT id FROM t WHERE id LIKE 'h%' ORDER BY id").pluck().all(), ['h1', 'h4', 'h5']);
     assert.equal(count('h2'), 0);
   });

@@ -16,10 +16,13 @@ describe('TurnBatcher', () => {
 
   test('a batch never exceeds its limit', async () => {
     const sizes: number[] = [];
-    const b = new TurnBatcher(async (items: number[]) => {
-      sizes.push(items.length);
-      return items;
-    }, { maxBatch: 4 });
+    const b = new TurnBatcher(
+      async (items: number[]) => {
+        sizes.push(items.length);
+        return items;
+      },
+      { maxBatch: 4 },
+    );
     assert.deepEqual(await Promise.all(Array.from({ length: 10 }, (_, i) => b.submit(i))), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     assert.deepEqual(sizes, [4, 4, 2]);
   });
@@ -31,7 +34,10 @@ describe('TurnBatcher', () => {
       return items;
     });
     const outcomes = await Promise.allSettled([b.submit('a'), b.submit('b')]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected'],
+    );
     fail = false;
     assert.equal(await b.submit('c'), 'c');
   });

@@ -19,7 +19,10 @@ describe('webhook host names, resolved by DNS queries of their own', () => {
     assert.deepEqual(await resolve('ats.test'), [{ address: '127.0.0.1', family: 4 }]);
     await assert.rejects(resolve('nobody.test'), (e: unknown) => e instanceof HostNotFound && e.code === 'ENOTFOUND');
     const asked = dns.questions.length;
-    assert.deepEqual((await resolve('api.localhost')).map((a) => a.address), ['127.0.0.1', '::1']);
+    assert.deepEqual(
+      (await resolve('api.localhost')).map((a) => a.address),
+      ['127.0.0.1', '::1'],
+    );
     assert.equal(dns.questions.length, asked);
   });
 
@@ -44,11 +47,19 @@ describe('webhook host names, resolved by DNS queries of their own', () => {
 
   test('a webhook to a name the resolver finds is delivered; to a silent one it is one failed attempt naming the host as not found', async () => {
     const receiver = await Receiver.start();
-    const client = new WebhookClient({ allowPrivateNetworks: true, timeoutMs: 5_000, maxResponseBytes: 1024, resolver: dnsResolver({ servers: [dns.server], timeoutMs: 500, tries: 1 }) });
+    const client = new WebhookClient({
+      allowPrivateNetworks: true,
+      timeoutMs: 5_000,
+      maxResponseBytes: 1024,
+      resolver: dnsResolver({ servers: [dns.server], timeoutMs: 500, tries: 1 }),
+    });
     try {
       const delivered = await client.post(`http://ats.test:${receiver.port}/hook`, '{}', undefined);
       assert.equal(delivered.status, 204, delivered.error ?? '');
-      assert.deepEqual(receiver.received.map((r) => r.url), ['/hook']);
+      assert.deepEqual(
+        receiver.received.map((r) => r.url),
+        ['/hook'],
+      );
       const silent = await client.post(`http://x.silent.test:${receiver.port}/hook`, '{}', undefined);
       assert.equal(silent.status, null);
       assert.equal(silent.error, HOST_NOT_USABLE);
@@ -64,7 +75,12 @@ describe('webhook host names, resolved by DNS queries of their own', () => {
     await new Promise<void>((resolve) => probe.bind(0, '127.0.0.1', resolve));
     const port = probe.address().port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const client = new WebhookClient({ allowPrivateNetworks: true, timeoutMs: 5_000, maxResponseBytes: 1024, resolver: dnsResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 500, tries: 1 }) });
+    const client = new WebhookClient({
+      allowPrivateNetworks: true,
+      timeoutMs: 5_000,
+      maxResponseBytes: 1024,
+      resolver: dnsResolver({ servers: [`127.0.0.1:${port}`], timeoutMs: 500, tries: 1 }),
+    });
     try {
       const attempt = await client.post('http://ats.test/hook', '{}', undefined);
       assert.equal(attempt.status, null);

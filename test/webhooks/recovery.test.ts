@@ -32,7 +32,21 @@ suiteOnEachDatabase('a delivery claimed before a crash is never sent again, unle
       const { tenant_id } = await trx.selectFrom('assessments').select('tenant_id').where('analysis_id', '=', a.id).executeTakeFirstOrThrow();
       await trx
         .insertInto('webhook_attempts')
-        .values({ id: `crashed-${a.id}`, analysis_id: a.id, tenant_id, kind: 'automatic', requested_by: null, status: 'sending', created_at: claimedAt, claimed_at: claimedAt, claimed_by: 'crashed-process', attempted_at: null, duration_ms: null, response_status: null, error: null })
+        .values({
+          id: `crashed-${a.id}`,
+          analysis_id: a.id,
+          tenant_id,
+          kind: 'automatic',
+          requested_by: null,
+          status: 'sending',
+          created_at: claimedAt,
+          claimed_at: claimedAt,
+          claimed_by: 'crashed-process',
+          attempted_at: null,
+          duration_ms: null,
+          response_status: null,
+          error: null,
+        })
         .execute();
     });
     await first.stop(true);
@@ -59,7 +73,13 @@ suiteOnEachDatabase('a delivery claimed before a crash is never sent again, unle
       const l = (await api.get(`/api/anonymous/assessment/${a.id}/webhooks`)).body.Data;
       return l.length === 2 && l[1].Status === 'Delivered' ? l : undefined;
     });
-    assert.deepEqual(log.map((x: any) => [x.Kind, x.Status]), [['Automatic', 'Unknown'], ['Manual', 'Delivered']]);
+    assert.deepEqual(
+      log.map((x: any) => [x.Kind, x.Status]),
+      [
+        ['Automatic', 'Unknown'],
+        ['Manual', 'Delivered'],
+      ],
+    );
     const after = (await api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
     assert.deepEqual([after.Status, after.Attempts], ['Delivered', 2]);
     await dispatcherQuiet(server.running.deps.webhooks);
@@ -121,7 +141,9 @@ suiteOnEachDatabase('a delivery claimed before a crash is never sent again, unle
       errorCode(res);
     }
 
-    const huge = await api.post(`/api/anonymous/assessment/${done.id}/webhook/redeliver`, JSON.stringify({ pad: 'x'.repeat(200_000) }), { 'content-type': 'application/json' });
+    const huge = await api.post(`/api/anonymous/assessment/${done.id}/webhook/redeliver`, JSON.stringify({ pad: 'x'.repeat(200_000) }), {
+      'content-type': 'application/json',
+    });
     assert.deepEqual([huge.status, errorCode(huge)], [413, 'PayloadTooLarge']);
     await dispatcherQuiet(server.running.deps.webhooks);
     assert.equal(receiver.received.length, 1, 'a refused redelivery sends nothing');

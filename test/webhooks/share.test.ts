@@ -7,16 +7,37 @@ import { shareOut, TenantWalk, type WalkRead } from '../../src/webhooks/share.js
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 
 describe('sharing webhook places out among tenants', () => {
-  test('a freed place goes to a tenant holding none before a slow tenant\'s older backlog', () => {
-    const held = new Map([['slow-a', 31], ['slow-b', 32]]);
+  test("a freed place goes to a tenant holding none before a slow tenant's older backlog", () => {
+    const held = new Map([
+      ['slow-a', 31],
+      ['slow-b', 32],
+    ]);
     const waiting: WaitingTenant[] = [
       { tenantId: 'slow-a', oldest: at(1), waiting: 32 },
       { tenantId: 'slow-b', oldest: at(2), waiting: 32 },
       { tenantId: 'other', oldest: at(50), waiting: 1 },
     ];
-    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 1, 32), { wants: [{ tenantId: 'other', limit: 1 }], short: true }, 'slow-a could use one more');
-    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 3, 32), { wants: [{ tenantId: 'other', limit: 1 }, { tenantId: 'slow-a', limit: 1 }], short: false }, 'slow-b holds its share');
-    assert.deepEqual(shareOut(waiting, (t) => held.get(t) ?? 0, 0, 32), { wants: [], short: true }, 'with no place free, tenants under their share wait short');
+    assert.deepEqual(
+      shareOut(waiting, (t) => held.get(t) ?? 0, 1, 32),
+      { wants: [{ tenantId: 'other', limit: 1 }], short: true },
+      'slow-a could use one more',
+    );
+    assert.deepEqual(
+      shareOut(waiting, (t) => held.get(t) ?? 0, 3, 32),
+      {
+        wants: [
+          { tenantId: 'other', limit: 1 },
+          { tenantId: 'slow-a', limit: 1 },
+        ],
+        short: false,
+      },
+      'slow-b holds its share',
+    );
+    assert.deepEqual(
+      shareOut(waiting, (t) => held.get(t) ?? 0, 0, 32),
+      { wants: [], short: true },
+      'with no place free, tenants under their share wait short',
+    );
   });
 
   test('among tenants holding as many places, the one waiting longest goes first; none is given more than it has waiting', () => {
@@ -24,8 +45,27 @@ describe('sharing webhook places out among tenants', () => {
       { tenantId: 'b', oldest: at(5), waiting: 3 },
       { tenantId: 'a', oldest: at(9), waiting: 40 },
     ];
-    assert.deepEqual(shareOut(waiting, () => 0, 10, 32), { wants: [{ tenantId: 'b', limit: 3 }, { tenantId: 'a', limit: 7 }], short: true });
-    assert.deepEqual(shareOut(waiting, () => 0, 43, 32), { wants: [{ tenantId: 'b', limit: 3 }, { tenantId: 'a', limit: 32 }], short: false }, 'a\'s share, though 40 wait');
+    assert.deepEqual(
+      shareOut(waiting, () => 0, 10, 32),
+      {
+        wants: [
+          { tenantId: 'b', limit: 3 },
+          { tenantId: 'a', limit: 7 },
+        ],
+        short: true,
+      },
+    );
+    assert.deepEqual(
+      shareOut(waiting, () => 0, 43, 32),
+      {
+        wants: [
+          { tenantId: 'b', limit: 3 },
+          { tenantId: 'a', limit: 32 },
+        ],
+        short: false,
+      },
+      "a's share, though 40 wait",
+    );
   });
 
   test('for any tenants and places: within the free places and each share, and no tenant served while one holding fewer is left short', () => {
@@ -46,12 +86,16 @@ describe('sharing webhook places out among tenants', () => {
         }
         for (const a of waiting) {
           for (const b of waiting) {
-            if (held(a.tenantId) < held(b.tenantId) && (got.get(b.tenantId) ?? 0) > 0) assert.equal(got.get(a.tenantId) ?? 0, full(a), `${a.tenantId} holds fewer than ${b.tenantId}`);
+            if (held(a.tenantId) < held(b.tenantId) && (got.get(b.tenantId) ?? 0) > 0)
+              assert.equal(got.get(a.tenantId) ?? 0, full(a), `${a.tenantId} holds fewer than ${b.tenantId}`);
           }
         }
         // Places are left over only when every tenant got all it could; short says whether one did not.
         if ([...got.values()].reduce((a, b) => a + b, 0) < free) for (const w of waiting) assert.equal(got.get(w.tenantId) ?? 0, full(w));
-        assert.equal(short, waiting.some((w) => (got.get(w.tenantId) ?? 0) < full(w)));
+        assert.equal(
+          short,
+          waiting.some((w) => (got.get(w.tenantId) ?? 0) < full(w)),
+        );
       }),
       { numRuns: 500 },
     );
@@ -60,8 +104,13 @@ describe('sharing webhook places out among tenants', () => {
 
 describe('walking the waiting tenants', () => {
   /** The store's walk over a fixed set of waiting tenants, in id order. */
-  const reader = (ids: string[]): WalkRead => async ({ after, max }) =>
-    ids.filter((id) => after === undefined || id > after).slice(0, max).map((tenantId) => ({ tenantId, oldest: at(0), waiting: 1 }));
+  const reader =
+    (ids: string[]): WalkRead =>
+    async ({ after, max }) =>
+      ids
+        .filter((id) => after === undefined || id > after)
+        .slice(0, max)
+        .map((tenantId) => ({ tenantId, oldest: at(0), waiting: 1 }));
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `t${String(i).padStart(4, '0')}`);
 
   test('past its bound a walk goes on after the last tenant seen and wraps round, so every tenant comes up in turn', async () => {
@@ -88,6 +137,10 @@ describe('walking the waiting tenants', () => {
   test('under its bound every walk sees every tenant once', async () => {
     const all = ids(40);
     const walk = new TenantWalk(reader(all), 256);
-    for (let i = 0; i < 3; i++) assert.deepEqual((await walk.next()).map((w) => w.tenantId), all);
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(
+        (await walk.next()).map((w) => w.tenantId),
+        all,
+      );
   });
 });

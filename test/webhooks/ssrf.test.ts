@@ -23,7 +23,10 @@ const RANGES: Record<string, string[]> = {
   'IPv4-compatible IPv6': ['::127.0.0.1', '::7f00:1', '::a9fe:a9fe'],
 };
 
-const fixed = (addresses: string[]): Resolver => async () => addresses.map((address): LookupAddress => ({ address, family: isIP(address) }));
+const fixed =
+  (addresses: string[]): Resolver =>
+  async () =>
+    addresses.map((address): LookupAddress => ({ address, family: isIP(address) }));
 
 describe('the guarded webhook client', () => {
   let receiver: Receiver;
@@ -131,24 +134,28 @@ describe('the guarded webhook client', () => {
 
 const dns: Record<string, string> = { 'internal.test': '10.1.2.3', 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
 const resolver: Resolver = async (host) => (dns[host] ? [{ address: dns[host]!, family: 4 }] : []);
-suiteOnEachDatabase('SSRF through the whole flow', { env: { WEBHOOK_POLL_INTERVAL_MS: '100' }, serverOptions: { resolver }, tenant: false, receiver: true }, ({ server, receiver, another }) => {
-  test('a webhook name resolving to a private address is refused at delivery, recorded as an unknown name would be', async () => {
-    const creds = await server.tenant();
-    for (const host of ['internal.test', 'loopback.test', 'metadata.test', 'unknown.test']) {
-      const a = await newAssessment(server.url, creds, { WebhookUrl: `http://${host}:${receiver.port}/hook` });
-      await completeViaForms(new FormClient(server.url), a.id);
-      const w = await eventually(async () => {
-        const hook = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
-        return hook.Status === 'Failed' ? hook : undefined;
-      });
-      assert.equal(w.Error, HOST_NOT_USABLE, host);
-      assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
-    }
-    assert.equal(receiver.received.length, 0);
-    // Positive control: with private networks allowed, the same flow reaches the receiver, and it counts the POST.
-    const open = await another({ WEBHOOK_POLL_INTERVAL_MS: '100', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { resolver });
-    const control = await newAssessment(open.url, await open.tenant(), { WebhookUrl: `http://loopback.test:${receiver.port}/hook` });
-    await completeViaForms(new FormClient(open.url), control.id);
-    assert.equal((await receiver.waitFor(1)).length, 1);
-  });
-});
+suiteOnEachDatabase(
+  'SSRF through the whole flow',
+  { env: { WEBHOOK_POLL_INTERVAL_MS: '100' }, serverOptions: { resolver }, tenant: false, receiver: true },
+  ({ server, receiver, another }) => {
+    test('a webhook name resolving to a private address is refused at delivery, recorded as an unknown name would be', async () => {
+      const creds = await server.tenant();
+      for (const host of ['internal.test', 'loopback.test', 'metadata.test', 'unknown.test']) {
+        const a = await newAssessment(server.url, creds, { WebhookUrl: `http://${host}:${receiver.port}/hook` });
+        await completeViaForms(new FormClient(server.url), a.id);
+        const w = await eventually(async () => {
+          const hook = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data.Webhook;
+          return hook.Status === 'Failed' ? hook : undefined;
+        });
+        assert.equal(w.Error, HOST_NOT_USABLE, host);
+        assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(w.Error), `the recorded reason leaves out the resolved address: ${w.Error}`);
+      }
+      assert.equal(receiver.received.length, 0);
+      // Positive control: with private networks allowed, the same flow reaches the receiver, and it counts the POST.
+      const open = await another({ WEBHOOK_POLL_INTERVAL_MS: '100', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { resolver });
+      const control = await newAssessment(open.url, await open.tenant(), { WebhookUrl: `http://loopback.test:${receiver.port}/hook` });
+      await completeViaForms(new FormClient(open.url), control.id);
+      assert.equal((await receiver.waitFor(1)).length, 1);
+    });
+  },
+);

@@ -50,7 +50,11 @@ for (const db of testDatabases().slice(0, 1)) {
       const { dataDir, env, creds } = await operatorSetup(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: CERT });
       dirs.push(dataDir);
       server = await spawnServer(env);
-      const a = await newAssessment(server.url, creds, { WebhookUrl: `https://localhost:${port}/hooks/tls`, WebhookUsername: 'ats', WebhookPassword: 'secret' });
+      const a = await newAssessment(server.url, creds, {
+        WebhookUrl: `https://localhost:${port}/hooks/tls`,
+        WebhookUsername: 'ats',
+        WebhookPassword: 'secret',
+      });
       await completeViaForms(new FormClient(server.url), a.id);
       const status = await eventually(async () => {
         const res = await a.api.get(`/api/anonymous/assessment/${a.id}`);

@@ -12,8 +12,8 @@ export function assessmentCancel(app: App, { store }: Deps): void {
       schema: {
         summary: 'Cancel an assessment (extension)',
         description:
-          'Not in the original specification. The status becomes Cancelled and the candidate\'s link shows that the questionnaire was withdrawn. ' +
-          'Cancelling again (or after expiry) is no error. A completed assessment cannot be cancelled (409): erase the candidate\'s data instead. No webhook is sent.',
+          "Not in the original specification. The status becomes Cancelled and the candidate's link shows that the questionnaire was withdrawn. " +
+          "Cancelling again (or after expiry) is no error. A completed assessment cannot be cancelled (409): erase the candidate's data instead. No webhook is sent.",
         tags: ['Extensions'],
         params: AssessmentParams,
         response: { 200: AssessmentCancelled, ...apiErrors({ body: false }, 'NotFound', 'AlreadyCompleted') },
@@ -24,7 +24,9 @@ export function assessmentCancel(app: App, { store }: Deps): void {
       const outcome = await cancelAssessment(store, request.caller!.tenantId, AnalysisId);
       if (outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       if (outcome === 'completed') {
-        throw new DomainError('AlreadyCompleted', 'A completed assessment cannot be cancelled; erase the candidate\'s data to remove it', { field: 'AnalysisId' });
+        throw new DomainError('AlreadyCompleted', "A completed assessment cannot be cancelled; erase the candidate's data to remove it", {
+          field: 'AnalysisId',
+        });
       }
       const row = (await findOwnAssessment(store, request.caller!.tenantId, AnalysisId))!;
       return { StatusCode: 200, Message: null, Data: { AnalysisId, Status: 'Cancelled' as const, CancelledAt: row.cancelled_at ?? new Date().toISOString() } };

@@ -9,7 +9,6 @@ import { insertAssessment, insertAssessmentWith, type NewAssessment } from '../.
 import { invitationQuery } from '../../mail/outbox-store.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
 
-
 export function assessmentCreate(app: App, { store, secretBox, config, mail }: Deps): void {
   app.post(
     '/api/anonymous/assessment',
@@ -36,7 +35,10 @@ export function assessmentCreate(app: App, { store, secretBox, config, mail }: D
         config.webhook.allowPrivateNetworks,
       );
       if (body.SendInvitation === true && !config.mail) {
-        throw new DomainError('ValidationError', 'SendInvitation needs e-mail, and this server sends none: SMTP_URL is not set', { field: 'SendInvitation', setting: 'SMTP_URL' });
+        throw new DomainError('ValidationError', 'SendInvitation needs e-mail, and this server sends none: SMTP_URL is not set', {
+          field: 'SendInvitation',
+          setting: 'SMTP_URL',
+        });
       }
       const analysisId = newAnalysisId();
       const webhook = checked.webhook;
@@ -60,7 +62,9 @@ export function assessmentCreate(app: App, { store, secretBox, config, mail }: D
       };
       // Without mail, or told not to, creation is exactly what it was; else the invitation is queued in the same commit.
       const invite = config.mail !== undefined && body.SendInvitation !== false;
-      const outcome = invite ? await insertAssessmentWith(store, row, [invitationQuery(store.db, analysisId, body.SendInvitation === undefined)]) : await insertAssessment(store, row);
+      const outcome = invite
+        ? await insertAssessmentWith(store, row, [invitationQuery(store.db, analysisId, body.SendInvitation === undefined)])
+        : await insertAssessment(store, row);
       if (invite && outcome === 'created') mail.wake();
       if (outcome === 'no-candidate') {
         throw new DomainError('NoCandidateFound', 'No candidate found', { field: 'ExternalId' });

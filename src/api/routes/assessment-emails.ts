@@ -15,8 +15,8 @@ export function assessmentEmails(app: App, { store }: Deps): void {
       schema: {
         summary: 'The mail log of an assessment (extension)',
         description:
-          'Every invitation and reminder: its status, attempts, the SMTP server\'s last reply and its times, with the recipient masked. ' +
-          'Empty when none was asked for. Erasure removes it with the assessment. Another tenant\'s assessment is 404.',
+          "Every invitation and reminder: its status, attempts, the SMTP server's last reply and its times, with the recipient masked. " +
+          "Empty when none was asked for. Erasure removes it with the assessment. Another tenant's assessment is 404.",
         tags: ['Mail'],
         params: AssessmentParams,
         response: { 200: MailLog, ...apiErrors({ body: false }, 'NotFound') },

@@ -21,7 +21,7 @@ export function assessmentGet(app: App, deps: Deps): void {
         summary: 'Look up an assessment (extension)',
         description:
           'Not in the original specification. Status, timestamps, progress, the webhook attempt and, once completed (and released by the candidate where the portal asks), the raw scale scores, the consistency score, ' +
-          'integrity flags and the norm group pinned at completion. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
+          "integrity flags and the norm group pinned at completion. Only the caller's own tenant's assessments are visible; others are 404.",
         tags: ['Extensions'],
         params: AssessmentParams,
         response: { 200: AssessmentStatus, ...apiErrors({ body: false }, 'NotFound') },

@@ -35,7 +35,11 @@ export function assessmentInvitation(app: App, { store, config, mail }: Deps): v
         throw new DomainError('TooManyRequests', `At most ${RESENDS_PER_HOUR} invitations per assessment per hour`, { retryAfterSeconds: r.retryAfterSeconds });
       }
       if (r.outcome === 'closed') throw new DomainError('NotSendable', r.why, { field: 'AnalysisId', reason: 'closed' });
-      if (r.outcome === 'in-progress') throw new DomainError('NotSendable', 'An invitation for this assessment is waiting or on its way; see its mail log', { field: 'AnalysisId', reason: 'in-progress' });
+      if (r.outcome === 'in-progress')
+        throw new DomainError('NotSendable', 'An invitation for this assessment is waiting or on its way; see its mail log', {
+          field: 'AnalysisId',
+          reason: 'in-progress',
+        });
       mail.wake();
       return reply.code(202).send({ StatusCode: 202, Message: null, Data: { MessageId: r.id, Status: 'Pending' as const } });
     },

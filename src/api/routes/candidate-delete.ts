@@ -10,11 +10,11 @@ export function candidateDelete(app: App, { store }: Deps): void {
     '/api/anonymous/candidate/:ExternalId',
     {
       schema: {
-        summary: 'Erase a candidate\'s personal data (extension)',
+        summary: "Erase a candidate's personal data (extension)",
         description:
-          'Not in the original specification. Removes the candidate\'s fields and every assessment of theirs: answers, scores, page times, reports and ' +
+          "Not in the original specification. Removes the candidate's fields and every assessment of theirs: answers, scores, page times, reports and " +
           'their share links, webhook credentials and outcomes. The assessment links stop working and the ExternalId may be used again. ' +
-          'An audit row keeps when, by which API key and how much, with no personal data. Tenant-scoped: another tenant\'s candidate is 404.',
+          "An audit row keeps when, by which API key and how much, with no personal data. Tenant-scoped: another tenant's candidate is 404.",
         tags: ['Candidates'],
         params: CandidateParams,
         response: { 200: CandidateErased, ...apiErrors({ body: false }, 'NotFound') },

@@ -32,9 +32,9 @@ export function candidateGet(app: App, deps: Deps): void {
       schema: {
         summary: 'Everything held about a candidate (extension)',
         description:
-          'Not in the original specification. For a data subject\'s access request: the candidate\'s fields, every assessment with its status, answers, ' +
+          "Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, " +
           'time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay ' +
-          'out while the candidate has not released them (a portal setting), and while such an assessment is unfinished. Tenant-scoped: another tenant\'s candidate is 404.',
+          "out while the candidate has not released them (a portal setting), and while such an assessment is unfinished. Tenant-scoped: another tenant's candidate is 404.",
         tags: ['Candidates'],
         params: CandidateParams,
         response: { 200: CandidateData, ...apiErrors({ body: false }, 'NotFound') },
@@ -54,9 +54,7 @@ export function candidateGet(app: App, deps: Deps): void {
         const held = answersWithheld(row, asks);
         const answers = held
           ? null
-          : (await listAnswers(store.db, row.analysis_id)).map(
-              (a) => ({ ItemId: a.item_id, Value: a.value, AnsweredAt: a.answered_at }),
-            );
+          : (await listAnswers(store.db, row.analysis_id)).map((a) => ({ ItemId: a.item_id, Value: a.value, AnsweredAt: a.answered_at }));
         const result = held ? undefined : await resultOf(deps, row, 'en');
         const attempts = row.webhook_url ? await latestAttempt(store, row.analysis_id) : undefined;
         assessments.push({

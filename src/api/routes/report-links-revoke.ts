@@ -13,7 +13,7 @@ export function reportLinksRevoke(app: App, { store }: Deps): void {
         summary: 'Revoke the share links of a report (extension)',
         description:
           'Not in the original specification. Every share link (ReportUrl) of this assessment made so far stops working at once, on every instance; ' +
-          'the status lookup and the results endpoint then give a new one. 404 when the assessment is not the caller\'s tenant\'s or has no report (not completed, or erased).',
+          "the status lookup and the results endpoint then give a new one. 404 when the assessment is not the caller's tenant's or has no report (not completed, or erased).",
         tags: ['Extensions'],
         params: AssessmentParams,
         response: { 200: ReportLinksRevoked, ...apiErrors({ body: false }, 'NotFound') },

@@ -26,7 +26,7 @@ export function report(app: App, deps: Deps): void {
         summary: 'The report of a completed assessment (extension)',
         description:
           'An accessible HTML page (default) or a PDF (`?format=pdf` or `Accept: application/pdf`), in `?lang=nl|en`. ' +
-          'An unfinished assessment, or another tenant\'s, is 404. When the candidate has not released the results (a portal setting), 409 ResultsNotReleased. ' +
+          "An unfinished assessment, or another tenant's, is 404. When the candidate has not released the results (a portal setting), 409 ResultsNotReleased. " +
           'For people without API credentials, give them the ReportUrl from the status lookup or the results endpoint.',
         tags: ['Results'],
         params: AssessmentParams,
@@ -51,7 +51,10 @@ export function report(app: App, deps: Deps): void {
       if (wantsPdf(request.query.format, request.headers.accept)) {
         const pdf = await reportPdfOf(deps, row, lang);
         if (!pdf) throw notFound();
-        return reply.type('application/pdf').header('content-disposition', `attachment; filename="${pdfFilename(row.external_id)}"`).send(pdf);
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', `attachment; filename="${pdfFilename(row.external_id)}"`)
+          .send(pdf);
       }
       const html = await reportHtmlOf(deps, row, lang);
       if (!html) throw notFound();

@@ -14,8 +14,8 @@ export function webhookLog(app: App, { store }: Deps): void {
       schema: {
         summary: 'The webhook delivery log of an assessment (extension)',
         description:
-          'Not in the original specification. Every attempt: when, how long, the receiver\'s status code or why it failed (without internal addresses), ' +
-          'and whether it was the automatic one at completion or a manual redelivery. Empty before completion. Another tenant\'s assessment is 404.',
+          "Not in the original specification. Every attempt: when, how long, the receiver's status code or why it failed (without internal addresses), " +
+          "and whether it was the automatic one at completion or a manual redelivery. Empty before completion. Another tenant's assessment is 404.",
         tags: ['Webhooks'],
         params: AssessmentParams,
         response: { 200: WebhookLog, ...apiErrors({ body: false }, 'NotFound') },

@@ -19,7 +19,7 @@ export function webhookRedeliver(app: App, deps: Deps): void {
       schema: {
         summary: 'Send the completion webhook once more (extension)',
         description:
-          'Not in the original specification, which allows one attempt: this is an operator\'s explicit act, never automatic, and how a delivery lost ' +
+          "Not in the original specification, which allows one attempt: this is an operator's explicit act, never automatic, and how a delivery lost " +
           `(Unknown after a crash) or refused by a receiver that was down is recovered. The same body is sent once more. At most ${REDELIVERIES_PER_HOUR} ` +
           'manual attempts per assessment per hour (then 429); 409 NotRedeliverable when the assessment is not completed, has no WebhookUrl, or an attempt is under way. No body needed.',
         tags: ['Webhooks'],
@@ -35,7 +35,9 @@ export function webhookRedeliver(app: App, deps: Deps): void {
       if (r.outcome === 'limited') {
         // The headers describe the limit that was hit, not the key's per-minute budget, which is not spent.
         rateLimitHeaders(reply, REDELIVERIES_PER_HOUR, 0, r.retryAfterSeconds);
-        throw new DomainError('TooManyRequests', `At most ${REDELIVERIES_PER_HOUR} redeliveries per assessment per hour`, { retryAfterSeconds: r.retryAfterSeconds });
+        throw new DomainError('TooManyRequests', `At most ${REDELIVERIES_PER_HOUR} redeliveries per assessment per hour`, {
+          retryAfterSeconds: r.retryAfterSeconds,
+        });
       }
       if (r.outcome !== 'queued') throw new DomainError('NotRedeliverable', WHY[r.outcome]!, { field: 'AnalysisId', reason: r.outcome });
       deps.webhooks.wake();

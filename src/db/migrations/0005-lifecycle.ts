@@ -9,7 +9,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('assessments').addColumn('expires_at', 'text').execute();
   await db.schema.alterTable('assessments').addColumn('cancelled_at', 'text').execute();
   await db.schema.createIndex('assessments_expires_at').on('assessments').column('expires_at').execute();
-  await db.schema.alterTable('candidates').addColumn('gender_asked', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('candidates')
+    .addColumn('gender_asked', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('tenants').addColumn('retention_days', 'integer').execute();
   for (const column of ['organisation_name', 'logo', 'logo_type', 'logo_hash', 'primary_colour', 'privacy_url', 'contact_email']) {
     await db.schema.alterTable('portal_settings').addColumn(column, 'text').execute();

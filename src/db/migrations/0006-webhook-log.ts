@@ -28,7 +28,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     from webhook_deliveries`.execute(db);
   await db.schema.dropTable('webhook_deliveries').execute();
 
-  await db.schema.alterTable('portal_settings').addColumn('webhook_signing', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('portal_settings')
+    .addColumn('webhook_signing', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   for (const column of ['webhook_secret_enc', 'webhook_secret_previous_enc', 'webhook_secret_previous_until']) {
     await db.schema.alterTable('portal_settings').addColumn(column, 'text').execute();
   }

@@ -23,7 +23,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const changed = SUMMARY_COLUMNS.map((c) => `NEW.${c} IS NOT OLD.${c}`).join(' OR ');
   await sql.raw(`CREATE TRIGGER heads_version_assessment_update AFTER UPDATE ON assessments WHEN ${changed} BEGIN ${BUMP} END`).execute(db);
   await sql.raw(`CREATE TRIGGER heads_version_assessment_delete AFTER DELETE ON assessments BEGIN ${BUMP} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER heads_version_candidate_update AFTER UPDATE ON candidates WHEN NEW.updated_at IS NOT OLD.updated_at BEGIN ${BUMP} END`).execute(db);
+  await sql
+    .raw(`CREATE TRIGGER heads_version_candidate_update AFTER UPDATE ON candidates WHEN NEW.updated_at IS NOT OLD.updated_at BEGIN ${BUMP} END`)
+    .execute(db);
   await sql.raw(`CREATE TRIGGER heads_version_candidate_delete AFTER DELETE ON candidates BEGIN ${BUMP} END`).execute(db);
 }
 

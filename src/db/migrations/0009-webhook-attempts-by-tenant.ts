@@ -9,7 +9,10 @@ import { sql, type Kysely } from 'kysely';
  * longer sorts every pending attempt.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('webhook_attempts').addColumn('tenant_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('webhook_attempts')
+    .addColumn('tenant_id', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await sql`update webhook_attempts set tenant_id = (select a.tenant_id from assessments a where a.analysis_id = webhook_attempts.analysis_id)
     where exists (select 1 from assessments a where a.analysis_id = webhook_attempts.analysis_id)`.execute(db);
   await db.schema.createIndex('webhook_attempts_waiting').on('webhook_attempts').columns(['status', 'tenant_id', 'created_at']).execute();

@@ -48,7 +48,13 @@ export function redactUrl(raw: string): string {
   }
   for (const marker of SIG_IN_QUERY) {
     const at = redacted.indexOf(marker);
-    if (at !== -1) redacted = cut(redacted, at + marker.length, (code) => code !== 38 && code !== 35, () => REDACTED);
+    if (at !== -1)
+      redacted = cut(
+        redacted,
+        at + marker.length,
+        (code) => code !== 38 && code !== 35,
+        () => REDACTED,
+      );
   }
   return redacted;
 }

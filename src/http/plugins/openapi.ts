@@ -48,7 +48,7 @@ export function openApiOptions(): SwaggerOptions {
       components: {
         securitySchemes: {
           basicAuth: { type: 'http', scheme: 'basic', description: "The ATS user's name and password" },
-          apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: "The API key; it decides the portal domain" },
+          apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'The API key; it decides the portal domain' },
         },
       },
       tags: [
@@ -57,7 +57,10 @@ export function openApiOptions(): SwaggerOptions {
         { name: 'Results', description: "TMA's classic results endpoint, with Assay's extensions, and the report." },
         { name: 'Extensions', description: 'The status lookup and cancelling an assessment: beyond the original specification.' },
         { name: 'Webhooks', description: 'The delivery log and manual redelivery (extensions).' },
-        { name: 'Mail', description: 'Invitations and reminders e-mailed to candidates, when the server has SMTP_URL: sending again, and the mail log (extensions).' },
+        {
+          name: 'Mail',
+          description: 'Invitations and reminders e-mailed to candidates, when the server has SMTP_URL: sending again, and the mail log (extensions).',
+        },
         { name: 'Operations', description: 'Probes for balancers and orchestrators; no credentials.' },
       ],
     },

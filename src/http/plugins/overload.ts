@@ -6,7 +6,6 @@ import type { Config } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
 import { BUSY_RETRY_AFTER_SECONDS } from '../../platform/threads.js';
 
-
 function busy(what: string): DomainError {
   return new DomainError('ServiceUnavailable', `The server is busy (${what}); retry shortly`, { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
 }

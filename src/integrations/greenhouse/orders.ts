@@ -13,7 +13,8 @@ import type { GreenhouseCaller } from './types.js';
 
 export type OrderDeps = Pick<Deps, 'store' | 'secretBox' | 'config' | 'instruments' | 'mail'>;
 
-export const NO_MAIL = 'Assay cannot e-mail this test: the Assay server has no SMTP_URL set. Ask your Assay operator to configure e-mail, then send the test again.';
+export const NO_MAIL =
+  'Assay cannot e-mail this test: the Assay server has no SMTP_URL set. Ask your Assay operator to configure e-mail, then send the test again.';
 
 /** Marks what this door ordered: test_status answers for these only. */
 export const ORDERED_VIA = 'greenhouse';
@@ -34,7 +35,10 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
   if (!externalId) throw invalid('candidate.greenhouse_profile_url', 'candidate.greenhouse_profile_url must be an absolute http or https URL');
   let checked;
   try {
-    checked = checkAssessmentRequest({ assessmentType: type, returnUrl: undefined, webhookUrl: body.url, webhookUsername: undefined, webhookPassword: undefined }, deps.config.webhook.allowPrivateNetworks);
+    checked = checkAssessmentRequest(
+      { assessmentType: type, returnUrl: undefined, webhookUrl: body.url, webhookUsername: undefined, webhookPassword: undefined },
+      deps.config.webhook.allowPrivateNetworks,
+    );
   } catch (err) {
     // The caller API's rule, in this API's words.
     if (err instanceof DomainError) throw invalid('url', err.message.replaceAll('WebhookUrl', 'url'));
@@ -98,7 +102,11 @@ export interface TestStatus {
  * The profile link is signed for PROFILE_LINK_DAYS; while the candidate withholds the results it
  * opens the withheld page, and metadata carries no scores.
  */
-export async function testStatus(deps: Pick<Deps, 'store' | 'instruments' | 'competences' | 'reportLinks'>, caller: GreenhouseCaller, id: string): Promise<TestStatus | undefined> {
+export async function testStatus(
+  deps: Pick<Deps, 'store' | 'instruments' | 'competences' | 'reportLinks'>,
+  caller: GreenhouseCaller,
+  id: string,
+): Promise<TestStatus | undefined> {
   const row = await findOwnAssessment(deps.store, caller.tenantId, id);
   if (!row || row.ordered_via !== ORDERED_VIA) return undefined;
   const instrument = deps.instruments.get(row.assessment_type)!;

@@ -50,7 +50,14 @@ export async function greenhouseRoutes(app: App, deps: Deps): Promise<void> {
   app.post('/response_error', { schema: { hide: true, body: ResponseErrorBody } }, async (request) => {
     const b = request.body;
     request.log.warn(
-      { greenhouse: { apiCall: b.api_call, errors: b.errors.map((e) => e.slice(0, 300)), partnerTestId: b.partner_test_id ?? null, interview: b.partner_interview_id?.slice(0, 6) ?? null } },
+      {
+        greenhouse: {
+          apiCall: b.api_call,
+          errors: b.errors.map((e) => e.slice(0, 300)),
+          partnerTestId: b.partner_test_id ?? null,
+          interview: b.partner_interview_id?.slice(0, 6) ?? null,
+        },
+      },
       'Greenhouse could not read a response',
     );
     return { status: 200 };

@@ -67,11 +67,7 @@ export function mayVisitPage(instrument: Instrument, p: Progress, page: number):
  * Reads one page's answers from form fields named `a_<itemId>`. Returns the valid answers and
  * the ids of items left unanswered; a value outside the response scale counts as unanswered.
  */
-export function readPageAnswers(
-  instrument: Instrument,
-  page: number,
-  form: Record<string, unknown>,
-): { answers: Map<string, number>; missing: string[] } {
+export function readPageAnswers(instrument: Instrument, page: number, form: Record<string, unknown>): { answers: Map<string, number>; missing: string[] } {
   const { min, max } = instrument.responseScale;
   const answers = new Map<string, number>();
   const missing: string[] = [];

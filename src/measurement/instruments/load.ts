@@ -25,7 +25,10 @@ export function loadInstruments(dir: string): Instruments {
     }
     const problems = instrumentProblems(data, code);
     if (problems.length > 0) {
-      const shown = problems.slice(0, 10).map((p) => `  - ${p}`).join('\n');
+      const shown = problems
+        .slice(0, 10)
+        .map((p) => `  - ${p}`)
+        .join('\n');
       const more = problems.length > 10 ? `\n  ... and ${problems.length - 10} more` : '';
       throw new InstrumentError(`${file} is not a valid ${code} instrument:\n${shown}${more}`);
     }

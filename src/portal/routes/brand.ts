@@ -14,19 +14,24 @@ export function brandRoutes(app: App, deps: Deps): void {
     const { key, hash } = request.params as { key: string; hash: string };
     const logo = /^[0-9a-f-]{36}$/.test(key) && /^[0-9a-f]{16}$/.test(hash) ? await portalLogo(deps.store.db, key) : undefined;
     if (!logo || logo.hash !== hash) return reply.code(404).type('text/plain').header('cache-control', 'no-store').send('Not found');
-    return reply
-      .type(logo.type)
-      .header('cache-control', YEAR)
-      // An SVG opened on its own runs nothing and loads nothing.
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-      .header('x-content-type-options', 'nosniff')
-      .send(logo.bytes);
+    return (
+      reply
+        .type(logo.type)
+        .header('cache-control', YEAR)
+        // An SVG opened on its own runs nothing and loads nothing.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('x-content-type-options', 'nosniff')
+        .send(logo.bytes)
+    );
   });
 
   app.get('/theme/:file', async (request, reply) => {
     const { file } = request.params as { file: string };
     const hex = /^([0-9a-f]{6})\.css$/.exec(file)?.[1];
     if (!hex || !HEX_COLOUR.test(`#${hex}`)) return reply.code(404).type('text/plain').send('Not found');
-    return reply.type('text/css; charset=utf-8').header('cache-control', YEAR).send(`:root { --brand: #${hex}; --brand-dark: ${darken(`#${hex}`)}; }\n`);
+    return reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', YEAR)
+      .send(`:root { --brand: #${hex}; --brand-dark: ${darken(`#${hex}`)}; }\n`);
   });
 }

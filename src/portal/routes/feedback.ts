@@ -35,7 +35,10 @@ export function feedbackRoutes(app: App, deps: Deps): void {
     const text = (s: Scored) => {
       const b = band(s);
       const scale = scales.get(s.id)!;
-      return { scale: s, text: b && deps.interpretations.scales[scale.id] ? deps.interpretations.scales[scale.id]!.feedback[b][l.ctx.lang] : scale.description[l.ctx.lang] };
+      return {
+        scale: s,
+        text: b && deps.interpretations.scales[scale.id] ? deps.interpretations.scales[scale.id]!.feedback[b][l.ctx.lang] : scale.description[l.ctx.lang],
+      };
     };
     const state = l.session.assessment.results_release;
     return sendPage(

@@ -20,7 +20,14 @@ function pageNumber(raw: unknown): number {
   return typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
 }
 
-function renderPage(reply: FastifyReply, l: Loaded, page: number, csrf: string, answers: ReadonlyMap<string, number>, missing: ReadonlySet<string> = new Set()) {
+function renderPage(
+  reply: FastifyReply,
+  l: Loaded,
+  page: number,
+  csrf: string,
+  answers: ReadonlyMap<string, number>,
+  missing: ReadonlySet<string> = new Set(),
+) {
   const items = pageItems(l.instrument, page);
   const view = questionsPage(l.ctx, {
     instrument: l.instrument,

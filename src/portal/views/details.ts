@@ -26,7 +26,15 @@ ${error ? html`<p class="field-error" id="${id}-error">${error.message}</p>` : '
   return layout(
     ctx,
     t.detailsTitle,
-    html`${errors.length ? errorSummary(ctx, undefined, errors.map((e) => ({ href: `#f-${e.field}`, message: e.message }))) : ''}
+    html`${
+      errors.length
+        ? errorSummary(
+            ctx,
+            undefined,
+            errors.map((e) => ({ href: `#f-${e.field}`, message: e.message })),
+          )
+        : ''
+    }
 <h1>${t.detailsTitle}</h1>
 <p class="lead">${t.detailsIntro}</p>
 <form method="post" action="${action}" novalidate>

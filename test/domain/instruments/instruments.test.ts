@@ -34,11 +34,17 @@ describe('the shipped instruments', () => {
       assert.notEqual(items.get(a)?.keying, items.get(b)?.keying, `${a} and ${b}`);
       return items.get(a)!.scale;
     });
-    assert.deepEqual(scales, short.scales.map((s) => s.id));
+    assert.deepEqual(
+      scales,
+      short.scales.map((s) => s.id),
+    );
   });
 
   test('scale numbers are 1 to 26 in both forms, the same for each scale', () => {
-    assert.deepEqual(read('tma170').scales.map((s) => [s.id, s.number]), read('tma312').scales.map((s, i) => [s.id, i + 1]));
+    assert.deepEqual(
+      read('tma170').scales.map((s) => [s.id, s.number]),
+      read('tma312').scales.map((s, i) => [s.id, i + 1]),
+    );
   });
 });
 
@@ -67,7 +73,10 @@ describe('instrument validation', () => {
     delete (inst.scales[0]!.name as Partial<Record<string, string>>).en;
     inst.responseScale.labels.nl = ['x'];
     const problems = instrumentProblems(inst, 'TMA170');
-    assert.ok(problems.some((p) => p.includes(`item "${inst.items[0]!.id}" text has no nl text`)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.includes(`item "${inst.items[0]!.id}" text has no nl text`)),
+      problems.join('\n'),
+    );
     assert.ok(problems.some((p) => p.includes('name has no en text')));
     assert.ok(problems.some((p) => p.includes('labels.nl must hold 5 labels')));
   });
@@ -84,7 +93,11 @@ describe('instrument validation', () => {
 
   test('bad consistency pairs and scale numbers are reported', () => {
     const inst = good();
-    inst.consistencyPairs = [[inst.items[0]!.id, inst.items[1]!.id], ['M001', 'nope'], [inst.items[0]!.id, inst.items[26]!.id]];
+    inst.consistencyPairs = [
+      [inst.items[0]!.id, inst.items[1]!.id],
+      ['M001', 'nope'],
+      [inst.items[0]!.id, inst.items[26]!.id],
+    ];
     inst.scales[1]!.number = inst.scales[0]!.number;
     const problems = instrumentProblems(inst, 'TMA170').join('\n');
     assert.match(problems, /consistencyPairs\[0\] must be two items of one scale/);
@@ -100,7 +113,10 @@ describe('instrument validation', () => {
     const broken = good();
     broken.items = broken.items.slice(0, 100);
     writeFileSync(join(dir, 'tma170.json'), JSON.stringify(broken));
-    assert.throws(() => loadInstruments(dir), (e: unknown) => e instanceof InstrumentError && /tma170\.json is not a valid TMA170[\s\S]*found 100/.test(e.message));
+    assert.throws(
+      () => loadInstruments(dir),
+      (e: unknown) => e instanceof InstrumentError && /tma170\.json is not a valid TMA170[\s\S]*found 100/.test(e.message),
+    );
     writeFileSync(join(dir, 'tma170.json'), '{ not json');
     assert.throws(() => loadInstruments(dir), /Cannot read .*tma170\.json/);
     writeFileSync(join(dir, 'tma170.json'), JSON.stringify(good()));

@@ -43,7 +43,11 @@ describe('items that count for several scales', () => {
     const { inst, other } = withShared();
     assert.deepEqual(instrumentProblems(inst, 'TMA170'), []);
     const item = inst.items[0]!;
-    item.alsoScales = [{ scale: 'telepathy', keying: 'positive' }, { scale: item.scale, keying: 'positive' }, { scale: other, keying: 'sideways' as 'positive' }];
+    item.alsoScales = [
+      { scale: 'telepathy', keying: 'positive' },
+      { scale: item.scale, keying: 'positive' },
+      { scale: other, keying: 'sideways' as 'positive' },
+    ];
     const problems = instrumentProblems(inst, 'TMA170').join('\n');
     assert.match(problems, /also counts for unknown scale "telepathy"/);
     assert.match(problems, new RegExp(`counts for scale "${item.scale}" twice`));

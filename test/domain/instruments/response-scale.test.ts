@@ -47,7 +47,18 @@ describe('response scales of 2 to 11 points', () => {
     const items = pageItems(inst, 1);
     const page = questionsPage(
       { lang: 'en', path: '/p' },
-      { instrument: inst, page: 1, pages: pageCount(inst), items, firstNumber: 1, answers: new Map(), answeredTotal: 0, missing: new Set(), action: '/p', csrf: 't' },
+      {
+        instrument: inst,
+        page: 1,
+        pages: pageCount(inst),
+        items,
+        firstNumber: 1,
+        answers: new Map(),
+        answeredTotal: 0,
+        missing: new Set(),
+        action: '/p',
+        csrf: 't',
+      },
     ).value;
     const values = [...page.matchAll(new RegExp(`name="a_${items[0]!.id}" value="(\\d+)"`, 'g'))].map((m) => Number(m[1]));
     assert.deepEqual(values, [1, 2, 3, 4, 5, 6, 7]);
@@ -59,7 +70,23 @@ describe('response scales of 2 to 11 points', () => {
   });
 
   test('competences reverse a negatively weighted scale within the range: on 1–7, (3 × 4 + 2 × (8 − 1)) / 5', () => {
-    const model = { format: 'assay-competences/1' as const, version: 'x', description: { en: 'x', nl: 'x' }, competences: [{ id: 1, code: 'C', name: { en: 'c', nl: 'c' }, description: { en: 'c', nl: 'c' }, scales: [{ scale: 'a', weight: 3 }, { scale: 'b', weight: -2 }] }] };
+    const model = {
+      format: 'assay-competences/1' as const,
+      version: 'x',
+      description: { en: 'x', nl: 'x' },
+      competences: [
+        {
+          id: 1,
+          code: 'C',
+          name: { en: 'c', nl: 'c' },
+          description: { en: 'c', nl: 'c' },
+          scales: [
+            { scale: 'a', weight: 3 },
+            { scale: 'b', weight: -2 },
+          ],
+        },
+      ],
+    };
     const scales = [
       { scale: 'a', raw: 0, mean: 4, items: 1 },
       { scale: 'b', raw: 0, mean: 1, items: 1 },
@@ -69,7 +96,14 @@ describe('response scales of 2 to 11 points', () => {
   });
 
   test('percentiles beyond the sample run towards the scale’s own top: on 1–7 a 5 is between the top sample value and 7', () => {
-    const norm = { mean: 2.5, sd: 0.5, distribution: [[2, 0.5], [3, 0.5]] as Array<[number, number]> };
+    const norm = {
+      mean: 2.5,
+      sd: 0.5,
+      distribution: [
+        [2, 0.5],
+        [3, 0.5],
+      ] as Array<[number, number]>,
+    };
     // By hand: the mid-rank at 3 is 0.5 + 0.25 = 0.75; at the scale's top (7) it is 1; 5 lies halfway: 0.875, 88 rounded half up.
     assert.equal(percentile(5, norm, { min: 1, max: 7 }), 88);
     assert.equal(percentile(5, norm, { min: 1, max: 5 }), 100, 'positive control: on 1–5, 5 is the top');
@@ -79,9 +113,37 @@ describe('response scales of 2 to 11 points', () => {
   });
 
   test('a norm is checked against the instrument’s range: a mean of 6.5 fits 1–7, not 1–5', () => {
-    assert.deepEqual(normProblems({ mean: 6.5, sd: 1, distribution: [[6, 0.5], [7, 0.5]] }, 'x', { min: 1, max: 7 }), []);
+    assert.deepEqual(
+      normProblems(
+        {
+          mean: 6.5,
+          sd: 1,
+          distribution: [
+            [6, 0.5],
+            [7, 0.5],
+          ],
+        },
+        'x',
+        { min: 1, max: 7 },
+      ),
+      [],
+    );
     assert.match(normProblems({ mean: 6.5, sd: 1 }, 'x', { min: 1, max: 5 }).join(), /mean must be a number from 1 to 5/);
-    assert.match(normProblems({ mean: 3, sd: 1, distribution: [[0, 0.5], [7, 0.5]] }, 'x', { min: 1, max: 7 }).join(), /values from 1 to 7/);
+    assert.match(
+      normProblems(
+        {
+          mean: 3,
+          sd: 1,
+          distribution: [
+            [0, 0.5],
+            [7, 0.5],
+          ],
+        },
+        'x',
+        { min: 1, max: 7 },
+      ).join(),
+      /values from 1 to 7/,
+    );
     assert.match(normProblems({ mean: 3, sd: 6.5 }, 'x', { min: 1, max: 7 }).join(), /at most 6/);
   });
 });

@@ -15,7 +15,13 @@ const slowPages = new Map(Array.from({ length: pageCount(tma170) }, (_, i) => [i
 
 describe('consistency', () => {
   test('answers that follow a profile score 100; agreeing with everything, or the midpoint everywhere, scores 0', () => {
-    assert.equal(consistencyScore(tma170, consistent((s) => (s.length % 5) + 1)), 100);
+    assert.equal(
+      consistencyScore(
+        tma170,
+        consistent((s) => (s.length % 5) + 1),
+      ),
+      100,
+    );
     assert.equal(consistencyScore(tma170, new Map(tma170.items.map((i) => [i.id, 5]))), 0, 'every designated pair is keyed both ways');
     assert.equal(consistencyScore(tma170, new Map(tma170.items.map((i) => [i.id, 3]))), 0, 'the midpoint everywhere shows no consistency');
     // A profile that swaps one pair's halves on a few scales is less consistent than a clean one.
@@ -59,7 +65,8 @@ describe('integrity flags', () => {
 
   test('under two seconds per statement, at the median page, is speeding', () => {
     const answers = consistent(() => 4);
-    const perPage = (secondsPerItem: number) => new Map(Array.from({ length: pageCount(tma170) }, (_, i) => [i + 1, secondsPerItem * 1000 * pageItems(tma170, i + 1).length]));
+    const perPage = (secondsPerItem: number) =>
+      new Map(Array.from({ length: pageCount(tma170) }, (_, i) => [i + 1, secondsPerItem * 1000 * pageItems(tma170, i + 1).length]));
     assert.ok(integrityFlags({ instrument: tma170, answers, pageMs: perPage(1.9), consistency: 100 }).includes('Speeding'));
     assert.ok(!integrityFlags({ instrument: tma170, answers, pageMs: perPage(INTEGRITY.speedingSecondsPerItem + 0.5), consistency: 100 }).includes('Speeding'));
     assert.ok(!integrityFlags({ instrument: tma170, answers, pageMs: new Map(), consistency: 100 }).includes('Speeding'), 'no timings, no verdict');

@@ -20,17 +20,26 @@ describe('norm groups built from completed assessments', () => {
     const built = buildNormTable(sample, tma170, competences, 30);
     assert.equal(built.used, 32);
     assert.equal(built.excluded, 2);
-    assert.deepEqual(Object.keys(built.table.scales), tma170.scales.map((s) => s.id));
+    assert.deepEqual(
+      Object.keys(built.table.scales),
+      tma170.scales.map((s) => s.id),
+    );
     assert.equal(Object.keys(built.table.competences).length, competences.competences.length);
     const achievement = sample.slice(0, 32).map((m) => m.scales.find((s) => s.scale === 'achievement')!.mean);
     assert.ok(Math.abs(built.table.scales.achievement!.mean - achievement.reduce((a, b) => a + b) / 32) < 1e-3);
-    assert.throws(() => buildNormTable(sample, tma170, competences, 33), (e: unknown) => e instanceof NormError && /32 usable .* \(2 more had integrity flags\); at least 33/.test(e.message));
+    assert.throws(
+      () => buildNormTable(sample, tma170, competences, 33),
+      (e: unknown) => e instanceof NormError && /32 usable .* \(2 more had integrity flags\); at least 33/.test(e.message),
+    );
   });
 
   test('no minimum below 30 is honoured: 29 members are refused even when 10 are asked for', () => {
     const sample = Array.from({ length: 30 }, (_, i) => member(i + 1));
     assert.equal(buildNormTable(sample, tma170, competences, 10).used, 30, 'positive control: 30 are enough');
-    assert.throws(() => buildNormTable(sample.slice(1), tma170, competences, 10), (e: unknown) => e instanceof NormError && /29 usable .*; at least 30 are needed/.test(e.message));
+    assert.throws(
+      () => buildNormTable(sample.slice(1), tma170, competences, 10),
+      (e: unknown) => e instanceof NormError && /29 usable .*; at least 30 are needed/.test(e.message),
+    );
   });
 });
 
@@ -49,13 +58,26 @@ describe('norm files', () => {
 
   test('every problem is listed, by field', () => {
     const data = readContent(join(EXAMPLE_NORMS_DIR, 'example-tma170.json')) as Record<string, any>;
-    const broken = { ...data, sampleSize: 1, collectedFrom: 'last year', scales: { ...data.scales, achievement: { mean: 9, sd: 1 }, nonsense: { mean: 3, sd: 1 } }, competences: { NOPE: { mean: 3, sd: 1 } } };
+    const broken = {
+      ...data,
+      sampleSize: 1,
+      collectedFrom: 'last year',
+      scales: { ...data.scales, achievement: { mean: 9, sd: 1 }, nonsense: { mean: 3, sd: 1 } },
+      competences: { NOPE: { mean: 3, sd: 1 } },
+    };
     delete broken.scales.autonomy;
     assert.throws(
       () => parseNormFile(broken, instruments, competences),
       (e: unknown) =>
         e instanceof NormError &&
-        ['sampleSize', 'collectedFrom', 'scale "achievement": mean', 'scale "autonomy" has no norm', 'scale "nonsense" is not a scale', 'competence "NOPE"'].every((p) => e.message.includes(p)),
+        [
+          'sampleSize',
+          'collectedFrom',
+          'scale "achievement": mean',
+          'scale "autonomy" has no norm',
+          'scale "nonsense" is not a scale',
+          'competence "NOPE"',
+        ].every((p) => e.message.includes(p)),
     );
     assert.throws(() => parseNormFile({ ...data, instrument: 'TMA999' }, instruments, competences), /instrument must be/);
   });

@@ -10,7 +10,12 @@ const raw = fc.double({ min: 1, max: 5, noNaN: true });
 const hundredths = fc.integer({ min: 100, max: 500 }).map((x) => x / 100);
 const normal: fc.Arbitrary<Norm> = fc.record({ mean: fc.double({ min: 1.5, max: 4.5, noNaN: true }), sd: fc.double({ min: 0.1, max: 1.5, noNaN: true }) });
 // A sample of raw scores on the response scale, as a norm group is built from.
-const sample = fc.array(fc.integer({ min: 100, max: 500 }).map((x) => x / 100), { minLength: 2, maxLength: 300 }).filter((xs) => new Set(xs).size > 1);
+const sample = fc
+  .array(
+    fc.integer({ min: 100, max: 500 }).map((x) => x / 100),
+    { minLength: 2, maxLength: 300 },
+  )
+  .filter((xs) => new Set(xs).size > 1);
 const anyNorm = fc.oneof(normal, sample.map(buildNorm));
 
 describe('stens', () => {
@@ -30,8 +35,27 @@ describe('stens', () => {
     const norm = { mean: 3, sd: 0.5 };
     const rawAt = (z: number) => 3 + z / 2;
     const published: Array<[z: number, sten: number]> = [
-      [-4, 1], [-2.25, 1], [-2, 2], [-1.75, 2], [-1.5, 3], [-1.25, 3], [-1, 4], [-0.75, 4], [-0.5, 5], [-0.25, 5],
-      [0, 6], [0.25, 6], [0.5, 7], [0.75, 7], [1, 8], [1.25, 8], [1.5, 9], [1.75, 9], [2, 10], [2.25, 10], [4, 10],
+      [-4, 1],
+      [-2.25, 1],
+      [-2, 2],
+      [-1.75, 2],
+      [-1.5, 3],
+      [-1.25, 3],
+      [-1, 4],
+      [-0.75, 4],
+      [-0.5, 5],
+      [-0.25, 5],
+      [0, 6],
+      [0.25, 6],
+      [0.5, 7],
+      [0.75, 7],
+      [1, 8],
+      [1.25, 8],
+      [1.5, 9],
+      [1.75, 9],
+      [2, 10],
+      [2.25, 10],
+      [4, 10],
     ];
     for (const [z, expected] of published) {
       assert.equal(stenOfZ(z), expected, `the table itself at z = ${z}`);
@@ -138,7 +162,33 @@ describe('building a norm', () => {
   test('bad entries are named', () => {
     assert.match(normProblems({ mean: 7, sd: 1 }, 'scale "a"').join(), /scale "a": mean/);
     assert.match(normProblems({ mean: 3, sd: 0 }, 'x').join(), /sd must be/);
-    assert.match(normProblems({ mean: 3, sd: 1, distribution: [[3, 0.5], [2, 0.5]] }, 'x').join(), /increasing order/);
-    assert.match(normProblems({ mean: 3, sd: 1, distribution: [[2, 0.2], [3, 0.2]] }, 'x').join(), /add up to 1/);
+    assert.match(
+      normProblems(
+        {
+          mean: 3,
+          sd: 1,
+          distribution: [
+            [3, 0.5],
+            [2, 0.5],
+          ],
+        },
+        'x',
+      ).join(),
+      /increasing order/,
+    );
+    assert.match(
+      normProblems(
+        {
+          mean: 3,
+          sd: 1,
+          distribution: [
+            [2, 0.2],
+            [3, 0.2],
+          ],
+        },
+        'x',
+      ).join(),
+      /add up to 1/,
+    );
   });
 });

@@ -7,7 +7,8 @@ import { scoreCompletion } from '../../../src/measurement/completion.js';
 import { competenceScores } from '../../../src/measurement/competences.js';
 import { competences, tma170, tma312 } from './content.js';
 
-const responses = (instrument: Instrument) => fc.array(fc.integer({ min: 1, max: 5 }), { minLength: instrument.items.length, maxLength: instrument.items.length });
+const responses = (instrument: Instrument) =>
+  fc.array(fc.integer({ min: 1, max: 5 }), { minLength: instrument.items.length, maxLength: instrument.items.length });
 
 describe('scoring a completion', () => {
   test('is invariant to the order in which pages are answered', () => {
@@ -45,7 +46,18 @@ describe('scoring a completion', () => {
       }),
       { numRuns: 200 },
     );
-    const model = { ...competences, competences: [{ ...competences.competences[0]!, scales: [{ scale: 'achievement', weight: 3 }, { scale: 'pace', weight: -2 }] }] };
+    const model = {
+      ...competences,
+      competences: [
+        {
+          ...competences.competences[0]!,
+          scales: [
+            { scale: 'achievement', weight: 3 },
+            { scale: 'pace', weight: -2 },
+          ],
+        },
+      ],
+    };
     const scoreWith = (pace: number) =>
       competenceScores(model, [
         { scale: 'achievement', raw: 0, mean: 4, items: 1 },

@@ -45,9 +45,10 @@ function checkedIn(markup: string, instrument: Instrument, page: number): Map<st
 describe('questionsPage: item markup made once per item and language, answers placed per page', () => {
   test('whatever the answers, rendered one after another, each page checks exactly its own answers', () => {
     const pages = pageCount(tma170);
-    const answersOnPage = (page: number) =>
-      fc.tuple(...pageItems(tma170, page).map(() => fc.option(fc.integer({ min, max }), { nil: undefined })));
-    const arb = fc.integer({ min: 1, max: pages }).chain((page) => fc.record({ page: fc.constant(page), values: answersOnPage(page), lang: fc.constantFrom('nl' as const, 'en' as const) }));
+    const answersOnPage = (page: number) => fc.tuple(...pageItems(tma170, page).map(() => fc.option(fc.integer({ min, max }), { nil: undefined })));
+    const arb = fc
+      .integer({ min: 1, max: pages })
+      .chain((page) => fc.record({ page: fc.constant(page), values: answersOnPage(page), lang: fc.constantFrom('nl' as const, 'en' as const) }));
     fc.assert(
       fc.property(arb, ({ page, values, lang }) => {
         const items = pageItems(tma170, page);

@@ -27,44 +27,48 @@ suiteOnEachDatabase('migration 0008: the heads version', { tenant: false, timeou
     assert.equal(store.summariesVersion(), undefined);
   });
 
-  test('every column of the head, and only those, bumps the version when it changes; so do deletions and the candidate changing', onlyOn('sqlite', db), async () => {
-    const head = (await findAssessmentSummary(store, id))!;
-    const columns = Object.keys(head).filter((c) => c !== 'analysis_id' && c !== 'candidate_updated_at');
-    assert.ok(columns.length >= 8, columns.join());
-    // Another connection, as the CLI or a second process has; all of it rolled back after.
-    const other = otherConnection(server);
-    const version = () => other.prepare('SELECT version FROM heads_version WHERE id = 1').pluck().get() as number;
-    const bumps = (statement: string, ...args: unknown[]) => {
-      const before = version();
-      other.prepare(statement).run(...args);
-      return version() - before;
-    };
-    // Off: the changed ids point at no tenant or candidate, which no one sees before the rollback.
-    other.pragma('foreign_keys = OFF');
-    other.exec('BEGIN');
-    try {
-      for (const c of columns) {
-        assert.equal(bumps(`UPDATE assessments SET ${c} = ${c} WHERE analysis_id = ?`, id), 0, `${c} set to itself`);
-        assert.equal(bumps(`UPDATE assessments SET ${c} = coalesce(${c}, '') || 'x' WHERE analysis_id = ?`, id), 1, `${c} changed`);
+  test(
+    'every column of the head, and only those, bumps the version when it changes; so do deletions and the candidate changing',
+    onlyOn('sqlite', db),
+    async () => {
+      const head = (await findAssessmentSummary(store, id))!;
+      const columns = Object.keys(head).filter((c) => c !== 'analysis_id' && c !== 'candidate_updated_at');
+      assert.ok(columns.length >= 8, columns.join());
+      // Another connection, as the CLI or a second process has; all of it rolled back after.
+      const other = otherConnection(server);
+      const version = () => other.prepare('SELECT version FROM heads_version WHERE id = 1').pluck().get() as number;
+      const bumps = (statement: string, ...args: unknown[]) => {
+        const before = version();
+        other.prepare(statement).run(...args);
+        return version() - before;
+      };
+      // Off: the changed ids point at no tenant or candidate, which no one sees before the rollback.
+      other.pragma('foreign_keys = OFF');
+      other.exec('BEGIN');
+      try {
+        for (const c of columns) {
+          assert.equal(bumps(`UPDATE assessments SET ${c} = ${c} WHERE analysis_id = ?`, id), 0, `${c} set to itself`);
+          assert.equal(bumps(`UPDATE assessments SET ${c} = coalesce(${c}, '') || 'x' WHERE analysis_id = ?`, id), 1, `${c} changed`);
+        }
+        const others = (table: string, except: string[]) =>
+          (other.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((c) => !except.includes(c));
+        const rest = others('assessments', ['analysis_id', ...columns]);
+        assert.ok(rest.includes('last_activity_at') && rest.includes('scores'), rest.join());
+        for (const c of rest) assert.equal(bumps(`UPDATE assessments SET ${c} = coalesce(${c}, '') || 'x' WHERE analysis_id = ?`, id), 0, c);
+        const externalId = head.external_id;
+        for (const c of others('candidates', ['external_id', 'updated_at'])) {
+          assert.equal(bumps(`UPDATE candidates SET ${c} = coalesce(${c}, '') || 'x' WHERE external_id = ?`, externalId), 0, `candidate ${c}, updated_at left`);
+        }
+        assert.equal(bumps(`UPDATE candidates SET updated_at = updated_at || 'x' WHERE external_id = ?`, externalId), 1, 'updated_at');
+        assert.equal(bumps('DELETE FROM assessment_answers WHERE analysis_id = ?', id), 0, 'answers');
+        assert.equal(bumps('DELETE FROM assessments WHERE analysis_id = ?', id), 1, 'the assessment deleted');
+        assert.equal(bumps('DELETE FROM candidates WHERE external_id = ?', externalId), 1, 'the candidate deleted');
+      } finally {
+        other.exec('ROLLBACK');
+        other.close();
       }
-      const others = (table: string, except: string[]) =>
-        (other.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((c) => !except.includes(c));
-      const rest = others('assessments', ['analysis_id', ...columns]);
-      assert.ok(rest.includes('last_activity_at') && rest.includes('scores'), rest.join());
-      for (const c of rest) assert.equal(bumps(`UPDATE assessments SET ${c} = coalesce(${c}, '') || 'x' WHERE analysis_id = ?`, id), 0, c);
-      const externalId = head.external_id;
-      for (const c of others('candidates', ['external_id', 'updated_at'])) {
-        assert.equal(bumps(`UPDATE candidates SET ${c} = coalesce(${c}, '') || 'x' WHERE external_id = ?`, externalId), 0, `candidate ${c}, updated_at left`);
-      }
-      assert.equal(bumps(`UPDATE candidates SET updated_at = updated_at || 'x' WHERE external_id = ?`, externalId), 1, 'updated_at');
-      assert.equal(bumps('DELETE FROM assessment_answers WHERE analysis_id = ?', id), 0, 'answers');
-      assert.equal(bumps('DELETE FROM assessments WHERE analysis_id = ?', id), 1, 'the assessment deleted');
-      assert.equal(bumps('DELETE FROM candidates WHERE external_id = ?', externalId), 1, 'the candidate deleted');
-    } finally {
-      other.exec('ROLLBACK');
-      other.close();
-    }
-  });
+    },
+  );
 
   test('with its row gone (a file edited by hand) the store gives no version, and gives one again once the row is back', onlyOn('sqlite', db), async () => {
     const other = otherConnection(server);
@@ -81,23 +85,39 @@ suiteOnEachDatabase('migration 0008: the heads version', { tenant: false, timeou
     assert.equal(store.summariesVersion(), was + 1_000);
   });
 
-  test("this process's own commits, a transaction's and a batch's, are seen at once, without waiting for the version read to age", onlyOn('sqlite', db), async () => {
-    const realNow = performance.now;
-    const frozen = realNow.call(performance);
-    // With the clock stopped, a version read is used until something forgets it.
-    performance.now = () => frozen;
-    try {
-      const before = store.summariesVersion()!;
-      await store.write((trx) => trx.updateTable('assessments').set({ report_nonce: `n-${before}` }).where('analysis_id', '=', id).execute());
-      assert.equal(store.summariesVersion(), before + 1, 'a transaction');
-      await store.execute(store.db.updateTable('assessments').set({ report_nonce: `m-${before}` }).where('analysis_id', '=', id).compile());
-      assert.equal(store.summariesVersion(), before + 2, 'a batch');
-    } finally {
-      performance.now = realNow;
-    }
-  });
+  test(
+    "this process's own commits, a transaction's and a batch's, are seen at once, without waiting for the version read to age",
+    onlyOn('sqlite', db),
+    async () => {
+      const realNow = performance.now;
+      const frozen = realNow.call(performance);
+      // With the clock stopped, a version read is used until something forgets it.
+      performance.now = () => frozen;
+      try {
+        const before = store.summariesVersion()!;
+        await store.write((trx) =>
+          trx
+            .updateTable('assessments')
+            .set({ report_nonce: `n-${before}` })
+            .where('analysis_id', '=', id)
+            .execute(),
+        );
+        assert.equal(store.summariesVersion(), before + 1, 'a transaction');
+        await store.execute(
+          store.db
+            .updateTable('assessments')
+            .set({ report_nonce: `m-${before}` })
+            .where('analysis_id', '=', id)
+            .compile(),
+        );
+        assert.equal(store.summariesVersion(), before + 2, 'a batch');
+      } finally {
+        performance.now = realNow;
+      }
+    },
+  );
 
-  test('inside a transaction open on the server\'s connection the version is not given: its bump may yet roll back', onlyOn('sqlite', db), async () => {
+  test("inside a transaction open on the server's connection the version is not given: its bump may yet roll back", onlyOn('sqlite', db), async () => {
     assert.equal(typeof store.summariesVersion(), 'number');
     let inside: number | undefined = -1;
     await store.write(async () => {
