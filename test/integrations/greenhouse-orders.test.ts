@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { before } from 'node:test';
+import { test } from '../helpers/deadline.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { docsSendTest, greenhouseClient, greenhouseKeyFor } from '../helpers/greenhouse.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { request } from '../helpers/http.js';
+import { eventually } from '../helpers/receiver.js';
+import { localPath } from '../helpers/report-links.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
+
+const stens = (metadata: Record<string, unknown>) => Object.keys(metadata).filter((k) => k.endsWith('(sten)'));
+
+// A one-minute poll: the dispatchers look only when the test wakes them.
+const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '2000' };
+
+suiteOnEachDatabase('Greenhouse orders: cancel and erasure', { smtp: true, receiver: true, env }, (ctx) => {
+  let gh: ReturnType<typeof greenhouseClient>;
+  let person = 0;
+  // A Greenhouse person of one test alone: a candidate no other test touches.
+  const nextPerson = () => `${ctx.db}-${process.pid}-${++person}`;
+  const status = (id: string) => gh(`/test_status?partner_interview_id=${id}`);
+  const order = async (body: unknown) => {
+    const res = await gh('/send_test', { method: 'POST', body });
+    assert.equal(res.status, 200, res.text);
+    return res.body.partner_interview_id as string;
+  };
+  const externalIdOf = async (id: string) => (await ctx.api.get(`/api/anonymous/assessment/${id}`)).body.Data.ExternalId as string;
+
+  before(async () => {
+    gh = greenhouseClient(ctx.server.url, await greenhouseKeyFor(ctx.server, ctx.creds));
+  });
+
+  test('cancel through the caller API: test_status says cancelled with no link and no score, and no PATCH goes out while a completed control order is PATCHed once', async () => {
+    const cancelled = await order(docsSendTest(ctx.receiver.url('/cancelled'), { person: nextPerson() }));
+    const control = await order(docsSendTest(ctx.receiver.url('/control'), { person: nextPerson() }));
+    const del = await ctx.api.delete(`/api/anonymous/assessment/${cancelled}`);
+    assert.equal(del.status, 200, del.text);
+    const res = await status(cancelled);
+    assert.equal(res.status, 200);
+    assert.deepEqual([res.body.partner_status, res.body.partner_profile_url, res.body.partner_score], ['cancelled', null, null]);
+    assert.deepEqual(stens(res.body.metadata), []);
+
+    await completeViaForms(new FormClient(ctx.server.url), control);
+    const webhooks = ctx.server.running.deps.webhooks;
+    await eventually(
+      async () => {
+        webhooks.wake();
+        return ctx.receiver.received.some((r) => r.url === '/control') ? true : undefined;
+      },
+      15_000,
+      'the control PATCH',
+    );
+    await dispatcherQuiet(webhooks);
+    assert.equal(ctx.receiver.received.filter((r) => r.url === '/control').length, 1);
+    assert.equal(ctx.receiver.received.filter((r) => r.url === '/cancelled').length, 0);
+    assert.equal((await status(control)).body.partner_status, 'complete');
+  });
+
+  test('erasure: test_status gets 404 and the profile link stops working; the same send_test afterwards creates the candidate and the test again', async () => {
+    const who = nextPerson();
+    const url = ctx.receiver.url('/erased');
+    const id = await order(docsSendTest(url, { person: who }));
+    await completeViaForms(new FormClient(ctx.server.url), id);
+    const done = await status(id);
+    assert.equal(done.body.partner_status, 'complete');
+    const link = localPath(done.body.partner_profile_url);
+    assert.equal((await request(ctx.server.url + link)).status, 200, 'before the erasure the link opens the report');
+
+    const externalId = await externalIdOf(id);
+    const erased = await ctx.api.delete(`/api/anonymous/candidate/${encodeURIComponent(externalId)}`);
+    assert.equal(erased.status, 200, erased.text);
+    const gone = await status(id);
+    assert.equal(gone.status, 404);
+    assert.equal(typeof gone.body.errors[0], 'string');
+    assert.equal((await request(ctx.server.url + link)).status, 404);
+
+    const again = await order(docsSendTest(url, { person: who }));
+    assert.notEqual(again, id);
+    assert.equal(await externalIdOf(again), externalId);
+    assert.equal((await status(again)).body.partner_status, 'sent');
+  });
+});
