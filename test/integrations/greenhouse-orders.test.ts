@@ -7,6 +7,7 @@ import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
 import { localPath } from '../helpers/report-links.js';
+import { address } from '../helpers/smtp-sink.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 
 const stens = (metadata: Record<string, unknown>) => Object.keys(metadata).filter((k) => k.endsWith('(sten)'));
@@ -14,7 +15,7 @@ const stens = (metadata: Record<string, unknown>) => Object.keys(metadata).filte
 // A one-minute poll: the dispatchers look only when the test wakes them.
 const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '2000' };
 
-suiteOnEachDatabase('Greenhouse orders: cancel and erasure', { smtp: true, receiver: true, env }, (ctx) => {
+suiteOnEachDatabase('Greenhouse orders: cancel, erasure, a repeated send_test', { smtp: true, receiver: true, env }, (ctx) => {
   let gh: ReturnType<typeof greenhouseClient>;
   let person = 0;
   // A Greenhouse person of one test alone: a candidate no other test touches.
@@ -26,6 +27,16 @@ suiteOnEachDatabase('Greenhouse orders: cancel and erasure', { smtp: true, recei
     return res.body.partner_interview_id as string;
   };
   const externalIdOf = async (id: string) => (await ctx.api.get(`/api/anonymous/assessment/${id}`)).body.Data.ExternalId as string;
+  const countAssessments = async () =>
+    Number(
+      (
+        await ctx.server.running.deps.store.db
+          .selectFrom('assessments')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('tenant_id', '=', ctx.creds.tenantId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   before(async () => {
     gh = greenhouseClient(ctx.server.url, await greenhouseKeyFor(ctx.server, ctx.creds));
@@ -79,5 +90,29 @@ suiteOnEachDatabase('Greenhouse orders: cancel and erasure', { smtp: true, recei
     assert.notEqual(again, id);
     assert.equal(await externalIdOf(again), externalId);
     assert.equal((await status(again)).body.partner_status, 'sent');
+  });
+
+  test('a repeated send_test (same person, test and url) returns the same partner_interview_id and sends no second invitation; another url or another test is a new order', async () => {
+    const who = nextPerson();
+    const to = address();
+    const body = docsSendTest(ctx.receiver.url(`/retried-${who}`), { person: who, email: to });
+    const atStart = await countAssessments();
+    const first = await order(body);
+    // Greenhouse retries after a timeout, one call after another.
+    assert.equal(await order(body), first);
+    assert.equal(await order(body), first);
+    assert.equal(await countAssessments(), atStart + 1);
+    await eventually(async () => (ctx.sink.to(to).length > 0 ? true : undefined), 15_000, 'the invitation');
+    await dispatcherQuiet(ctx.server.running.deps.mail);
+    assert.equal(ctx.sink.to(to).length, 1, 'one invitation');
+
+    // Positive controls: another Greenhouse url, or another test on the same url, is another order, invited again.
+    const otherUrl = await order({ ...body, url: ctx.receiver.url(`/retried-${who}-2`) });
+    const otherTest = await order({ ...body, partner_test_id: '1' });
+    assert.equal(new Set([first, otherUrl, otherTest]).size, 3);
+    assert.equal(await countAssessments(), atStart + 3);
+    await eventually(async () => (ctx.sink.to(to).length >= 3 ? true : undefined), 15_000, 'two more invitations');
+    await dispatcherQuiet(ctx.server.running.deps.mail);
+    assert.equal(ctx.sink.to(to).length, 3);
   });
 });
