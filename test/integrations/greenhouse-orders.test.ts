@@ -15,7 +15,7 @@ const stens = (metadata: Record<string, unknown>) => Object.keys(metadata).filte
 // A one-minute poll: the dispatchers look only when the test wakes them.
 const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '2000' };
 
-suiteOnEachDatabase('Greenhouse orders: cancel, erasure, a repeated send_test', { smtp: true, receiver: true, env }, (ctx) => {
+suiteOnEachDatabase('Greenhouse orders: cancel, erasure, a repeated send_test, the address of each order', { smtp: true, receiver: true, env }, (ctx) => {
   let gh: ReturnType<typeof greenhouseClient>;
   let person = 0;
   // A Greenhouse person of one test alone: a candidate no other test touches.
@@ -114,5 +114,41 @@ suiteOnEachDatabase('Greenhouse orders: cancel, erasure, a repeated send_test', 
     await eventually(async () => (ctx.sink.to(to).length >= 3 ? true : undefined), 15_000, 'two more invitations');
     await dispatcherQuiet(ctx.server.running.deps.mail);
     assert.equal(ctx.sink.to(to).length, 3);
+  });
+
+  test('a later order for the same person is e-mailed to the address Greenhouse sends with it, not the one stored before', async () => {
+    const who = nextPerson();
+    const [earlier, later] = [address(), address()];
+    await order(docsSendTest(ctx.receiver.url(`/moved-${who}`), { person: who, email: earlier }));
+    // Mail is addressed when it is sent: the first invitation is out before the address changes.
+    await eventually(async () => (ctx.sink.to(earlier).length > 0 ? true : undefined), 15_000, 'the first invitation');
+    const second = await order(docsSendTest(ctx.receiver.url(`/moved-${who}-2`), { person: who, email: later }));
+    await eventually(async () => (ctx.sink.to(later).length > 0 ? true : undefined), 15_000, 'the invitation to the new address');
+    await dispatcherQuiet(ctx.server.running.deps.mail);
+    assert.equal(ctx.sink.to(earlier).length, 1, 'the first order was e-mailed to the first address');
+    assert.equal(ctx.sink.to(later).length, 1);
+    assert.match(ctx.sink.to(later)[0]!.parsed.text ?? '', new RegExp(`/start/${second}\\b`));
+  });
+
+  test('send_test takes null where Greenhouse leaves a property without a value, properties it may add, and a one-character family name; an empty name is still refused', async () => {
+    const body = docsSendTest(ctx.receiver.url('/fields'), { person: nextPerson() });
+    const nulls = await gh('/send_test', {
+      method: 'POST',
+      body: { ...body, sent_by: null, candidate: { ...body.candidate, preferred_name: null, phone_number: null, resume_url: null } },
+    });
+    assert.equal(nulls.status, 200, nulls.text);
+    assert.equal(typeof nulls.body.partner_interview_id, 'string');
+
+    const later = docsSendTest(ctx.receiver.url('/fields'), { person: nextPerson() });
+    const added = await gh('/send_test', { method: 'POST', body: { ...later, job_name: 'Auror', candidate: { ...later.candidate, pronouns: 'he/him' } } });
+    assert.equal(added.status, 200, added.text);
+
+    const short = docsSendTest(ctx.receiver.url('/fields'), { person: nextPerson() });
+    const wang = await order({ ...short, candidate: { ...short.candidate, first_name: '秀英', last_name: '王' } });
+    const stored = (await ctx.api.get(`/api/anonymous/candidate/${encodeURIComponent(await externalIdOf(wang))}`)).body.Data.Candidate;
+    assert.deepEqual([stored.FirstName, stored.LastName], ['秀英', '王']);
+    const empty = await gh('/send_test', { method: 'POST', body: { ...short, candidate: { ...short.candidate, last_name: '' } } });
+    assert.equal(empty.status, 400);
+    assert.match(empty.body.errors[0], /last_name/);
   });
 });

@@ -24,3 +24,19 @@ export async function findOrderForUrl(
     .executeTakeFirst();
   return row?.analysis_id;
 }
+
+/**
+ * Greenhouse says where this test is to be sent: a reused candidate's stored address follows it,
+ * so the invitation, which is addressed when it is sent, goes there. Names stay as stored.
+ */
+export async function followEmail(store: Store, tenantId: string, externalId: string, email: string): Promise<void> {
+  await store.write((trx) =>
+    trx
+      .updateTable('candidates')
+      .set({ email, updated_at: new Date().toISOString() })
+      .where('tenant_id', '=', tenantId)
+      .where('external_id', '=', externalId)
+      .where('email', '!=', email)
+      .execute(),
+  );
+}

@@ -8,7 +8,7 @@ import { effectiveStatus, expiryFor } from '../../lifecycle/rules.js';
 import { resultOf, withheld } from '../../reports/render.js';
 import { newAnalysisId } from '../../security/tokens.js';
 import { assessmentTypeOf, externalIdFor, metadata, partnerScore, partnerStatus, PROFILE_LINK_DAYS, type Metadata } from './mapping.js';
-import { findOrderForUrl, ORDERED_VIA } from './orders-store.js';
+import { findOrderForUrl, followEmail, ORDERED_VIA } from './orders-store.js';
 import type { SendTestBody } from './schemas.js';
 import type { GreenhouseCaller } from './types.js';
 
@@ -64,6 +64,7 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
   if (person) {
     const earlier = await findOrderForUrl(deps.store, { tenantId: caller.tenantId, externalId, assessmentType: type, url: checked.webhook!.url });
     if (earlier) return earlier;
+    await followEmail(deps.store, caller.tenantId, externalId, candidate.email);
   }
 
   const analysisId = newAnalysisId();
