@@ -8,6 +8,7 @@ import { effectiveStatus, expiryFor } from '../../lifecycle/rules.js';
 import { resultOf, withheld } from '../../reports/render.js';
 import { newAnalysisId } from '../../security/tokens.js';
 import { assessmentTypeOf, externalIdFor, metadata, partnerScore, partnerStatus, PROFILE_LINK_DAYS, type Metadata } from './mapping.js';
+import { findOrderForUrl, followEmail, ORDERED_VIA } from './orders-store.js';
 import type { SendTestBody } from './schemas.js';
 import type { GreenhouseCaller } from './types.js';
 
@@ -16,15 +17,14 @@ export type OrderDeps = Pick<Deps, 'store' | 'secretBox' | 'config' | 'instrumen
 export const NO_MAIL =
   'Assay cannot e-mail this test: the Assay server has no SMTP_URL set. Ask your Assay operator to configure e-mail, then send the test again.';
 
-/** Marks what this door ordered: test_status answers for these only. */
-export const ORDERED_VIA = 'greenhouse';
-
 const invalid = (field: string, message: string) => new DomainError('ValidationError', message, { field });
 
 /**
  * send_test: the candidate (reused by their stable ExternalId), the assessment with Greenhouse's
  * `url` as its completion call (a PATCH, retried; the key sealed to authenticate it), and the
  * invitation e-mail queued in the same commit. Nothing is created when e-mail is not configured.
+ * A repeat for the same person, test and `url` is Greenhouse retrying: it gets the first order's id,
+ * and nothing new is created or sent.
  */
 export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body: SendTestBody): Promise<string> {
   if (!deps.config.mail) throw invalid('candidate.email', NO_MAIL);
@@ -61,6 +61,11 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
   // Existing: this tenant's, from an earlier order (another tenant's could only be a hash collision).
   const person = fresh ? undefined : await findOwnCandidate(deps.store, caller.tenantId, externalId);
   if (!fresh && !person) throw invalid('candidate.greenhouse_profile_url', 'This candidate cannot be created in Assay');
+  if (person) {
+    const earlier = await findOrderForUrl(deps.store, { tenantId: caller.tenantId, externalId, assessmentType: type, url: checked.webhook!.url });
+    if (earlier) return earlier;
+    await followEmail(deps.store, caller.tenantId, externalId, candidate.email);
+  }
 
   const analysisId = newAnalysisId();
   const row = {

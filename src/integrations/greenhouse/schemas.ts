@@ -1,15 +1,21 @@
 import { Type, type Static } from 'typebox';
-import { AbsoluteUrl, Email, FirstName, LastName } from '../../schemas/fields.js';
+import { AbsoluteUrl, Email, LIMITS, NAME_PATTERN } from '../../schemas/fields.js';
 
 /** Properties without a value come as null (Greenhouse's general rule), so optional ones may be null. */
 const Maybe = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
-/** send_test's body as Greenhouse documents it; names follow the caller API's rules. Unknown properties are ignored. */
+/**
+ * A name as Greenhouse holds it: one character is a whole family name in Chinese or Korean, and
+ * Greenhouse, not the candidate, typed it, so the caller API's minimum of two would refuse the order.
+ */
+const GreenhouseName = Type.String({ minLength: 1, maxLength: LIMITS.name, pattern: NAME_PATTERN });
+
+/** send_test's body as Greenhouse documents it; other rules are the caller API's. Unknown properties are ignored. */
 export const SendTestBody = Type.Object({
   partner_test_id: Type.String({ minLength: 1, maxLength: 64 }),
   candidate: Type.Object({
-    first_name: FirstName,
-    last_name: LastName,
+    first_name: GreenhouseName,
+    last_name: GreenhouseName,
     preferred_name: Maybe(Type.String({ maxLength: 100 })),
     email: Email,
     phone_number: Maybe(Type.String({ maxLength: 100 })),

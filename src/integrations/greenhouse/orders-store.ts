@@ -1,0 +1,42 @@
+import type { Store } from '../../db/database.js';
+
+/** Marks what this door ordered: test_status answers for these only. */
+export const ORDERED_VIA = 'greenhouse';
+
+/**
+ * The assessment an earlier send_test made for this person, test and completion `url`, if any.
+ * Greenhouse's `url` names one test instance it sent (take_home_tests/{id}), so a send_test that
+ * repeats all three is a retry of that order, not a new one.
+ */
+export async function findOrderForUrl(
+  store: Store,
+  order: { tenantId: string; externalId: string; assessmentType: number; url: string },
+): Promise<string | undefined> {
+  const row = await store.db
+    .selectFrom('assessments')
+    .select('analysis_id')
+    .where('tenant_id', '=', order.tenantId)
+    .where('external_id', '=', order.externalId)
+    .where('assessment_type', '=', order.assessmentType)
+    .where('ordered_via', '=', ORDERED_VIA)
+    .where('webhook_url', '=', order.url)
+    .orderBy('created_at')
+    .executeTakeFirst();
+  return row?.analysis_id;
+}
+
+/**
+ * Greenhouse says where this test is to be sent: a reused candidate's stored address follows it,
+ * so the invitation, which is addressed when it is sent, goes there. Names stay as stored.
+ */
+export async function followEmail(store: Store, tenantId: string, externalId: string, email: string): Promise<void> {
+  await store.write((trx) =>
+    trx
+      .updateTable('candidates')
+      .set({ email, updated_at: new Date().toISOString() })
+      .where('tenant_id', '=', tenantId)
+      .where('external_id', '=', externalId)
+      .where('email', '!=', email)
+      .execute(),
+  );
+}
