@@ -2,6 +2,7 @@
  * npm run bench [-- --pg] [--preload N] [--duration S] [--rounds R] [--connections C] [--instances N] [--latency-count N] [--smoke]
  * npm run bench -- --hostile [--pg] [--smoke]
  * npm run bench -- --mail [--pg] [--candidates N] [--deadline S] [--smoke]
+ * npm run bench -- --norms-build [--candidates N] [--rounds R] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
  *
@@ -22,13 +23,14 @@ import { runCliJson, startAssay, startBare } from './processes.js';
 import { hostile } from './hostile.js';
 import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode } from './campaign-mode.js';
+import { normsMode, normsRow } from './norms-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'cpu-prof', 'no-reads'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'cpu-prof', 'no-reads'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -70,6 +72,13 @@ async function measure(opts: autocannon.Options): Promise<Measured> {
 }
 
 async function main(): Promise<void> {
+  if (flag('norms-build')) {
+    // No server: the build is a CLI's work, in this process.
+    const summary = normsMode({ respondents: option('candidates', smoke ? 300 : 4_000), rounds: option('rounds', smoke ? 1 : 5) });
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    if (!smoke) insertRow('<!-- norms -->', normsRow(summary));
+    return;
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'assay-bench-'));
   const pg = pgMode ? await ownPostgres() : undefined;
   const env: Record<string, string> = {
@@ -102,7 +111,9 @@ async function main(): Promise<void> {
         summary.bursts,
         `${summary.verdicts.min}–${summary.verdicts.max}`,
         `${summary.storm.rssBefore} → ${summary.storm.rssAfter}`,
-        Object.entries(summary.storm.statuses).map(([k, v]) => `${v}×${k}`).join(', '),
+        Object.entries(summary.storm.statuses)
+          .map(([k, v]) => `${v}×${k}`)
+          .join(', '),
       ]);
     }
     await pg?.destroy();
@@ -127,13 +138,18 @@ async function main(): Promise<void> {
     // request (its cost is measured) without refusing the benchmark's own reads.
     const assay = await startAssay({ ...env, RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000' }, profileDir);
     const bare = await startBare();
-    const summary = await campaignMode(assay, bare, { username: creds.username!, password: creds.password!, apiKey: creds.apiKey! }, {
-      candidates,
-      rounds,
-      deadlineMs: option('deadline', smoke ? 60 : 300) * 1000,
-      reads: !flag('no-reads'),
-      readSeconds: smoke ? 1 : duration,
-    });
+    const summary = await campaignMode(
+      assay,
+      bare,
+      { username: creds.username!, password: creds.password!, apiKey: creds.apiKey! },
+      {
+        candidates,
+        rounds,
+        deadlineMs: option('deadline', smoke ? 60 : 300) * 1000,
+        reads: !flag('no-reads'),
+        readSeconds: smoke ? 1 : duration,
+      },
+    );
     await assay.stop();
     await bare.stop();
     await pg?.destroy();
@@ -166,7 +182,8 @@ async function main(): Promise<void> {
   const candidateBody = (tag: string) =>
     `{"ExternalId":"bench-${tag}-[<id>]","Email":"ada@example.com","FirstName":"Ada","LastName":"Lovelace","Preposition":"","Gender":2}`;
   const scenarios = {
-    ceiling: (tag: string) => measure({ url: `${bare.url}/`, method: 'POST', body: candidateBody(tag), headers: { 'content-type': 'application/json' }, idReplacement: true }),
+    ceiling: (tag: string) =>
+      measure({ url: `${bare.url}/`, method: 'POST', body: candidateBody(tag), headers: { 'content-type': 'application/json' }, idReplacement: true }),
     'create-candidate': (tag: string) =>
       measure({ url: `${assay.url}/api/anonymous/candidate`, method: 'POST', headers, body: candidateBody(tag), idReplacement: true }),
     'create-assessment': () =>
@@ -177,7 +194,15 @@ async function main(): Promise<void> {
   // Warm-up: JIT, caches, connection pools.
   const warm = duration;
   await autocannon({ connections, duration: Math.min(2, warm), url: `${bare.url}/`, method: 'POST', body: candidateBody('warm-b'), idReplacement: true });
-  await autocannon({ connections, duration: Math.min(2, warm), url: `${assay.url}/api/anonymous/candidate`, method: 'POST', headers, body: candidateBody('warm'), idReplacement: true });
+  await autocannon({
+    connections,
+    duration: Math.min(2, warm),
+    url: `${assay.url}/api/anonymous/candidate`,
+    method: 'POST',
+    headers,
+    body: candidateBody('warm'),
+    idReplacement: true,
+  });
 
   const results: Record<string, Measured[]> = { ceiling: [], 'create-candidate': [], 'create-assessment': [], 'portal-start': [] };
   for (let round = 1; round <= rounds; round++) {
@@ -202,8 +227,16 @@ async function main(): Promise<void> {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const summary = {
     ceiling: Math.round(mean(ceilings.map((m) => m.rps))),
-    candidate: { rps: Math.round(mean(results['create-candidate']!.map((m) => m.rps))), ratio: mean(ratio('create-candidate', 0)), p99: Math.max(...results['create-candidate']!.map((m) => m.p99)) },
-    assessment: { rps: Math.round(mean(results['create-assessment']!.map((m) => m.rps))), ratio: mean(ratio('create-assessment', 1)), p99: Math.max(...results['create-assessment']!.map((m) => m.p99)) },
+    candidate: {
+      rps: Math.round(mean(results['create-candidate']!.map((m) => m.rps))),
+      ratio: mean(ratio('create-candidate', 0)),
+      p99: Math.max(...results['create-candidate']!.map((m) => m.p99)),
+    },
+    assessment: {
+      rps: Math.round(mean(results['create-assessment']!.map((m) => m.rps))),
+      ratio: mean(ratio('create-assessment', 1)),
+      p99: Math.max(...results['create-assessment']!.map((m) => m.p99)),
+    },
     portal: { rps: Math.round(mean(results['portal-start']!.map((m) => m.rps))), ratio: mean(ratio('portal-start', 2)) },
     bad: [...results['create-candidate']!, ...results['create-assessment']!, ...results['portal-start']!].reduce((a, m) => a + m.bad, 0),
     latency,

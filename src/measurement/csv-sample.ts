@@ -43,10 +43,12 @@ export function csvSample(text: string, instrument: Instrument, model: Competenc
   for (const name of names) {
     if (seen.has(name)) problems.push(`row 1: column "${name}" appears twice`);
     seen.add(name);
-    if (!items.has(name) && !optional.has(name)) problems.push(`row 1: column "${name}" is neither an item of ${instrument.code} nor one of ${OPTIONAL_COLUMNS.join(', ')}`);
+    if (!items.has(name) && !optional.has(name))
+      problems.push(`row 1: column "${name}" is neither an item of ${instrument.code} nor one of ${OPTIONAL_COLUMNS.join(', ')}`);
   }
   const absent = [...items].filter((id) => !seen.has(id));
-  if (absent.length) problems.push(`row 1: ${absent.length} items of ${instrument.code} have no column (${absent.slice(0, 5).join(', ')}${absent.length > 5 ? ', …' : ''})`);
+  if (absent.length)
+    problems.push(`row 1: ${absent.length} items of ${instrument.code} have no column (${absent.slice(0, 5).join(', ')}${absent.length > 5 ? ', …' : ''})`);
   if (problems.length) throw new CsvError(listed(problems));
 
   const { min, max } = instrument.responseScale;
@@ -71,7 +73,8 @@ export function csvSample(text: string, instrument: Instrument, model: Competenc
     const gender = optionalField(fields, column('gender'));
     if (gender !== undefined && !/^[0-3]$/.test(gender)) rowProblems.push(`row ${row}: gender is "${gender}", not a Gender code 0 to 3 (or empty)`);
     const age = optionalField(fields, column('age'));
-    if (age !== undefined && !(/^\d{1,3}$/.test(age) && Number(age) <= 130)) rowProblems.push(`row ${row}: age is "${age}", not whole years from 0 to 130 (or empty)`);
+    if (age !== undefined && !(/^\d{1,3}$/.test(age) && Number(age) <= 130))
+      rowProblems.push(`row ${row}: age is "${age}", not whole years from 0 to 130 (or empty)`);
     const lang = optionalField(fields, column('language'));
     if (lang !== undefined && lang !== 'nl' && lang !== 'en') rowProblems.push(`row ${row}: language is "${lang}", not nl or en (or empty)`);
     if (rowProblems.length) {
@@ -84,7 +87,15 @@ export function csvSample(text: string, instrument: Instrument, model: Competenc
       continue;
     }
     const result = scoreCompletion(instrument, model, answers, new Map())!;
-    members.push({ scales: result.scales, competences: result.competences, flags: result.flags, answers, contentVersion: instrument.version });
+    members.push({
+      scales: result.scales,
+      competences: result.competences,
+      flags: result.flags,
+      answers,
+      contentVersion: instrument.version,
+      ...(column('gender') >= 0 ? { gender: gender === undefined ? 0 : Number(gender) } : {}),
+      ...(age !== undefined ? { age: Number(age) } : {}),
+    });
     about.push({ ...(gender !== undefined ? { gender: Number(gender) } : {}), ...(age !== undefined ? { age: Number(age) } : {}) });
   }
   if (problems.length) throw new CsvError(listed(problems));
@@ -101,7 +112,10 @@ function optionalField(fields: readonly string[], index: number): string | undef
 
 function listed(problems: readonly string[]): string {
   const more = problems.length > MAX_PROBLEMS ? `\n  ... and ${problems.length - MAX_PROBLEMS} more` : '';
-  return `not a valid file of item responses:\n${problems.slice(0, MAX_PROBLEMS).map((p) => `  - ${p}`).join('\n')}${more}`;
+  return `not a valid file of item responses:\n${problems
+    .slice(0, MAX_PROBLEMS)
+    .map((p) => `  - ${p}`)
+    .join('\n')}${more}`;
 }
 
 const GENDER_NAMES: Record<number, string> = { 0: 'unknown', 1: 'male', 2: 'female', 3: 'neutral' };
@@ -116,7 +130,12 @@ export function composition(sample: CsvSample): string {
   if (sample.hasGender) {
     const counts = new Map<number, number>();
     for (const { gender } of used) counts.set(gender ?? 0, (counts.get(gender ?? 0) ?? 0) + 1);
-    parts.push(`gender ${[...counts].sort(([a], [b]) => a - b).map(([code, n]) => `${n.toLocaleString('en')} ${GENDER_NAMES[code]}`).join(', ')}`);
+    parts.push(
+      `gender ${[...counts]
+        .sort(([a], [b]) => a - b)
+        .map(([code, n]) => `${n.toLocaleString('en')} ${GENDER_NAMES[code]}`)
+        .join(', ')}`,
+    );
   }
   const ages = used.flatMap(({ age }) => (age === undefined ? [] : [age])).sort((a, b) => a - b);
   if (sample.hasAge && ages.length > 0) {

@@ -2,8 +2,9 @@ import type { Instrument, ScaleScore } from './instruments/types.js';
 import { textProblem } from '../domain/text.js';
 import { competencesFor } from './competences.js';
 import { normEvidence } from './norm-evidence.js';
+import { describeSample, sampleAccountProblems } from './norm-sample.js';
 import { buildNorm, normTableProblems } from './norms.js';
-import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
+import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormSampleAccount, NormTable } from './types.js';
 
 /** A completed assessment as a norm sample sees it: scores only, nothing that identifies anyone. */
 export interface SampleMember {
@@ -14,6 +15,9 @@ export interface SampleMember {
   answers?: ReadonlyMap<string, number>;
   /** The instrument's content version it was taken in; null when not recorded. */
   contentVersion?: string | null;
+  /** The API's Gender code and the age in years, where the sample records them (the make-up and subgroup differences). */
+  gender?: number | null;
+  age?: number | null;
 }
 
 export const DEFAULT_MIN_SAMPLE = 200;
@@ -24,26 +28,54 @@ export const MIN_SAMPLE_FLOOR = 30;
  * A norm table from completed assessments. Members with any integrity flag are left out: their
  * answers may not describe them. Throws with the counts when too few remain.
  */
-export function buildNormTable(sample: readonly SampleMember[], instrument: Instrument, model: CompetenceModel, minSample: number): { table: NormTable; used: number; excluded: number } {
+export function buildNormTable(
+  sample: readonly SampleMember[],
+  instrument: Instrument,
+  model: CompetenceModel,
+  minSample: number,
+): { table: NormTable; used: number; excluded: number; sample: NormSampleAccount } {
   const used = sample.filter((m) => m.flags.length === 0);
   if (used.length < Math.max(minSample, MIN_SAMPLE_FLOOR)) {
-    throw new NormError(`${used.length} usable completed assessments (${sample.length - used.length} more had integrity flags); at least ${Math.max(minSample, MIN_SAMPLE_FLOOR)} are needed`);
+    throw new NormError(
+      `${used.length} usable completed assessments (${sample.length - used.length} more had integrity flags); at least ${Math.max(minSample, MIN_SAMPLE_FLOOR)} are needed`,
+    );
   }
   const values = <T>(pick: (m: SampleMember) => readonly T[], key: (x: T) => string, value: (x: T) => number, id: string) =>
-    used.flatMap((m) => pick(m).filter((x) => key(x) === id).map(value));
+    used.flatMap((m) =>
+      pick(m)
+        .filter((x) => key(x) === id)
+        .map(value),
+    );
   const table: NormTable = { scales: {}, competences: {} };
-  for (const s of instrument.scales) table.scales[s.id] = buildNorm(values((m) => m.scales, (x) => x.scale, (x) => x.mean, s.id));
+  for (const s of instrument.scales)
+    table.scales[s.id] = buildNorm(
+      values(
+        (m) => m.scales,
+        (x) => x.scale,
+        (x) => x.mean,
+        s.id,
+      ),
+    );
   for (const c of model.competences) {
-    const v = values((m) => m.competences, (x) => x.competence, (x) => x.raw, c.code);
+    const v = values(
+      (m) => m.competences,
+      (x) => x.competence,
+      (x) => x.raw,
+      c.code,
+    );
     if (v.length >= minSample) table.competences[c.code] = buildNorm(v);
   }
   // Reliability needs every member's answers to every item: from a sample that has them all.
   if (used.every((m) => m.answers && instrument.items.every((i) => m.answers!.has(i.id)))) {
-    const evidence = normEvidence(instrument, model, used.map((m) => m.answers!));
+    const evidence = normEvidence(
+      instrument,
+      model,
+      used.map((m) => m.answers!),
+    );
     for (const [id, r] of Object.entries(evidence.scales)) if (table.scales[id]) table.scales[id].reliability = r;
     for (const [code, r] of Object.entries(evidence.competences)) if (table.competences[code]) table.competences[code].reliability = r;
   }
-  return { table, used: used.length, excluded: sample.length - used.length };
+  return { table, used: used.length, excluded: sample.length - used.length, sample: describeSample(sample, table, instrument) };
 }
 
 export class NormError extends Error {}
@@ -69,6 +101,8 @@ export interface NormFile {
   /** Version 2: the sample's content version and language, where known. */
   contentVersion?: string | null;
   language?: string | null;
+  /** Version 2: the sample's make-up, exclusions and gender differences, where recorded. */
+  sample?: NormSampleAccount;
   scales: NormTable['scales'];
   competences?: NormTable['competences'];
 }
@@ -81,7 +115,8 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
   const f = data as Partial<NormFile>;
   const problems: string[] = [];
   if (f.format !== 'assay-norms/1' && f.format !== 'assay-norms/2') problems.push('format must be "assay-norms/1" or "assay-norms/2"');
-  else if (f.format === 'assay-norms/1' && hasReliability({ scales: f.scales ?? {}, competences: f.competences ?? {} })) problems.push('reliability needs format "assay-norms/2"');
+  else if (f.format === 'assay-norms/1' && hasReliability({ scales: f.scales ?? {}, competences: f.competences ?? {} }))
+    problems.push('reliability needs format "assay-norms/2"');
   if (typeof f.name !== 'string' || !f.name.trim() || f.name.length > NORM_LIMITS.name) problems.push(`name must be 1 to ${NORM_LIMITS.name} characters`);
   else problems.push(...textProblems({ name: f.name }));
   if (typeof f.source !== 'string' || !f.source.trim()) problems.push('source must say where the norms come from');
@@ -94,14 +129,31 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     if (v !== undefined && v !== null && (typeof v !== 'string' || !DATE.test(v))) problems.push(`${key} must be a date (YYYY-MM-DD) or null`);
   }
   if (f.illustrative !== undefined && typeof f.illustrative !== 'boolean') problems.push('illustrative must be true or false');
-  if (f.format === 'assay-norms/1' && (f.contentVersion != null || f.language != null)) problems.push('contentVersion and language need format "assay-norms/2"');
-  if (f.contentVersion != null && (typeof f.contentVersion !== 'string' || !/^[\w.-]{1,40}$/.test(f.contentVersion))) problems.push('contentVersion must be a version such as "1.0.0", or null');
+  if (f.format === 'assay-norms/1' && (f.contentVersion != null || f.language != null))
+    problems.push('contentVersion and language need format "assay-norms/2"');
+  if (f.contentVersion != null && (typeof f.contentVersion !== 'string' || !/^[\w.-]{1,40}$/.test(f.contentVersion)))
+    problems.push('contentVersion must be a version such as "1.0.0", or null');
   if (f.language != null && f.language !== 'nl' && f.language !== 'en') problems.push('language must be "nl", "en" or null');
   const instrument = [...instruments.values()].find((i) => i.code === f.instrument);
+  if (f.sample !== undefined && f.format !== 'assay-norms/2') problems.push('sample needs format "assay-norms/2"');
+  else if (f.sample !== undefined && instrument)
+    problems.push(
+      ...sampleAccountProblems(
+        f.sample,
+        instrument.scales.map((s) => s.id),
+      ),
+    );
   if (!instrument) problems.push(`instrument must be ${[...instruments.values()].map((i) => `"${i.code}"`).join(', ')}`);
   else {
     const table = { scales: f.scales, competences: f.competences ?? {} } as Partial<NormTable>;
-    problems.push(...normTableProblems(table, instrument.scales.map((s) => s.id), new Set(competencesFor(model, instrument).map((c) => c.code)), instrument.responseScale));
+    problems.push(
+      ...normTableProblems(
+        table,
+        instrument.scales.map((s) => s.id),
+        new Set(competencesFor(model, instrument).map((c) => c.code)),
+        instrument.responseScale,
+      ),
+    );
   }
   if (problems.length > 0) throw new NormError(`not a valid norm file:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return {
@@ -115,12 +167,13 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     contentVersion: f.contentVersion ?? null,
     language: f.language ?? null,
     table: { scales: f.scales!, competences: f.competences ?? {} },
+    ...(f.sample !== undefined ? { sample: f.sample } : {}),
   };
 }
 
 /** A norm group as a norm file, the inverse of `parseNormFile`. */
 export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument): NormFile {
-  const version2 = hasReliability(group.table) || group.contentVersion !== null || group.language !== null;
+  const version2 = hasReliability(group.table) || group.contentVersion !== null || group.language !== null || group.sample !== undefined;
   return {
     format: version2 ? 'assay-norms/2' : 'assay-norms/1',
     name: group.name,
@@ -131,11 +184,11 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
     collectedTo: group.collectedTo,
     illustrative: group.illustrative,
     ...(version2 ? { contentVersion: group.contentVersion, language: group.language } : {}),
+    ...(group.sample ? { sample: group.sample } : {}),
     scales: group.table.scales,
     competences: group.table.competences,
   };
 }
-
 
 /** Whether any norm of the table carries its reliability. */
 export function hasReliability(table: NormTable): boolean {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ScaleScore } from './instruments/types.js';
 import type { SampleMember } from './norm-groups.js';
-import type { CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
+import type { CompetenceScore, IntegrityFlag, NormGroup, NormSampleAccount, NormTable } from './types.js';
 import type { Store } from '../db/database.js';
 import type { DB, NormGroupTable } from '../db/schema.js';
 import { onePerStore } from '../db/store-caches.js';
@@ -22,6 +22,7 @@ function toGroup(row: NormGroupTable): NormGroup {
     contentVersion: row.content_version,
     language: row.language,
     table: JSON.parse(row.norms) as NormTable,
+    ...(row.sample ? { sample: JSON.parse(row.sample) as NormSampleAccount } : {}),
   };
 }
 
@@ -79,6 +80,7 @@ export async function insertNormGroup(store: Store, group: NewNormGroup): Promis
         content_version: group.contentVersion,
         language: group.language,
         norms: JSON.stringify(group.table),
+        sample: group.sample ? JSON.stringify(group.sample) : null,
         active: 0,
         created_at: now(),
       })
@@ -101,13 +103,17 @@ export async function activateNormGroup(store: Store, id: string): Promise<boole
 
 /** Leaves the instrument without a default group: later completions without a portal's own choice get no norms. */
 export async function deactivateNormDefault(store: Store, assessmentType: number): Promise<number> {
-  const r = await store.write((trx) => trx.updateTable('norm_groups').set({ active: 0 }).where('assessment_type', '=', assessmentType).where('active', '=', 1).executeTakeFirst());
+  const r = await store.write((trx) =>
+    trx.updateTable('norm_groups').set({ active: 0 }).where('assessment_type', '=', assessmentType).where('active', '=', 1).executeTakeFirst(),
+  );
   return Number(r.numUpdatedRows);
 }
 
 /** Clears a portal's own choice for an instrument: its later completions get the instrument's default, if any. */
 export async function clearPortalNormGroup(store: Store, apiKeyId: string, assessmentType: number): Promise<number> {
-  const r = await store.write((trx) => trx.deleteFrom('portal_norms').where('api_key_id', '=', apiKeyId).where('assessment_type', '=', assessmentType).executeTakeFirst());
+  const r = await store.write((trx) =>
+    trx.deleteFrom('portal_norms').where('api_key_id', '=', apiKeyId).where('assessment_type', '=', assessmentType).executeTakeFirst(),
+  );
   return Number(r.numDeletedRows);
 }
 
@@ -126,7 +132,11 @@ export async function setPortalNormGroup(store: Store, apiKeyId: string, id: str
 }
 
 export async function countNormGroups(store: Store, assessmentType: number): Promise<number> {
-  const row = await store.db.selectFrom('norm_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('assessment_type', '=', assessmentType).executeTakeFirstOrThrow();
+  const row = await store.db
+    .selectFrom('norm_groups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('assessment_type', '=', assessmentType)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -135,7 +145,11 @@ export async function listNormGroups(store: Store) {
     .selectFrom('norm_groups')
     .select(['id', 'name', 'assessment_type', 'sample_size', 'collected_from', 'collected_to', 'source', 'illustrative', 'active', 'created_at'])
     .select((eb) =>
-      eb.selectFrom('portal_norms').select((e) => e.fn.countAll<number>().as('n')).whereRef('portal_norms.norm_group_id', '=', 'norm_groups.id').as('portals'),
+      eb
+        .selectFrom('portal_norms')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('portal_norms.norm_group_id', '=', 'norm_groups.id')
+        .as('portals'),
     )
     .orderBy('created_at')
     .execute();
@@ -155,6 +169,15 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
   let q = store.db
     .selectFrom('assessments')
     .select(['analysis_id', 'scores', 'competence_scores', 'integrity_flags', 'content_version'])
+    // The candidate's Gender, for the sample's make-up; an erased candidate's is unknown.
+    .select((eb) =>
+      eb
+        .selectFrom('candidates')
+        .select('gender')
+        .whereRef('candidates.tenant_id', '=', 'assessments.tenant_id')
+        .whereRef('candidates.external_id', '=', 'assessments.external_id')
+        .as('gender'),
+    )
     .where('status', '=', 'Completed')
     .where('assessment_type', '=', filter.assessmentType)
     .where('scores', 'is not', null)
@@ -179,5 +202,6 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
     flags: JSON.parse(r.integrity_flags ?? '[]') as IntegrityFlag[],
     answers: answers.get(r.analysis_id)!,
     contentVersion: r.content_version,
+    gender: r.gender ?? 0,
   }));
 }

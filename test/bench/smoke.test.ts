@@ -36,6 +36,12 @@ describe('the benchmark suite', () => {
     assert.ok(s.perSecond > 0 && s.burst.p99 >= s.burst.p50);
   });
 
+  test('a smoke norm build: 300 respondents × 135 items through --from-csv and buildNormTable, each timed', async () => {
+    const s = await bench(['--norms-build', '--smoke']);
+    assert.deepEqual([s.respondents, s.items, s.used + s.flagged, s.rounds], [300, 135, 300, 1]);
+    assert.ok(s.used > 0 && s.csv.min > 0 && s.csv.max >= s.csv.min && s.table.min > 0, JSON.stringify(s));
+  });
+
   test('a smoke campaign: five candidates finish TMA170 through the forms, each webhook arrives, the reads answer', async () => {
     const tma170 = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'tma170.json'), 'utf8')) as { items: unknown[]; itemsPerPage: number };
     // The start page, every questionnaire page, and the confirmation: one post each.
@@ -51,7 +57,10 @@ describe('the benchmark suite', () => {
     assert.ok(s.rounds[0].ceilingPost.p50 > 0 && s.rounds[0].ceilingPost.p99 >= s.rounds[0].ceilingPost.p50, JSON.stringify(s.rounds[0].ceilingPost));
     const page = s.rounds[0].pageCeiling;
     assert.ok(page.pagesPerSecond > 0 && page.clientCpuUs > 0, JSON.stringify(page));
-    assert.ok([page.serverCpuUs, page.machineCpuUs].every((x) => Number.isFinite(x) && x >= 0), JSON.stringify(page));
+    assert.ok(
+      [page.serverCpuUs, page.machineCpuUs].every((x) => Number.isFinite(x) && x >= 0),
+      JSON.stringify(page),
+    );
     assert.ok(page.post.p50 > 0 && page.post.p99 >= page.post.p50, JSON.stringify(page));
     assert.ok(s.rounds[0].clientDelay.p50 >= 0 && s.rounds[0].clientDelay.p99 >= s.rounds[0].clientDelay.p50, JSON.stringify(s.rounds[0].clientDelay));
     assert.equal(s.postsPerSecond, s.rounds[0].assay);
@@ -66,7 +75,10 @@ describe('the benchmark suite', () => {
       assert.ok(s.reads[read].cpuUs.bare > 0 && s.reads[read].cpuUs.assay > 0, `${read}: ${JSON.stringify(s.reads[read].cpuUs)}`);
     }
     const floor = s.reads.results.floor;
-    assert.ok(floor && floor.rps > 0 && floor.ratio > 0 && s.reads.results.cpuUs.floor > 0, `Fastify with Assay's request log alone answered: ${JSON.stringify(floor)}`);
+    assert.ok(
+      floor && floor.rps > 0 && floor.ratio > 0 && s.reads.results.cpuUs.floor > 0,
+      `Fastify with Assay's request log alone answered: ${JSON.stringify(floor)}`,
+    );
     assert.ok(s.reads.results.bytes > 1_000, 'the results document of a completed assessment');
     assert.ok(s.reads.report.bytes > s.reads.results.bytes, 'the HTML report is larger than the results');
     assert.equal(s.reads.pdf.bad, 0);
