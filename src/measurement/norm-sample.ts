@@ -1,6 +1,6 @@
 import type { Instrument, ScaleScore } from './instruments/types.js';
 import { sten } from './norms.js';
-import { genderDifference } from './subgroups.js';
+import { genderDifference, MIN_SUBGROUP } from './subgroups.js';
 import type { IntegrityFlag, NormSampleAccount, NormTable } from './types.js';
 
 /** What the account needs of a sample member (norm-groups.ts SampleMember). */
@@ -48,7 +48,8 @@ export function describeSample(sample: readonly Member[], table: NormTable, inst
     }
     for (const [id, members] of byScale) {
       const g = genderDifference(members);
-      const count = (c: typeof g.male) => ({ n: c.n, mean: c.n ? c.mean : null, high: c.high });
+      // A group below the minimum gives its count only: a mean of a handful could describe someone.
+      const count = (c: typeof g.male) => (c.n >= MIN_SUBGROUP ? { n: c.n, mean: c.mean, high: c.high } : { n: c.n, mean: null, high: null });
       account.genderDifferences[id] = { male: count(g.male), female: count(g.female), d: g.d, fourFifths: g.fourFifths };
     }
   }
@@ -109,7 +110,7 @@ export function sampleAccountProblems(x: unknown, scaleIds: readonly string[]): 
   }
   const diffs = x.genderDifferences;
   if (diffs !== undefined) {
-    const group = (g: unknown) => obj(g) && count(g.n) && numOrNull(g.mean) && count(g.high);
+    const group = (g: unknown) => obj(g) && count(g.n) && numOrNull(g.mean) && (g.high === null || count(g.high));
     if (!obj(diffs)) p.push('sample.genderDifferences must be an object by scale id');
     else
       for (const [id, d] of Object.entries(diffs)) {

@@ -49,7 +49,7 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
 }
 
 const n0 = (x: number) => x.toLocaleString('en');
-const share = (high: number, n: number) => (n > 0 ? `${((100 * high) / n).toFixed(1)}%` : '-');
+const share = (high: number | null, n: number) => (high !== null && n > 0 ? `${((100 * high) / n).toFixed(1)}%` : '-');
 
 /** Who was considered and left out, and the gender and age make-up of the members used. */
 function makeUp(sample: NormSampleAccount | undefined): string[] {

@@ -76,11 +76,11 @@ export interface NormGroup {
   sample?: NormSampleAccount;
 }
 
-/** One gender's figures on a scale: how many, their mean raw score, how many scored sten 7 or more. */
+/** One gender's figures on a scale: how many, their mean raw score, how many scored sten 7 or more; below 30 the count only. */
 export interface SubgroupCount {
   n: number;
   mean: number | null;
-  high: number;
+  high: number | null;
 }
 
 /**
