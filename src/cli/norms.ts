@@ -119,6 +119,7 @@ export function normsCommands(program: Command): void {
             contentVersion,
             language,
             table: built.table,
+            sample: built.sample,
           });
           return { id, name: opts.name, instrument: instrument.code, sampleSize: built.used, excluded: built.excluded };
         });

@@ -12,6 +12,7 @@ import * as webhookAttemptsByTenant from './migrations/0009-webhook-attempts-by-
 import * as contentVersionAndLanguage from './migrations/0010-content-version-and-language.js';
 import * as mail from './migrations/0011-mail.js';
 import * as greenhouse from './migrations/0012-greenhouse.js';
+import * as normGroupSample from './migrations/0013-norm-group-sample.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010-content-version-and-language': contentVersionAndLanguage,
   '0011-mail': mail,
   '0012-greenhouse': greenhouse,
+  '0013-norm-group-sample': normGroupSample,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

@@ -160,6 +160,8 @@ export interface NormGroupTable {
   /** The content version and language of its sample, where known. */
   content_version: string | null;
   language: string | null;
+  /** JSON NormSampleAccount: the make-up, exclusions and gender differences; null where not recorded (migration 0013). */
+  sample: string | null;
 }
 
 export interface PortalNormTable {

@@ -87,7 +87,15 @@ export function csvSample(text: string, instrument: Instrument, model: Competenc
       continue;
     }
     const result = scoreCompletion(instrument, model, answers, new Map())!;
-    members.push({ scales: result.scales, competences: result.competences, flags: result.flags, answers, contentVersion: instrument.version });
+    members.push({
+      scales: result.scales,
+      competences: result.competences,
+      flags: result.flags,
+      answers,
+      contentVersion: instrument.version,
+      ...(column('gender') >= 0 ? { gender: gender === undefined ? 0 : Number(gender) } : {}),
+      ...(age !== undefined ? { age: Number(age) } : {}),
+    });
     about.push({ ...(gender !== undefined ? { gender: Number(gender) } : {}), ...(age !== undefined ? { age: Number(age) } : {}) });
   }
   if (problems.length) throw new CsvError(listed(problems));

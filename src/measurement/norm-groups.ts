@@ -2,8 +2,9 @@ import type { Instrument, ScaleScore } from './instruments/types.js';
 import { textProblem } from '../domain/text.js';
 import { competencesFor } from './competences.js';
 import { normEvidence } from './norm-evidence.js';
+import { describeSample, sampleAccountProblems } from './norm-sample.js';
 import { buildNorm, normTableProblems } from './norms.js';
-import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
+import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormSampleAccount, NormTable } from './types.js';
 
 /** A completed assessment as a norm sample sees it: scores only, nothing that identifies anyone. */
 export interface SampleMember {
@@ -14,6 +15,9 @@ export interface SampleMember {
   answers?: ReadonlyMap<string, number>;
   /** The instrument's content version it was taken in; null when not recorded. */
   contentVersion?: string | null;
+  /** The API's Gender code and the age in years, where the sample records them (the make-up and subgroup differences). */
+  gender?: number | null;
+  age?: number | null;
 }
 
 export const DEFAULT_MIN_SAMPLE = 200;
@@ -29,7 +33,7 @@ export function buildNormTable(
   instrument: Instrument,
   model: CompetenceModel,
   minSample: number,
-): { table: NormTable; used: number; excluded: number } {
+): { table: NormTable; used: number; excluded: number; sample: NormSampleAccount } {
   const used = sample.filter((m) => m.flags.length === 0);
   if (used.length < Math.max(minSample, MIN_SAMPLE_FLOOR)) {
     throw new NormError(
@@ -71,7 +75,7 @@ export function buildNormTable(
     for (const [id, r] of Object.entries(evidence.scales)) if (table.scales[id]) table.scales[id].reliability = r;
     for (const [code, r] of Object.entries(evidence.competences)) if (table.competences[code]) table.competences[code].reliability = r;
   }
-  return { table, used: used.length, excluded: sample.length - used.length };
+  return { table, used: used.length, excluded: sample.length - used.length, sample: describeSample(sample, table, instrument) };
 }
 
 export class NormError extends Error {}
@@ -97,6 +101,8 @@ export interface NormFile {
   /** Version 2: the sample's content version and language, where known. */
   contentVersion?: string | null;
   language?: string | null;
+  /** Version 2: the sample's make-up, exclusions and gender differences, where recorded. */
+  sample?: NormSampleAccount;
   scales: NormTable['scales'];
   competences?: NormTable['competences'];
 }
@@ -129,6 +135,14 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     problems.push('contentVersion must be a version such as "1.0.0", or null');
   if (f.language != null && f.language !== 'nl' && f.language !== 'en') problems.push('language must be "nl", "en" or null');
   const instrument = [...instruments.values()].find((i) => i.code === f.instrument);
+  if (f.sample !== undefined && f.format !== 'assay-norms/2') problems.push('sample needs format "assay-norms/2"');
+  else if (f.sample !== undefined && instrument)
+    problems.push(
+      ...sampleAccountProblems(
+        f.sample,
+        instrument.scales.map((s) => s.id),
+      ),
+    );
   if (!instrument) problems.push(`instrument must be ${[...instruments.values()].map((i) => `"${i.code}"`).join(', ')}`);
   else {
     const table = { scales: f.scales, competences: f.competences ?? {} } as Partial<NormTable>;
@@ -153,12 +167,13 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     contentVersion: f.contentVersion ?? null,
     language: f.language ?? null,
     table: { scales: f.scales!, competences: f.competences ?? {} },
+    ...(f.sample !== undefined ? { sample: f.sample } : {}),
   };
 }
 
 /** A norm group as a norm file, the inverse of `parseNormFile`. */
 export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument): NormFile {
-  const version2 = hasReliability(group.table) || group.contentVersion !== null || group.language !== null;
+  const version2 = hasReliability(group.table) || group.contentVersion !== null || group.language !== null || group.sample !== undefined;
   return {
     format: version2 ? 'assay-norms/2' : 'assay-norms/1',
     name: group.name,
@@ -169,6 +184,7 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
     collectedTo: group.collectedTo,
     illustrative: group.illustrative,
     ...(version2 ? { contentVersion: group.contentVersion, language: group.language } : {}),
+    ...(group.sample ? { sample: group.sample } : {}),
     scales: group.table.scales,
     competences: group.table.competences,
   };

@@ -1,5 +1,6 @@
 import type { Instrument } from './instruments/types.js';
-import type { CompetenceModel, Norm, NormGroup } from './types.js';
+import { HIGH_STEN, MIN_SUBGROUP } from './subgroups.js';
+import type { CompetenceModel, Norm, NormGroup, NormSampleAccount } from './types.js';
 
 const f2 = (x: number | undefined | null) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(2) : '-');
 const pad = (s: string, n: number) => s.padEnd(n);
@@ -22,6 +23,7 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
     `  source:        ${group.source}`,
     `  illustrative:  ${group.illustrative ? 'yes: simulated, never for selection decisions' : 'no'}`,
     `  active:        ${group.active ? 'yes, for its instrument' : 'no'}`,
+    ...makeUp(group.sample),
     '',
     'Scales (raw score: the item mean)',
     header,
@@ -35,6 +37,7 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
       header,
       ...competences.map((c) => row(c.name.en, group.table.competences[c.code]!)),
     );
+  lines.push('', ...genderDifferences(group.sample, instrument));
   const known = Object.values(group.table.scales).some((n) => n.reliability);
   lines.push(
     '',
@@ -43,4 +46,48 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
       : 'Precision unknown: this group carries no reliability (imported from a version 1 norm file, or built without item answers).',
   );
   return lines.join('\n');
+}
+
+const n0 = (x: number) => x.toLocaleString('en');
+const share = (high: number | null, n: number) => (high !== null && n > 0 ? `${((100 * high) / n).toFixed(1)}%` : '-');
+
+/** Who was considered and left out, and the gender and age make-up of the members used. */
+function makeUp(sample: NormSampleAccount | undefined): string[] {
+  if (!sample) return ['  exclusions:    not recorded', '  gender:        not recorded', '  age:           not recorded'];
+  const reasons = Object.entries(sample.excluded.reasons).map(([why, n]) => `${n0(n)} ${why}`);
+  const g = sample.gender;
+  const a = sample.age;
+  return [
+    `  exclusions:    ${n0(sample.excluded.total)} of ${n0(sample.considered)} left out${reasons.length ? ` (${reasons.join(', ')}; a member with several flags counts under each)` : ''}`,
+    `  gender:        ${g ? `${n0(g.male)} male, ${n0(g.female)} female, ${n0(g.neutral)} neutral, ${n0(g.unknown)} unknown` : 'not recorded'}`,
+    `  age:           ${
+      a
+        ? `${a.min} to ${a.max}, median ${a.median}; ${Object.entries(a.bands)
+            .map(([band, n]) => `${band}: ${n0(n)}`)
+            .join(', ')}${a.unknown ? `; ${n0(a.unknown)} unknown` : ''}`
+        : 'not recorded'
+    }`,
+  ];
+}
+
+/** Per scale, women against men: Cohen's d and the four-fifths ratio of the shares at sten 7 or more. */
+function genderDifferences(sample: NormSampleAccount | undefined, instrument: Instrument): string[] {
+  const title = `Gender differences (d: female minus male, in pooled SDs; four-fifths: the lower share at sten ${HIGH_STEN}+ over the higher)`;
+  if (!sample?.genderDifferences) return [title, `  not recorded: ${sample ? 'the sample has no gender' : 'this group was stored without its sample account'}`];
+  const diffs = sample.genderDifferences;
+  const head = `  ${pad('', 28)} ${pad('n male', 7)} ${pad('n female', 9)} ${pad('d', 6)} ${pad(`male ${HIGH_STEN}+`, 9)} ${pad(`female ${HIGH_STEN}+`, 10)} four-fifths`;
+  const rows = instrument.scales
+    .filter((s) => diffs[s.id])
+    .map((s) => {
+      const d = diffs[s.id]!;
+      return `  ${pad(s.name.en, 28)} ${pad(String(d.male.n), 7)} ${pad(String(d.female.n), 9)} ${pad(f2(d.d), 6)} ${pad(share(d.male.high, d.male.n), 9)} ${pad(share(d.female.high, d.female.n), 10)} ${f2(d.fourFifths)}`;
+    });
+  const small = Object.values(diffs).some((d) => d.d === null && (d.male.n < MIN_SUBGROUP || d.female.n < MIN_SUBGROUP));
+  return [
+    title,
+    head,
+    ...rows,
+    ...(small ? [`  -: fewer than ${MIN_SUBGROUP} of a gender, or no spread: no difference is given.`] : []),
+    "  A four-fifths ratio below 0.80 is the Uniform Guidelines' sign of adverse impact (docs/PSYCHOMETRICS.md).",
+  ];
 }

@@ -2,6 +2,7 @@ import type { Instrument, Language } from './instruments/types.js';
 import { buildNormTable } from './norm-groups.js';
 import type { CompetenceModel, NormGroup } from './types.js';
 import { composition, csvSample } from './csv-sample.js';
+import { withOtherLanguage } from './norm-sample.js';
 
 export interface CsvBuild {
   group: Omit<NormGroup, 'id'>;
@@ -50,6 +51,7 @@ export function normGroupFromCsv(opts: {
       contentVersion: instrument.version,
       language,
       table: built.table,
+      sample: withOtherLanguage(built.sample, sample.otherLanguage),
     },
     read: sample.read,
     used: built.used,

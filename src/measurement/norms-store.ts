@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ScaleScore } from './instruments/types.js';
 import type { SampleMember } from './norm-groups.js';
-import type { CompetenceScore, IntegrityFlag, NormGroup, NormTable } from './types.js';
+import type { CompetenceScore, IntegrityFlag, NormGroup, NormSampleAccount, NormTable } from './types.js';
 import type { Store } from '../db/database.js';
 import type { DB, NormGroupTable } from '../db/schema.js';
 import { onePerStore } from '../db/store-caches.js';
@@ -22,6 +22,7 @@ function toGroup(row: NormGroupTable): NormGroup {
     contentVersion: row.content_version,
     language: row.language,
     table: JSON.parse(row.norms) as NormTable,
+    ...(row.sample ? { sample: JSON.parse(row.sample) as NormSampleAccount } : {}),
   };
 }
 
@@ -79,6 +80,7 @@ export async function insertNormGroup(store: Store, group: NewNormGroup): Promis
         content_version: group.contentVersion,
         language: group.language,
         norms: JSON.stringify(group.table),
+        sample: group.sample ? JSON.stringify(group.sample) : null,
         active: 0,
         created_at: now(),
       })
@@ -167,6 +169,15 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
   let q = store.db
     .selectFrom('assessments')
     .select(['analysis_id', 'scores', 'competence_scores', 'integrity_flags', 'content_version'])
+    // The candidate's Gender, for the sample's make-up; an erased candidate's is unknown.
+    .select((eb) =>
+      eb
+        .selectFrom('candidates')
+        .select('gender')
+        .whereRef('candidates.tenant_id', '=', 'assessments.tenant_id')
+        .whereRef('candidates.external_id', '=', 'assessments.external_id')
+        .as('gender'),
+    )
     .where('status', '=', 'Completed')
     .where('assessment_type', '=', filter.assessmentType)
     .where('scores', 'is not', null)
@@ -191,5 +202,6 @@ export async function normSample(store: Store, filter: SampleFilter): Promise<Sa
     flags: JSON.parse(r.integrity_flags ?? '[]') as IntegrityFlag[],
     answers: answers.get(r.analysis_id)!,
     contentVersion: r.content_version,
+    gender: r.gender ?? 0,
   }));
 }

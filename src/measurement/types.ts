@@ -72,6 +72,33 @@ export interface NormGroup {
   contentVersion: string | null;
   language: string | null;
   table: NormTable;
+  /** Who the sample is and who was left out; absent for groups stored or imported without it ("not recorded"). */
+  sample?: NormSampleAccount;
+}
+
+/** One gender's figures on a scale: how many, their mean raw score, how many scored sten 7 or more; below 30 the count only. */
+export interface SubgroupCount {
+  n: number;
+  mean: number | null;
+  high: number | null;
+}
+
+/**
+ * A norm group's sample as built (norm-sample.ts): how many were considered, who was left out
+ * and why, the gender and age make-up of the members used, and per scale the difference between
+ * women and men (Cohen's d, female minus male; the four-fifths ratio of the shares at sten 7 or more).
+ */
+export interface NormSampleAccount {
+  /** Respondents read, or completed assessments selected, before any exclusion. */
+  considered: number;
+  /** Left out, by reason (an integrity flag, or OtherLanguage); a member with several flags counts under each. */
+  excluded: { total: number; reasons: Record<string, number> };
+  /** The members used by the API's Gender code; absent where gender was not recorded. */
+  gender?: { unknown: number; male: number; female: number; neutral: number };
+  /** The members used whose age is known: range, median and bands; absent where age was not recorded. */
+  age?: { known: number; unknown: number; min: number; max: number; median: number; bands: Record<string, number> };
+  /** Per scale id; absent where gender was not recorded. d and fourFifths are null below 30 of either gender. */
+  genderDifferences?: Record<string, { male: SubgroupCount; female: SubgroupCount; d: number | null; fourFifths: number | null }>;
 }
 
 export type IntegrityFlag = 'StraightLining' | 'Speeding' | 'LowConsistency';

@@ -36,6 +36,12 @@ describe('the benchmark suite', () => {
     assert.ok(s.perSecond > 0 && s.burst.p99 >= s.burst.p50);
   });
 
+  test('a smoke norm build: 300 respondents × 135 items through --from-csv and buildNormTable, each timed', async () => {
+    const s = await bench(['--norms-build', '--smoke']);
+    assert.deepEqual([s.respondents, s.items, s.used + s.flagged, s.rounds], [300, 135, 300, 1]);
+    assert.ok(s.used > 0 && s.csv.min > 0 && s.csv.max >= s.csv.min && s.table.min > 0, JSON.stringify(s));
+  });
+
   test('a smoke campaign: five candidates finish TMA170 through the forms, each webhook arrives, the reads answer', async () => {
     const tma170 = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'tma170.json'), 'utf8')) as { items: unknown[]; itemsPerPage: number };
     // The start page, every questionnaire page, and the confirmation: one post each.

@@ -109,6 +109,18 @@ suiteOnEachDatabase(
         const sheet = await cli('norms', 'show', built.id, '--json');
         assert.equal(sheet.format, 'assay-norms/2');
         assert.deepEqual([sheet.language, sheet.contentVersion], ['en', tma170.version], 'the group records what its sample was taken in');
+        // And its sample's account: the flagged one left out, the candidates' Gender counted (no age: candidates give none).
+        const { considered, excluded, gender, age, genderDifferences } = sheet.sample;
+        assert.deepEqual([considered, excluded.total, age], [31, 1, undefined]);
+        assert.equal(gender.male + gender.female + gender.neutral + gender.unknown, 30, JSON.stringify(gender));
+        assert.equal(Object.keys(genderDifferences).length, tma170.scales.length);
+        // 30 in all: at least one gender has fewer than 30, and gives its count only, no mean, share or d.
+        const small = Object.values(genderDifferences).flatMap((d: any) => [d.male, d.female].filter((g) => g.n < 30).map((g) => [d.d, g.mean, g.high]));
+        assert.ok(small.length >= tma170.scales.length, JSON.stringify(gender));
+        assert.ok(
+          small.every((x) => x.every((v) => v === null)),
+          JSON.stringify(small),
+        );
         // One completion in another content version: the sample mixes two, and is refused.
         const store = server.running.deps.store;
         await store.write((trx) => trx.updateTable('assessments').set({ content_version: '0.9.0' }).where('analysis_id', '=', before).execute());
