@@ -13,7 +13,7 @@ import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 
 const tma170 = instruments.get(0)!;
 
-// No example norms: this suite starts with no norm group at all.
+// No example norms: this suite starts with no norm group for TMA170 (the SPI's shipped groups are stored at start).
 suiteOnEachDatabase('norm groups: built from completions, imported from a file, pinned at completion', { env: { EXAMPLE_NORMS: 'false' }, tenant: false }, ({ db, server, cliEnv: env }) => {
     let tenant: Credentials & { tenantId: string; portalDomain: string };
     before(async () => {
@@ -78,7 +78,12 @@ suiteOnEachDatabase('norm groups: built from completions, imported from a file, 
       assert.equal(built.sampleSize, 30, '29 without a release question and the released one; not the pending or declined');
       assert.equal(built.excluded, 1);
       let list = await cli('norms', 'list', '--json');
-      assert.deepEqual(list.map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]), [[built.id, false, false, 30]]);
+      // The SPI's shipped groups are stored at start (one active, five inactive); this suite's claims are about TMA170's.
+      const tma = (rows: any[]) => rows.filter((g: any) => g.instrument === 'TMA170');
+      const spi = list.filter((g: any) => g.instrument === 'SPI');
+      assert.deepEqual([spi.length, spi.filter((g: any) => g.active).map((g: any) => [g.id, g.illustrative])], [6, [['spi-sapa-1.0.0', false]]]);
+      assert.equal(tma(list).length + spi.length, list.length, 'no other instrument has a group');
+      assert.deepEqual(tma(list).map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]), [[built.id, false, false, 30]]);
       // Built from answers, the group records each scale's reliability (these profiles answer a scale alike: alpha 1).
       const sheet = await cli('norms', 'show', built.id, '--json');
       assert.equal(sheet.format, 'assay-norms/2');
@@ -114,7 +119,7 @@ suiteOnEachDatabase('norm groups: built from completions, imported from a file, 
       const imported = await cli('norms', 'import', file, '--json');
       await cli('norms', 'activate', imported.id, '--json');
       list = await cli('norms', 'list', '--json');
-      assert.deepEqual(list.map((g: any) => [g.id, g.active, g.portals]), [[built.id, false, 1], [imported.id, true, 0]]);
+      assert.deepEqual(tma(list).map((g: any) => [g.id, g.active, g.portals]), [[built.id, false, 1], [imported.id, true, 0]]);
 
       const underImported = await result(other, await completed(other, 5));
       assert.equal(underImported.NormGroup.Id, imported.id);
