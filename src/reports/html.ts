@@ -44,6 +44,7 @@ export function reportPage(m: ReportModel, opts: { pdfHref?: string; generatedAt
 <dt>${t.normGroup}</dt><dd>${m.norm.line}</dd>
 </dl>
 ${m.norm.illustrative ? html`<p class="notice">${t.illustrative}</p>` : ''}
+${m.translationNote ? html`<p class="notice translation">${m.translationNote}</p>` : ''}
 ${opts.pdfHref ? html`<a class="pdf-link" href="${opts.pdfHref}" download>${t.pdf}</a>` : ''}
 </header>
 <section aria-labelledby="profile">

@@ -23,6 +23,8 @@ export interface ReportModel {
   rawRange?: ResponseRange;
   /** The norm group line, or the statement that the scores are not norm-referenced. */
   norm: { normed: boolean; line: string; illustrative: boolean };
+  /** Taken in a translation with no norms or evidence of its own: the instrument's sentence saying so. */
+  translationNote?: string;
   scales: ReportScale[];
   /** With Mosier's reliability in the norm group's sample, where the group records it. */
   competences: Array<Scored & { reliability?: number }>;
@@ -57,6 +59,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     norm: group
       ? { normed: true, line: t.normed(group.name, group.sampleSize, t.period(group.collectedFrom, group.collectedTo)), illustrative: group.illustrative }
       : { normed: false, line: t.notNormed, illustrative: false },
+    ...(result.translationNote ? { translationNote: result.translationNote[lang] } : {}),
     scales,
     competences: result.competences.map((c) => {
       const alpha = group?.table.competences[c.code]?.reliability?.alpha;

@@ -52,6 +52,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   doc.font('bold').fontSize(10).fillColor(INK).text(t.normGroup, MARGIN, y, { lineBreak: false });
   flow(doc.font('regular'), m.norm.line, { x: MARGIN + 110, y, width: width - 110 });
   if (m.norm.illustrative) notice(doc, t.illustrative, width);
+  if (m.translationNote) notice(doc, m.translationNote, width);
 
   heading(doc, t.profile);
   flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), m.norm.normed ? t.profileIntro : t.profileRaw(rawRange(m)), { width });

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from '../helpers/deadline.js';
+import { ROOT } from '../../src/platform/paths.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { authHeaders, type Credentials } from '../helpers/http.js';
+import { stenOfShare } from '../helpers/norm-oracle.js';
+import { readPdf } from '../helpers/pdf.js';
+import { instruments, takeTime } from '../helpers/results.js';
+
+const spi = instruments.get(2)!;
+const shipped = JSON.parse(readFileSync(join(ROOT, 'content', 'norms', 'spi-sapa.json'), 'utf8')) as {
+  sampleSize: number;
+  scales: Record<string, { distribution: Array<[number, number]> }>;
+};
+const DUTCH_NOTE = spi.languages!.translations!.nl!.note;
+
+/** The HTML with markup and entities reduced to plain text, as a reader sees it. */
+const plain = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+
+/**
+ * The percentile rank of a raw score the sample had, by hand from the shipped distribution: the
+ * share of the sample below it plus half the share at it, over all shares (README, "Results").
+ */
+function midRankAt(distribution: ReadonlyArray<readonly [number, number]>, raw: number): number {
+  const total = distribution.reduce((sum, [, share]) => sum + share, 0);
+  const below = distribution.filter(([value]) => value < raw - 1e-9).reduce((sum, [, share]) => sum + share, 0);
+  const at = distribution.find(([value]) => Math.abs(value - raw) < 1e-9);
+  assert.ok(at, `the sample had ${raw}`);
+  return (below + at[1] / 2) / total;
+}
+
+/** A fixed SPI candidate: every answer from 1 to 6 by the item's place, so scales land at different interior points. */
+const answer = (_name: string, i: number) => String(1 + ((i * 5 + Math.floor(i / 7)) % 6));
+
+suiteOnEachDatabase('the SPI: normed on its shipped SAPA group out of the box, and a Dutch result says it has no norms of its own', {}, ({ server, creds }) => {
+  async function taken(c: Credentials, headers: Record<string, string> = {}) {
+    const a = await newAssessment(server.url, c, { AssessmentType: 2 });
+    await completeViaForms(new FormClient(server.url, headers), a.id, { answer, beforePost: takeTime(server.running.deps.store, a.id) });
+    return a;
+  }
+
+  test("a fixed candidate's 32 stens and percentiles equal those worked out by hand from content/norms/spi-sapa.json", { timeout: 120_000 }, async () => {
+    const a = await taken(creds);
+    const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
+    assert.equal(r.NormGroup.Id, 'spi-sapa-1.0.0', 'the shipped group is active on a new server');
+    assert.deepEqual([r.NormGroup.Illustrative, r.NormGroup.SampleSize], [false, shipped.sampleSize]);
+    assert.match(r.NormGroup.Source, /web volunteers of the SAPA project .* not job applicants/);
+    assert.equal(r.NormScoreScales.length, 32);
+    assert.equal(r.NormScores.length, 32);
+    const codes = new Map(spi.scales.map((s) => [s.id.toUpperCase().replace(/-/g, '_'), s.id]));
+    const stens = new Set<number>();
+    for (const [i, raw] of r.NormScoreScales.entries()) {
+      const id = codes.get(raw.ExternalCode)!;
+      assert.ok(raw.Value > 1 && raw.Value < 6, `${id}: an interior point (${raw.Value})`);
+      const p = midRankAt(shipped.scales[id]!.distribution, raw.Value);
+      assert.equal(r.NormScoresPercentage[i].ExternalCode, raw.ExternalCode);
+      assert.equal(r.NormScoresPercentage[i].Value, Math.round(p * 100), `${id} percentile at ${raw.Value}`);
+      assert.equal(r.NormScores[i].Value, stenOfShare(p), `${id} sten at ${raw.Value}`);
+      stens.add(r.NormScores[i].Value);
+    }
+    assert.ok(stens.size >= 4, `the candidate spreads over several stens (${[...stens]})`);
+    // Positive control for the Dutch note below: taken in English, the result does not carry it.
+    assert.ok(!(r.Note ?? '').includes(DUTCH_NOTE.en));
+  });
+
+  test('taken in Dutch: Note and the report (page and PDF) say the Dutch version has no norms or evidence of its own', { timeout: 120_000 }, async () => {
+    const a = await taken(creds, { 'accept-language': 'nl-NL,nl;q=0.9' });
+    for (const culture of ['nl-NL', 'en-GB']) {
+      const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/${culture}`)).body;
+      assert.ok(r.Note.includes(DUTCH_NOTE.en), `${culture}: ${r.Note}`);
+      assert.equal(r.NormGroup.Id, 'spi-sapa-1.0.0', 'still normed on the English sample, which the note says');
+    }
+    for (const lang of ['nl', 'en'] as const) {
+      const res = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=${lang}`, { headers: authHeaders(creds) });
+      assert.equal(res.status, 200);
+      assert.ok(plain(await res.text()).includes(DUTCH_NOTE[lang]), lang);
+    }
+    const pdf = await readPdf(
+      Buffer.from(
+        await (await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?format=pdf&lang=en`, { headers: authHeaders(creds) })).arrayBuffer(),
+      ),
+    );
+    // PDF text comes out with its own line breaks: compare words.
+    const words = (x: string) => x.replace(/\s+/g, ' ').trim();
+    assert.ok(words(pdf.text.join(' ')).includes(words(DUTCH_NOTE.en).slice(0, 60)), 'the PDF carries the note');
+    const english = await taken(creds);
+    const res = await fetch(`${server.url}/api/anonymous/assessment/${english.id}/report?lang=nl`, { headers: authHeaders(creds) });
+    const text = plain(await res.text());
+    assert.ok(text.includes('SAPA'), 'positive control: the report was read');
+    assert.ok(!text.includes(DUTCH_NOTE.nl), 'taken in English: no translation note');
+  });
+});
