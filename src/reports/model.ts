@@ -3,7 +3,7 @@ import { fullName } from '../domain/names.js';
 import type { Result, Scored } from '../measurement/result.js';
 import type { IntegrityFlag } from '../measurement/types.js';
 import { band, type Band, type Interpretations } from './interpretations.js';
-import { longDate, REPORT_TEXTS, type ReportTexts } from './texts.js';
+import { longDate, reportTexts, type ReportTexts } from './texts.js';
 
 export interface ReportScale extends Scored {
   /** Null without a norm group: nothing to compare with. */
@@ -15,6 +15,8 @@ export interface ReportScale extends Scored {
 /** Everything a report shows, in one language: the HTML page and the PDF both render this. */
 export interface ReportModel {
   lang: Language;
+  /** What the instrument measures; with lang it picks `t` (a PDF thread makes `t` again from both). */
+  kind?: 'motivation' | 'personality';
   t: ReportTexts;
   candidateName: string;
   instrumentName: string;
@@ -42,7 +44,7 @@ export interface ReportInput {
 }
 
 export function reportModel({ lang, candidate, instrument, completedAt, result, interpretations }: ReportInput): ReportModel {
-  const t = REPORT_TEXTS[lang];
+  const t = reportTexts(lang, instrument.kind);
   const group = result.normGroup;
   const scales = result.scales.map((s): ReportScale => {
     const b = band(s);
@@ -51,6 +53,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   });
   return {
     lang,
+    ...(instrument.kind ? { kind: instrument.kind } : {}),
     t,
     candidateName: fullName(candidate),
     instrumentName: `${instrument.name[lang]} (${instrument.code})`,

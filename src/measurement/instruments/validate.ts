@@ -31,6 +31,7 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
   if (inst.assessmentType !== expected.assessmentType) problems.push(`assessmentType must be ${expected.assessmentType}`);
   if (typeof inst.version !== 'string' || !inst.version) problems.push('version is missing');
   problems.push(...localizedProblems(inst.name, 'name'), ...localizedProblems(inst.description, 'description'));
+  if (inst.kind !== undefined && inst.kind !== 'motivation' && inst.kind !== 'personality') problems.push('kind must be "motivation" or "personality"');
   if (!Number.isInteger(inst.estimatedMinutes) || (inst.estimatedMinutes ?? 0) < 1) problems.push('estimatedMinutes must be a positive integer');
   if (!Number.isInteger(inst.itemsPerPage) || (inst.itemsPerPage ?? 0) < 1 || (inst.itemsPerPage ?? 0) > 50) {
     problems.push('itemsPerPage must be an integer from 1 to 50');
