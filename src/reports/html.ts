@@ -66,7 +66,9 @@ ${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${n
 ${m.scales.map((s) => html`<dt>${s.name}${s.band ? html` <span class="band">(${t.bands[s.band]})</span>` : ''}</dt><dd>${s.interpretation}</dd>`)}
 </dl>
 </section>
-${m.competences.length ? html`<section aria-labelledby="competences">
+${
+  m.competences.length
+    ? html`<section aria-labelledby="competences">
 <h2 id="competences">${t.competences}</h2>
 <p>${t.competencesIntro}</p>
 <table>
@@ -76,7 +78,9 @@ ${m.competences.length ? html`<section aria-labelledby="competences">
 ${m.competences.map((c) => html`<tr><th scope="row">${c.name}<div class="competence-description">${c.description}</div></th><td class="num">${num(c.sten)}</td><td class="num">${num(c.percentile)}</td><td class="num">${c.raw.toFixed(2)}</td>${reliable ? html`<td class="num">${c.reliability === undefined ? '–' : c.reliability.toFixed(2)}</td>` : ''}</tr>`)}
 </tbody>
 </table>
-</section>` : ''}
+</section>`
+    : ''
+}
 <section aria-labelledby="quality">
 <h2 id="quality">${t.quality}</h2>
 <p>${m.consistency} ${t.consistencyHelp}</p>
