@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../db/database.js';
 import type { Instruments } from './instruments/load.js';
-import { readContent } from './load.js';
+import { ContentError, readContent } from './load.js';
 import { parseNormFile } from './norm-groups.js';
 import { activateNormGroup, countNormGroups, insertNormGroup, normGroupIds } from './norms-store.js';
 import type { CompetenceModel } from './types.js';
 
 interface Manifest {
-  groups: Array<{ file: string; active?: boolean }>;
+  /** `instrument` is the file's own instrument code, so a start that finds every group stored reads no norm file. */
+  groups: Array<{ file: string; instrument: string; active?: boolean }>;
 }
 
 /**
@@ -23,10 +24,8 @@ export async function ensureShippedNorms(store: Store, instruments: Instruments,
   const manifestFile = join(dir, 'shipped.json');
   if (!existsSync(manifestFile)) return [];
   const manifest = readContent(manifestFile) as Manifest;
-  const wanted = manifest.groups.map((g) => ({ ...g, path: join(dir, g.file) }));
-  const read = wanted.map((g) => ({ ...g, data: readContent(g.path) as { instrument?: string } }));
-  const loaded = read.flatMap((g) => {
-    const instrument = [...instruments.values()].find((i) => i.code === g.data.instrument);
+  const loaded = manifest.groups.flatMap((g) => {
+    const instrument = [...instruments.values()].find((i) => i.code === g.instrument);
     return instrument ? [{ ...g, instrument, id: `${g.file.replace(/\.json$/, '')}-${instrument.version}` }] : [];
   });
   const present = new Set(
@@ -40,7 +39,9 @@ export async function ensureShippedNorms(store: Store, instruments: Instruments,
   for (const type of new Set(missing.map((g) => g.instrument.assessmentType))) if ((await countNormGroups(store, type)) === 0) empty.add(type);
   const activated: string[] = [];
   for (const g of missing) {
-    const group = parseNormFile(g.data, instruments, model);
+    const group = parseNormFile(readContent(join(dir, g.file)), instruments, model);
+    if (group.assessmentType !== g.instrument.assessmentType)
+      throw new ContentError(`${g.file} is for another instrument than shipped.json says (${g.instrument.code})`);
     await insertNormGroup(store, { ...group, id: g.id });
     if (g.active && empty.has(g.instrument.assessmentType)) {
       await activateNormGroup(store, g.id);

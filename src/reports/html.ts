@@ -56,7 +56,7 @@ ${profileChart(m)}
 <caption>${t.tableCaption}</caption>
 <thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw(rawRange(m))}</th>${bands ? html`<th scope="col" class="num">${t.stenBand}</th>` : ''}<th scope="col">${t.band}</th></tr></thead>
 <tbody>
-${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
+${m.scales.map((s) => html`<tr${s.narrow ? html` class="narrow"` : ''}><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
 </tbody>
 </table>
 </section>

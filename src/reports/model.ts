@@ -6,6 +6,8 @@ import { band, type Band, type Interpretations } from './interpretations.js';
 import { longDate, reportTexts, type ReportTexts } from './texts.js';
 
 export interface ReportScale extends Scored {
+  /** A narrow scale shown under its domain, which comes before it. */
+  narrow?: boolean;
   /** Null without a norm group: nothing to compare with. */
   band: Band | null;
   /** The band's interpretation; without a norm group, what the scale measures. */
@@ -46,10 +48,10 @@ export interface ReportInput {
 export function reportModel({ lang, candidate, instrument, completedAt, result, interpretations }: ReportInput): ReportModel {
   const t = reportTexts(lang, instrument.kind);
   const group = result.normGroup;
-  const scales = result.scales.map((s): ReportScale => {
+  const scales = underDomains(instrument, result.scales).map(({ s, narrow }): ReportScale => {
     const b = band(s);
     const scale = instrument.scales.find((x) => x.number === s.id)!;
-    return { ...s, band: b, interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang] };
+    return { ...s, ...(narrow ? { narrow } : {}), band: b, interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang] };
   });
   return {
     lang,
@@ -89,4 +91,13 @@ export function howToRead(m: ReportModel): readonly string[] {
 /** The response scale the model's raw scores lie on. */
 export function rawRange(m: Pick<ReportModel, 'rawRange'>): ResponseRange {
   return m.rawRange ?? FIVE_POINTS;
+}
+
+/** The scales in the instrument's order, each narrow scale moved under its domain (after it and its earlier narrow scales). */
+function underDomains(instrument: Instrument, scored: readonly Scored[]): Array<{ s: Scored; narrow: boolean }> {
+  const domainOf = new Map(instrument.scales.map((x) => [x.number, instrument.scales.find((d) => d.id === x.domain)?.number]));
+  const has = new Set(scored.map((s) => s.id));
+  const top = (s: Scored) => domainOf.get(s.id) === undefined || !has.has(domainOf.get(s.id)!);
+  const tops = scored.filter(top);
+  return tops.flatMap((d) => [{ s: d, narrow: false }, ...scored.filter((s) => !top(s) && domainOf.get(s.id) === d.id).map((s) => ({ s, narrow: true }))]);
 }

@@ -133,9 +133,19 @@ suiteOnEachDatabase(
           assert.match(page.html, feedback, `${lang}: the feedback page`);
           assert.doesNotMatch(page.html, /motivat|motive/i, `${lang}: no word of motivation on the feedback page`);
           const report = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=${lang}`, { headers: authHeaders(tenant) });
-          const text = plain(await report.text());
+          const html = await report.text();
+          const text = plain(html);
           assert.match(text, profile, `${lang}: the report's profile`);
           assert.doesNotMatch(text, /motivat|motive/i, `${lang}: no word of motivation in the report`);
+          if (lang === 'en') {
+            // The table: each domain, then the narrow scales under it (spi.json's domain), indented.
+            const rows = [...html.matchAll(/<tr( class="narrow")?><th scope="row">([^<]+)<\/th><td class="num">/g)].map((m) => [m[2], !!m[1]] as const);
+            const expected = spi.scales
+              .filter((d) => !d.domain)
+              .flatMap((d) => [[d.name.en, false] as const, ...spi.scales.filter((n) => n.domain === d.id).map((n) => [n.name.en, true] as const)]);
+            assert.equal(expected.length, 32);
+            assert.deepEqual(rows, expected);
+          }
         }
         // Positive control: a TMA170 report still speaks of motivation.
         const tma = await newAssessment(server.url, tenant, { AssessmentType: 0 });

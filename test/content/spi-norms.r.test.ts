@@ -65,4 +65,28 @@ describe('the SPI norm files shipped in content/norms', { timeout: 180_000 }, ()
       assert.match(f.source, new RegExp(`N = ${f.sampleSize.toLocaleString('en')}\\.`), group);
     }
   });
+
+  test("each narrow scale's domain in spi.json is the domain its score correlates with most in the adult sample, leaving out the items they share (R)", () => {
+    const r = JSON.parse(
+      runR(`
+suppressMessages({ library(psychTools) })
+d <- spi.dictionary
+ipip <- rownames(d)[!is.na(d$item_scale) & d$item_scale == "IPIP"]
+keys <- lapply(spi.keys, function(k) k[sub("^-", "", k) %in% ipip])
+a <- spi[spi$age >= 18, ]
+score <- function(k) { items <- sub("^-", "", k); x <- a[, items, drop = FALSE]; neg <- startsWith(k, "-"); x[, neg] <- 7 - x[, neg]; rowMeans(x) }
+domains <- names(keys)[1:5]
+out <- lapply(names(keys)[6:32], function(n) {
+  own <- sub("^-", "", keys[[n]])
+  r <- sapply(domains, function(dn) { k <- keys[[dn]]; cor(score(keys[[n]]), score(k[!(sub("^-", "", k) %in% own)])) })
+  list(scale = n, domain = domains[which.max(abs(r))], r = max(abs(r)))
+})
+cat(jsonlite::toJSON(out, auto_unbox = TRUE, digits = NA))`),
+    ) as Array<{ scale: string; domain: string; r: number }>;
+    const byKey = new Map(spi.scales.map((s) => [keyOf.get(s.id)!, s]));
+    assert.equal(r.length, 27);
+    for (const { scale, domain } of r) assert.equal(byKey.get(scale)!.domain, byKey.get(domain)!.id, scale);
+    // Positive control: the five domains are all used, so a constant answer would fail.
+    assert.equal(new Set(r.map((x) => x.domain)).size, 5);
+  });
 });

@@ -24,6 +24,8 @@ export interface Scale {
   number: number;
   name: Localized;
   description: Localized;
+  /** A narrow scale's broad domain (another scale's id): the report shows it under that domain. */
+  domain?: string;
 }
 
 export type Keying = 'positive' | 'negative';

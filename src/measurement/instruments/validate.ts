@@ -72,6 +72,12 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
       problems.push(...localizedProblems(scale?.name, `scale "${scale?.id}" name`));
       problems.push(...localizedProblems(scale?.description, `scale "${scale?.id}" description`));
     });
+    // A domain is a scale of the instrument that is not itself under a domain: one level of grouping.
+    const domains = new Map(inst.scales.map((s) => [s?.id, s?.domain]));
+    for (const scale of inst.scales) {
+      if (scale?.domain === undefined) continue;
+      if (!domains.has(scale.domain) || scale.domain === scale.id || domains.get(scale.domain) !== undefined) problems.push(`scale "${scale.id}" has domain "${scale.domain}", which is not a scale without a domain`);
+    }
   }
 
   if (!Array.isArray(inst.items)) {
