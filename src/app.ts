@@ -102,7 +102,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     metrics,
   };
   app = await buildServer(deps);
-  dispatcher = new Dispatcher(store, secretBox, config, app.log, { ...(options.resolver ? { resolver: options.resolver } : {}), ...(metrics ? { metrics } : {}) });
+  dispatcher = new Dispatcher(store, secretBox, config, app.log, {
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(metrics ? { metrics } : {}),
+  });
   mailer = config.mail ? new Mailer(store, config.mail, instruments, app.log, metrics) : undefined;
 
   let extraListeners: NetServer[] = [];

@@ -101,13 +101,17 @@ export async function activateNormGroup(store: Store, id: string): Promise<boole
 
 /** Leaves the instrument without a default group: later completions without a portal's own choice get no norms. */
 export async function deactivateNormDefault(store: Store, assessmentType: number): Promise<number> {
-  const r = await store.write((trx) => trx.updateTable('norm_groups').set({ active: 0 }).where('assessment_type', '=', assessmentType).where('active', '=', 1).executeTakeFirst());
+  const r = await store.write((trx) =>
+    trx.updateTable('norm_groups').set({ active: 0 }).where('assessment_type', '=', assessmentType).where('active', '=', 1).executeTakeFirst(),
+  );
   return Number(r.numUpdatedRows);
 }
 
 /** Clears a portal's own choice for an instrument: its later completions get the instrument's default, if any. */
 export async function clearPortalNormGroup(store: Store, apiKeyId: string, assessmentType: number): Promise<number> {
-  const r = await store.write((trx) => trx.deleteFrom('portal_norms').where('api_key_id', '=', apiKeyId).where('assessment_type', '=', assessmentType).executeTakeFirst());
+  const r = await store.write((trx) =>
+    trx.deleteFrom('portal_norms').where('api_key_id', '=', apiKeyId).where('assessment_type', '=', assessmentType).executeTakeFirst(),
+  );
   return Number(r.numDeletedRows);
 }
 
@@ -132,7 +136,11 @@ export async function normGroupIds(store: Store, ids: readonly string[]): Promis
 }
 
 export async function countNormGroups(store: Store, assessmentType: number): Promise<number> {
-  const row = await store.db.selectFrom('norm_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('assessment_type', '=', assessmentType).executeTakeFirstOrThrow();
+  const row = await store.db
+    .selectFrom('norm_groups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('assessment_type', '=', assessmentType)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -141,7 +149,11 @@ export async function listNormGroups(store: Store) {
     .selectFrom('norm_groups')
     .select(['id', 'name', 'assessment_type', 'sample_size', 'collected_from', 'collected_to', 'source', 'illustrative', 'active', 'created_at'])
     .select((eb) =>
-      eb.selectFrom('portal_norms').select((e) => e.fn.countAll<number>().as('n')).whereRef('portal_norms.norm_group_id', '=', 'norm_groups.id').as('portals'),
+      eb
+        .selectFrom('portal_norms')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('portal_norms.norm_group_id', '=', 'norm_groups.id')
+        .as('portals'),
     )
     .orderBy('created_at')
     .execute();

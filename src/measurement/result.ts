@@ -56,17 +56,35 @@ function scored(id: number, code: string, name: string, description: string, raw
 }
 
 /** Turns what completion stored, and the norm group it pinned, into the result. Pure and cheap. */
-export function buildResult(instrument: Instrument, model: CompetenceModel, stored: StoredResult, normGroup: NormGroup | null, lang: Language, takenIn: Language | null = null): Result {
+export function buildResult(
+  instrument: Instrument,
+  model: CompetenceModel,
+  stored: StoredResult,
+  normGroup: NormGroup | null,
+  lang: Language,
+  takenIn: Language | null = null,
+): Result {
   const raw = new Map(stored.scales.map((s) => [s.scale, s.mean]));
   const scales = instrument.scales.flatMap((s) => {
     const mean = raw.get(s.id);
-    return mean === undefined ? [] : [scored(s.number, scaleCode(s.id), s.name[lang], s.description[lang], mean, normGroup?.table.scales[s.id], instrument.responseScale)];
+    return mean === undefined
+      ? []
+      : [scored(s.number, scaleCode(s.id), s.name[lang], s.description[lang], mean, normGroup?.table.scales[s.id], instrument.responseScale)];
   });
   const byCode = new Map<string, Competence>(model.competences.map((c) => [c.code, c]));
   const competences = stored.competences.flatMap((c) => {
     const def = byCode.get(c.competence);
-    return def ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)] : [];
+    return def
+      ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)]
+      : [];
   });
   const translationNote = takenIn ? instrument.languages?.translations?.[takenIn]?.note : undefined;
-  return { scales, competences, consistency: stored.consistency ?? undefined, flags: [...stored.flags], normGroup, ...(translationNote ? { translationNote } : {}) };
+  return {
+    scales,
+    competences,
+    consistency: stored.consistency ?? undefined,
+    flags: [...stored.flags],
+    normGroup,
+    ...(translationNote ? { translationNote } : {}),
+  };
 }

@@ -60,7 +60,8 @@ const en = {
     `Your personal data and answers are deleted ${days} days after you finish, or after this link expires or is withdrawn, unless you ask for it sooner.`,
   privacyLink: 'Read how your data is handled',
   linkExpiredTitle: 'This link has expired',
-  linkExpiredText: (org: string | null) => `The time to complete this questionnaire has passed. If you still want to take part, ask ${org ?? 'the organisation that invited you'} for a new link.`,
+  linkExpiredText: (org: string | null) =>
+    `The time to complete this questionnaire has passed. If you still want to take part, ask ${org ?? 'the organisation that invited you'} for a new link.`,
   cancelledTitle: 'This questionnaire was withdrawn',
   cancelledText: (org: string | null) => `${org ?? 'The organisation that invited you'} has withdrawn this questionnaire; you do not need to complete it.`,
   contactAt: (email: string) => `Contact: ${email}`,
@@ -83,12 +84,14 @@ const en = {
   released: 'You have shared your results with the organisation that invited you.',
   declined: 'You chose not to share your results. You can still change your mind below.',
   seeResults: 'See your results',
-  feedbackIllustrative: 'These texts compare you with an illustrative example group made of simulated answers, not with real people. Read them as an example only.',
+  feedbackIllustrative:
+    'These texts compare you with an illustrative example group made of simulated answers, not with real people. Read them as an example only.',
   feedbackNotNormed: 'There is no group to compare you with, so these texts say what each theme is about, not how you compare with other people.',
   withdrawHint: 'You can withdraw your consent at any time. From then on the organisation no longer sees your results.',
   withdraw: 'Withdraw my consent',
   codeTitle: 'Your personal code',
-  codeText: 'Only you have this code. With it you can see this page and change your decision later, on any device: open your link and choose “I have a personal code”. Write it down or keep it somewhere safe.',
+  codeText:
+    'Only you have this code. With it you can see this page and change your decision later, on any device: open your link and choose “I have a personal code”. Write it down or keep it somewhere safe.',
   haveCode: 'I have a personal code',
   codeFormTitle: 'Enter your personal code',
   codeFormIntro: 'You saw your personal code at the end of the questionnaire. Enter it to see your results and your decision about sharing them.',
@@ -167,11 +170,13 @@ const nl: Texts = {
     `Uw persoonsgegevens en antwoorden worden ${days} dagen nadat u klaar bent verwijderd, of nadat deze link verloopt of wordt ingetrokken, tenzij u eerder om verwijdering vraagt.`,
   privacyLink: 'Lees hoe er met uw gegevens wordt omgegaan',
   linkExpiredTitle: 'Deze link is verlopen',
-  linkExpiredText: (org) => `De tijd om deze vragenlijst in te vullen is voorbij. Wilt u toch meedoen, vraag dan ${org ?? 'de organisatie die u uitnodigde'} om een nieuwe link.`,
+  linkExpiredText: (org) =>
+    `De tijd om deze vragenlijst in te vullen is voorbij. Wilt u toch meedoen, vraag dan ${org ?? 'de organisatie die u uitnodigde'} om een nieuwe link.`,
   cancelledTitle: 'Deze vragenlijst is ingetrokken',
   cancelledText: (org) => `${org ?? 'De organisatie die u uitnodigde'} heeft deze vragenlijst ingetrokken; u hoeft hem niet in te vullen.`,
   contactAt: (email) => `Contact: ${email}`,
-  genderWhy: 'We vragen dit alleen zodat uw antwoorden kunnen worden vergeleken met een passende groep mensen. Het speelt geen rol in hoe uw antwoorden worden gescoord.',
+  genderWhy:
+    'We vragen dit alleen zodat uw antwoorden kunnen worden vergeleken met een passende groep mensen. Het speelt geen rol in hoe uw antwoorden worden gescoord.',
   genderNone: 'Zeg ik liever niet',
   confirmTitle: 'Klaar om af te ronden?',
   confirmText: (n) => `U hebt alle ${n} uitspraken beantwoord. Als u afrondt, worden uw antwoorden verstuurd en kunt u ze niet meer wijzigen.`,
@@ -183,19 +188,23 @@ const nl: Texts = {
   feedbackLeast: 'Wat voor u minder belangrijk is',
   feedbackHint: 'Deze samenvatting beschrijft wat u prettig vindt in werk, niet wat u kunt. Niets hiervan is goed of slecht.',
   releaseQuestion: 'Mag de organisatie die u uitnodigde uw resultaten inzien?',
-  releaseHint: 'Zij zien uw resultaten alleen als u daarmee instemt. U kunt later beslissen, en uw toestemming op elk moment intrekken, met uw persoonlijke code.',
+  releaseHint:
+    'Zij zien uw resultaten alleen als u daarmee instemt. U kunt later beslissen, en uw toestemming op elk moment intrekken, met uw persoonlijke code.',
   releaseYes: 'Ja, deel mijn resultaten',
   releaseNo: 'Nee, deel ze niet',
   releaseLater: 'Later beslissen',
   released: 'U hebt uw resultaten gedeeld met de organisatie die u uitnodigde.',
   declined: 'U hebt ervoor gekozen uw resultaten niet te delen. U kunt hieronder alsnog van gedachten veranderen.',
   seeResults: 'Bekijk uw resultaten',
-  feedbackIllustrative: 'Deze teksten vergelijken u met een illustratieve voorbeeldgroep van gesimuleerde antwoorden, niet met echte mensen. Lees ze alleen als voorbeeld.',
-  feedbackNotNormed: 'Er is geen groep om u mee te vergelijken. Deze teksten zeggen daarom waar elk thema over gaat, niet hoe u zich tot andere mensen verhoudt.',
+  feedbackIllustrative:
+    'Deze teksten vergelijken u met een illustratieve voorbeeldgroep van gesimuleerde antwoorden, niet met echte mensen. Lees ze alleen als voorbeeld.',
+  feedbackNotNormed:
+    'Er is geen groep om u mee te vergelijken. Deze teksten zeggen daarom waar elk thema over gaat, niet hoe u zich tot andere mensen verhoudt.',
   withdrawHint: 'U kunt uw toestemming op elk moment intrekken. Vanaf dan ziet de organisatie uw resultaten niet meer.',
   withdraw: 'Trek mijn toestemming in',
   codeTitle: 'Uw persoonlijke code',
-  codeText: 'Alleen u hebt deze code. Hiermee kunt u deze pagina later opnieuw bekijken en uw beslissing wijzigen, op elk apparaat: open uw link en kies ‘Ik heb een persoonlijke code’. Schrijf hem op of bewaar hem op een veilige plek.',
+  codeText:
+    'Alleen u hebt deze code. Hiermee kunt u deze pagina later opnieuw bekijken en uw beslissing wijzigen, op elk apparaat: open uw link en kies ‘Ik heb een persoonlijke code’. Schrijf hem op of bewaar hem op een veilige plek.',
   haveCode: 'Ik heb een persoonlijke code',
   codeFormTitle: 'Vul uw persoonlijke code in',
   codeFormIntro: 'U zag uw persoonlijke code aan het einde van de vragenlijst. Vul hem in om uw resultaten en uw beslissing over het delen ervan te zien.',
@@ -223,7 +232,8 @@ const PERSONALITY: Record<Language, Partial<Texts>> = {
     feedbackIntro: 'Thank you for completing the questionnaire. Here is a short summary of how you described yourself.',
     feedbackMost: 'Where you scored highest',
     feedbackLeast: 'Where you scored lowest',
-    feedbackHint: 'This summary describes how you see yourself, compared with other people; it says nothing about what you can do. Nothing here is good or bad.',
+    feedbackHint:
+      'This summary describes how you see yourself, compared with other people; it says nothing about what you can do. Nothing here is good or bad.',
   },
   nl: {
     instructions: 'Geef bij elke uitspraak aan hoe goed die u beschrijft zoals u nu over het algemeen bent. Er zijn geen goede of foute antwoorden.',

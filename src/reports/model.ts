@@ -51,7 +51,12 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   const scales = underDomains(instrument, result.scales).map(({ s, narrow }): ReportScale => {
     const b = band(s);
     const scale = instrument.scales.find((x) => x.number === s.id)!;
-    return { ...s, ...(narrow ? { narrow } : {}), band: b, interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang] };
+    return {
+      ...s,
+      ...(narrow ? { narrow } : {}),
+      band: b,
+      interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang],
+    };
   });
   return {
     lang,

@@ -80,7 +80,13 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     heading(doc, t.competences);
     flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), t.competencesIntro, { width }).moveDown(0.3);
     const reliable = m.competences.some((c) => c.reliability !== undefined);
-    const row = (c: ReportModel['competences'][number]) => [c.name, num(c.sten), num(c.percentile), c.raw.toFixed(2), ...(reliable ? [c.reliability === undefined ? '–' : c.reliability.toFixed(2)] : [])];
+    const row = (c: ReportModel['competences'][number]) => [
+      c.name,
+      num(c.sten),
+      num(c.percentile),
+      c.raw.toFixed(2),
+      ...(reliable ? [c.reliability === undefined ? '–' : c.reliability.toFixed(2)] : []),
+    ];
     table(doc, width, [t.competence, t.sten, t.percentile, t.raw(rawRange(m)), ...(reliable ? [t.compositeReliability] : [])], m.competences.map(row));
   }
 
@@ -181,8 +187,14 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
     label(doc.fillColor(MUTED), m.t.averageBand, { x: x(3.5), y: top - 15, width: x(7.5) - x(3.5), align: 'center', size: 7.5 });
   }
   for (let v = min + 1; v <= max; v++) {
-    doc.moveTo(x(v), top - 4).lineTo(x(v), top + m.scales.length * row).lineWidth(0.4).strokeColor('#d1d5db').stroke();
-    if (!m.norm.normed || v % 1 === 0) label(doc.fillColor(MUTED), String(v), { x: x(v) - 10, y: top + m.scales.length * row + 2, width: 20, align: 'center', size: 7 });
+    doc
+      .moveTo(x(v), top - 4)
+      .lineTo(x(v), top + m.scales.length * row)
+      .lineWidth(0.4)
+      .strokeColor('#d1d5db')
+      .stroke();
+    if (!m.norm.normed || v % 1 === 0)
+      label(doc.fillColor(MUTED), String(v), { x: x(v) - 10, y: top + m.scales.length * row + 2, width: 20, align: 'center', size: 7 });
   }
   m.scales.forEach((s, i) => {
     const y = top + i * row;
@@ -193,7 +205,11 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
       const mid = y + 2 + (row - 5) / 2;
       doc.moveTo(x(s.stenBand.low), mid).lineTo(x(s.stenBand.high), mid).lineWidth(1.2).strokeColor(INK).stroke();
     }
-    doc.font('regular').fontSize(8).fillColor(INK).text(m.norm.normed ? String(v) : v.toFixed(2), x(v) + 4, y + 2, { lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor(INK)
+      .text(m.norm.normed ? String(v) : v.toFixed(2), x(v) + 4, y + 2, { lineBreak: false });
   });
   doc.y = top + height;
   doc.x = MARGIN;
@@ -210,7 +226,12 @@ function table(doc: Doc, width: number, head: string[], rows: string[][]): void 
       label(doc.fillColor(INK), cell, { x: x + 2, y: y + 3, width: cols[i]! - 6, align: i === 0 ? 'left' : 'right', size: 9, font: bold ? 'bold' : 'regular' });
       x += cols[i]!;
     });
-    doc.moveTo(MARGIN, y + 15).lineTo(MARGIN + width, y + 15).lineWidth(0.4).strokeColor('#9ca3af').stroke();
+    doc
+      .moveTo(MARGIN, y + 15)
+      .lineTo(MARGIN + width, y + 15)
+      .lineWidth(0.4)
+      .strokeColor('#9ca3af')
+      .stroke();
     doc.y = y + 16;
   };
   draw(head, true);

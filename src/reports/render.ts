@@ -108,7 +108,13 @@ export function peekCachedRender<V>(deps: Pick<Deps, 'store'>, analysisId: strin
  * unchanged. A kept render costs the summary's read only; `make` gets the whole row, read afresh.
  * Undefined if the assessment is gone by then.
  */
-export function cachedRender<V>(deps: Pick<Deps, 'store'>, summary: AssessmentSummary, variant: string, make: (row: AssessmentRow) => Promise<V>, sizeOf: (value: V) => number): Promise<V | undefined> {
+export function cachedRender<V>(
+  deps: Pick<Deps, 'store'>,
+  summary: AssessmentSummary,
+  variant: string,
+  make: (row: AssessmentRow) => Promise<V>,
+  sizeOf: (value: V) => number,
+): Promise<V | undefined> {
   return renderCache(deps.store).get(
     sourceOf(summary, resultFingerprint(summary)),
     variant,
@@ -131,7 +137,13 @@ async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow
  * A report rendered by `render` and kept while its rows are unchanged; undefined until completed
  * or after erasure. The rows it is made from are read only when it is made.
  */
-async function cachedReport(deps: Deps, summary: AssessmentSummary, lang: Language, variant: string, render: (model: ReportModel) => Buffer | Promise<Buffer>): Promise<Buffer | undefined> {
+async function cachedReport(
+  deps: Deps,
+  summary: AssessmentSummary,
+  lang: Language,
+  variant: string,
+  render: (model: ReportModel) => Buffer | Promise<Buffer>,
+): Promise<Buffer | undefined> {
   if (summary.status !== 'Completed' || !summary.completed_at || summary.candidate_updated_at === null) return undefined;
   return renderCache(deps.store).get(
     sourceOf(summary, reportFingerprint(summary, summary.candidate_updated_at)),

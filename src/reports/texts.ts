@@ -12,10 +12,12 @@ const en = {
   normGroup: 'Norm group',
   normed: (name: string, size: number, period: string) => `${name} (${size.toLocaleString('en')} people${period ? `, ${period}` : ''})`,
   period: (from: string | null, to: string | null) => (from || to ? `${from ?? '…'} to ${to ?? '…'}` : ''),
-  notNormed: 'These scores are not norm-referenced: no norm group was in force when the questionnaire was completed. They show how the candidate answered, not how they compare with anyone else.',
+  notNormed:
+    'These scores are not norm-referenced: no norm group was in force when the questionnaire was completed. They show how the candidate answered, not how they compare with anyone else.',
   illustrative: 'This norm group is an illustrative example built from simulated answers. Do not use these scores for selection decisions.',
   profile: 'Motivation profile',
-  profileIntro: 'Each bar shows the candidate’s standard ten (sten) on a scale. Stens run from 1 to 10; the shaded band from 4 to 7 is where about two thirds of the norm group score.',
+  profileIntro:
+    'Each bar shows the candidate’s standard ten (sten) on a scale. Stens run from 1 to 10; the shaded band from 4 to 7 is where about two thirds of the norm group score.',
   profileRaw: (r: ResponseRange) => `Each bar shows the candidate’s raw score on a scale, the mean of its statements on the ${r.min}–${r.max} response scale.`,
   chartLabel: (n: number) => `Bar chart of ${n} scales; the same scores follow in a table.`,
   tableCaption: 'The scores of the chart',
@@ -38,7 +40,8 @@ const en = {
   competence: 'Competence',
   quality: 'How the questionnaire was answered',
   consistency: (score: number) => `Consistency: ${score} out of 100.`,
-  consistencyHelp: 'The questionnaire asks some things twice in different words. The consistency score shows how much those answers go together: careful answering scores high, random answering near 0, and the same answer everywhere 0.',
+  consistencyHelp:
+    'The questionnaire asks some things twice in different words. The consistency score shows how much those answers go together: careful answering scores high, random answering near 0, and the same answer everywhere 0.',
   noConsistency: 'No consistency score is available for this questionnaire.',
   noFlags: 'Nothing in the way the questionnaire was answered calls for attention.',
   flags: {
@@ -54,7 +57,8 @@ const en = {
     'Low and high scores are neither good nor bad. What fits depends on the job and the team.',
     'Scores are estimates. A difference of one sten between two scales, or between two candidates, means little.',
   ],
-  howToReadRaw: (r: ResponseRange) => `Each score is the mean of the candidate’s answers on the ${r.min}–${r.max} response scale. Without a norm group a score says nothing about how the candidate stands among other people, and this report makes no such comparison.`,
+  howToReadRaw: (r: ResponseRange) =>
+    `Each score is the mean of the candidate’s answers on the ${r.min}–${r.max} response scale. Without a norm group a score says nothing about how the candidate stands among other people, and this report makes no such comparison.`,
   limits: 'What this report must not be used for',
   limitsItems: [
     'Do not reject or select anyone on this report alone. Use it next to interviews, references and work samples, and discuss it with the candidate.',
@@ -79,11 +83,14 @@ const nl: ReportTexts = {
   normGroup: 'Normgroep',
   normed: (name, size, period) => `${name} (${size.toLocaleString('nl')} personen${period ? `, ${period}` : ''})`,
   period: (from, to) => (from || to ? `${from ?? '…'} tot ${to ?? '…'}` : ''),
-  notNormed: 'Deze scores zijn niet genormeerd: er gold geen normgroep toen de vragenlijst werd ingevuld. Ze laten zien hoe de kandidaat antwoordde, niet hoe de kandidaat zich tot anderen verhoudt.',
+  notNormed:
+    'Deze scores zijn niet genormeerd: er gold geen normgroep toen de vragenlijst werd ingevuld. Ze laten zien hoe de kandidaat antwoordde, niet hoe de kandidaat zich tot anderen verhoudt.',
   illustrative: 'Deze normgroep is een illustratief voorbeeld, gemaakt met gesimuleerde antwoorden. Gebruik deze scores niet voor selectiebeslissingen.',
   profile: 'Motivatieprofiel',
-  profileIntro: 'Elke balk toont de stenscore van de kandidaat op een schaal. Stenscores lopen van 1 tot 10; in de gearceerde band van 4 tot 7 scoort ongeveer twee derde van de normgroep.',
-  profileRaw: (r) => `Elke balk toont de ruwe score van de kandidaat op een schaal: het gemiddelde van de uitspraken op de antwoordschaal van ${r.min} tot ${r.max}.`,
+  profileIntro:
+    'Elke balk toont de stenscore van de kandidaat op een schaal. Stenscores lopen van 1 tot 10; in de gearceerde band van 4 tot 7 scoort ongeveer twee derde van de normgroep.',
+  profileRaw: (r) =>
+    `Elke balk toont de ruwe score van de kandidaat op een schaal: het gemiddelde van de uitspraken op de antwoordschaal van ${r.min} tot ${r.max}.`,
   chartLabel: (n) => `Staafdiagram van ${n} schalen; dezelfde scores staan in de tabel hierna.`,
   tableCaption: 'De scores uit het diagram',
   scale: 'Schaal',
@@ -105,7 +112,8 @@ const nl: ReportTexts = {
   competence: 'Competentie',
   quality: 'Hoe de vragenlijst is ingevuld',
   consistency: (score) => `Consistentie: ${score} van de 100.`,
-  consistencyHelp: 'De vragenlijst vraagt sommige dingen twee keer, in andere woorden. De consistentiescore laat zien hoe goed die antwoorden overeenkomen: zorgvuldig invullen geeft een hoge score, willekeurig invullen bijna 0, en overal hetzelfde antwoord 0.',
+  consistencyHelp:
+    'De vragenlijst vraagt sommige dingen twee keer, in andere woorden. De consistentiescore laat zien hoe goed die antwoorden overeenkomen: zorgvuldig invullen geeft een hoge score, willekeurig invullen bijna 0, en overal hetzelfde antwoord 0.',
   noConsistency: 'Voor deze vragenlijst is geen consistentiescore beschikbaar.',
   noFlags: 'Niets in de manier van invullen vraagt om aandacht.',
   flags: {
@@ -121,7 +129,8 @@ const nl: ReportTexts = {
     'Lage en hoge scores zijn niet goed of slecht. Wat past, hangt af van de functie en het team.',
     'Scores zijn schattingen. Een verschil van één sten tussen twee schalen, of tussen twee kandidaten, zegt weinig.',
   ],
-  howToReadRaw: (r) => `Elke score is het gemiddelde van de antwoorden van de kandidaat op de antwoordschaal van ${r.min} tot ${r.max}. Zonder normgroep zegt een score niets over waar de kandidaat staat ten opzichte van andere mensen, en dit rapport maakt die vergelijking ook niet.`,
+  howToReadRaw: (r) =>
+    `Elke score is het gemiddelde van de antwoorden van de kandidaat op de antwoordschaal van ${r.min} tot ${r.max}. Zonder normgroep zegt een score niets over waar de kandidaat staat ten opzichte van andere mensen, en dit rapport maakt die vergelijking ook niet.`,
   limits: 'Waarvoor dit rapport niet gebruikt mag worden',
   limitsItems: [
     'Wijs niemand af en kies niemand uit op grond van dit rapport alleen. Gebruik het naast gesprekken, referenties en werkproeven, en bespreek het met de kandidaat.',
@@ -131,7 +140,8 @@ const nl: ReportTexts = {
   pdf: 'Downloaden als pdf',
   generated: (at) => `Gemaakt op ${at} door Assay.`,
   withheldTitle: 'Resultaten niet vrijgegeven',
-  withheld: 'De kandidaat heeft (nog) geen toestemming gegeven om deze resultaten te delen, of heeft die ingetrokken. Ze komen beschikbaar als de kandidaat ze vrijgeeft.',
+  withheld:
+    'De kandidaat heeft (nog) geen toestemming gegeven om deze resultaten te delen, of heeft die ingetrokken. Ze komen beschikbaar als de kandidaat ze vrijgeeft.',
   page: (n, of) => `Pagina ${n} van ${of}`,
 };
 

@@ -78,13 +78,28 @@ suiteOnEachDatabase('the OpenAPI document is true to the server', { on: 'first' 
       ['post', '/api/anonymous/candidate', await api.createCandidate(body)],
       ['post', '/api/anonymous/candidate', await request(`${server.url}/api/anonymous/candidate`, { body: candidate(), headers: wrongKey })],
       ['post', '/api/anonymous/candidate', await request(`${server.url}/api/anonymous/candidate`, { body: candidate(), headers: wrongPassword })],
-      ['post', '/api/anonymous/candidate', await request(`${server.url}/api/anonymous/candidate`, { body: 'x', headers: { ...authHeaders(creds), 'content-type': 'text/plain' } })],
-      ['post', '/api/anonymous/candidate', await request(`${server.url}/api/anonymous/candidate`, { body: '{"ExternalId":', headers: { ...authHeaders(creds), 'content-type': 'application/json' } })],
+      [
+        'post',
+        '/api/anonymous/candidate',
+        await request(`${server.url}/api/anonymous/candidate`, { body: 'x', headers: { ...authHeaders(creds), 'content-type': 'text/plain' } }),
+      ],
+      [
+        'post',
+        '/api/anonymous/candidate',
+        await request(`${server.url}/api/anonymous/candidate`, {
+          body: '{"ExternalId":',
+          headers: { ...authHeaders(creds), 'content-type': 'application/json' },
+        }),
+      ],
       ['post', '/api/anonymous/candidate', await api.createCandidate(candidate({ Email: 'not-an-address' }))],
       ['post', '/api/anonymous/candidate', await api.createCandidate(candidate({ FirstName: 'x'.repeat(70_000) }))],
       ['post', '/api/anonymous/assessment', await api.createAssessment({ ExternalId: 'nobody-has-this-id', AssessmentType: 0 })],
       ['post', '/api/anonymous/assessment', await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 7 })],
-      ['post', '/api/anonymous/assessment', await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0, WebhookUrl: 'http://127.0.0.1/hook' })],
+      [
+        'post',
+        '/api/anonymous/assessment',
+        await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0, WebhookUrl: 'http://127.0.0.1/hook' }),
+      ],
       ['get', '/api/anonymous/assessment/{AnalysisId}', await api.get('/api/anonymous/assessment/no-such-assessment')],
     ];
     const cancelled = await request(`${server.url}/api/anonymous/assessment/${id}`, { method: 'DELETE', headers: authHeaders(creds) });
@@ -125,9 +140,14 @@ suiteOnEachDatabase('GET /openapi.json and /docs', { on: 'first', tenant: false 
 
   test('every other /api operation is marked as an extension', async () => {
     const doc = await fetchDocument(server.url);
-    const extensions = operations(doc).filter((o) => o.path.startsWith('/api/') && o.path !== '/api/anonymous/candidate' && o.path !== '/api/anonymous/assessment');
+    const extensions = operations(doc).filter(
+      (o) => o.path.startsWith('/api/') && o.path !== '/api/anonymous/candidate' && o.path !== '/api/anonymous/assessment',
+    );
     assert.equal(extensions.length, 12);
-    assert.ok(extensions.some((o) => o.path === '/api/anonymous/assessmenttypes' && o.method === 'get'), 'the catalogue is one');
+    assert.ok(
+      extensions.some((o) => o.path === '/api/anonymous/assessmenttypes' && o.method === 'get'),
+      'the catalogue is one',
+    );
     for (const { path, method, op } of extensions) assert.equal(op['x-assay-extension'], true, `${method} ${path}`);
     assert.deepEqual(doc.paths['/api/anonymous/assessment/{AnalysisId}'].get.tags, ['Extensions']);
   });

@@ -19,12 +19,12 @@ suiteOnEachDatabase(
   'every API route through the client generated from the OpenAPI document',
   { smtp: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500' } },
   ({ server, creds }) => {
-  let checker: Checker;
-  let api: ReturnType<typeof typedClient>;
-  before(async () => {
-    checker = await responseChecker(await fetchDocument(server.url));
-    api = typedClient(server.url, creds, checker.middleware);
-  });
+    let checker: Checker;
+    let api: ReturnType<typeof typedClient>;
+    before(async () => {
+      checker = await responseChecker(await fetchDocument(server.url));
+      api = typedClient(server.url, creds, checker.middleware);
+    });
 
     const newCandidate = async () => {
       const body = candidate() as { ExternalId: string; Email: string; FirstName: string; LastName: string; Preposition: string };
@@ -41,11 +41,15 @@ suiteOnEachDatabase(
 
     test('candidates: create, read, erase, and their errors', async () => {
       const id = await newCandidate();
-      const dup = await api.POST('/api/anonymous/candidate', { body: { ExternalId: id, Email: 'a@example.com', FirstName: 'Ann', LastName: 'Lee', Preposition: '' } });
+      const dup = await api.POST('/api/anonymous/candidate', {
+        body: { ExternalId: id, Email: 'a@example.com', FirstName: 'Ann', LastName: 'Lee', Preposition: '' },
+      });
       assert.equal(dup.error?.error.code, 'ExternalIdAlreadyExists');
       const bad = await api.POST('/api/anonymous/candidate', { body: { ExternalId: 'x1', Email: 'nope', FirstName: 'Ann', LastName: 'Lee', Preposition: '' } });
       assert.equal(bad.error?.error.code, 'ValidationError');
-      const huge = await api.POST('/api/anonymous/candidate', { body: { ExternalId: 'x'.repeat(70_000), Email: 'a@example.com', FirstName: 'Ann', LastName: 'Lee', Preposition: '' } });
+      const huge = await api.POST('/api/anonymous/candidate', {
+        body: { ExternalId: 'x'.repeat(70_000), Email: 'a@example.com', FirstName: 'Ann', LastName: 'Lee', Preposition: '' },
+      });
       assert.equal(huge.error?.error.code, 'PayloadTooLarge');
       const text = await api.POST('/api/anonymous/candidate', {
         body: { ExternalId: 'x2', Email: 'a@example.com', FirstName: 'Ann', LastName: 'Lee', Preposition: '' },
@@ -73,7 +77,9 @@ suiteOnEachDatabase(
       const wrongPassword = typedClient(server.url, { ...creds, password: 'not-the-password' }, checker.middleware);
       const r1 = await wrongKey.GET('/api/anonymous/assessment/{AnalysisId}', { params: { path: { AnalysisId: 'x' } } });
       assert.equal(r1.error?.error.code, 'InvalidApiKey');
-      const r2 = await wrongPassword.POST('/api/anonymous/candidate', { body: { ExternalId: 'x4', Email: 'a@example.com', FirstName: 'Ann', LastName: 'Lee', Preposition: '' } });
+      const r2 = await wrongPassword.POST('/api/anonymous/candidate', {
+        body: { ExternalId: 'x4', Email: 'a@example.com', FirstName: 'Ann', LastName: 'Lee', Preposition: '' },
+      });
       assert.equal(r2.error?.error.code, 'InvalidCredentials');
     });
 
@@ -110,10 +116,16 @@ suiteOnEachDatabase(
       const noResult = await api.GET('/api/candidateanalysisresult/{token}/{culture}', { params: { path: { token: 'no-such', culture: 'en-GB' } } });
       assert.equal(noResult.error?.error.code, 'NotFound');
 
-      const report = await api.GET('/api/anonymous/assessment/{AnalysisId}/report', { params: { path: { AnalysisId: id }, query: { lang: 'en' } }, parseAs: 'text' });
+      const report = await api.GET('/api/anonymous/assessment/{AnalysisId}/report', {
+        params: { path: { AnalysisId: id }, query: { lang: 'en' } },
+        parseAs: 'text',
+      });
       assert.equal(report.response.status, 200);
       assert.match(report.data!, /<html/);
-      const pdf = await api.GET('/api/anonymous/assessment/{AnalysisId}/report', { params: { path: { AnalysisId: id }, query: { format: 'pdf' } }, parseAs: 'arrayBuffer' });
+      const pdf = await api.GET('/api/anonymous/assessment/{AnalysisId}/report', {
+        params: { path: { AnalysisId: id }, query: { format: 'pdf' } },
+        parseAs: 'arrayBuffer',
+      });
       assert.equal(Buffer.from(pdf.data!).subarray(0, 5).toString(), '%PDF-');
 
       const log = await eventually(async () => {
@@ -142,7 +154,10 @@ suiteOnEachDatabase(
     test('mail: the invitation sent again and the mail log, and their errors', async () => {
       const { data } = await api.POST('/api/anonymous/assessment', { body: { ExternalId: await newCandidate(), AssessmentType: 0, SendInvitation: true } });
       const id = data!.Data.AnalysisId;
-      const sent = async () => ((await api.GET('/api/anonymous/assessment/{AnalysisId}/emails', { params: { path: { AnalysisId: id } } })).data?.Data[0]?.Status === 'Sent' ? true : undefined);
+      const sent = async () =>
+        (await api.GET('/api/anonymous/assessment/{AnalysisId}/emails', { params: { path: { AnalysisId: id } } })).data?.Data[0]?.Status === 'Sent'
+          ? true
+          : undefined;
       await eventually(sent);
       const again = await api.POST('/api/anonymous/assessment/{AnalysisId}/invitation', { params: { path: { AnalysisId: id } } });
       assert.equal(again.response.status, 202);
@@ -158,7 +173,14 @@ suiteOnEachDatabase(
 
     test('the catalogue of assessment types, and its refusal', async () => {
       const { data } = await api.GET('/api/anonymous/assessmenttypes');
-      assert.deepEqual(data?.Data.map((x) => [x.AssessmentType, x.Code]), [[0, 'TMA170'], [1, 'TMA312'], [2, 'SPI']]);
+      assert.deepEqual(
+        data?.Data.map((x) => [x.AssessmentType, x.Code]),
+        [
+          [0, 'TMA170'],
+          [1, 'TMA312'],
+          [2, 'SPI'],
+        ],
+      );
       const wrongKey = typedClient(server.url, { ...creds, apiKey: 'not-a-key' }, checker.middleware);
       assert.equal((await wrongKey.GET('/api/anonymous/assessmenttypes')).error?.error.code, 'InvalidApiKey');
     });
@@ -177,8 +199,16 @@ suiteOnEachDatabase(
       );
       for (const operation of operations) {
         const statuses = checker.seen.filter((s) => s.operation === operation).map((s) => s.status);
-        assert.ok(statuses.some((s) => s < 300), `${operation}: a success went through the client`);
-        if (operation.includes('/api/')) assert.ok(statuses.some((s) => s >= 400), `${operation}: an error went through the client`);
+        assert.ok(
+          statuses.some((s) => s < 300),
+          `${operation}: a success went through the client`,
+        );
+        if (operation.includes('/api/'))
+          assert.ok(
+            statuses.some((s) => s >= 400),
+            `${operation}: an error went through the client`,
+          );
       }
     });
-});
+  },
+);

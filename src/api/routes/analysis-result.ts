@@ -30,14 +30,17 @@ function lists(r: Result) {
     AptitudeScoresPercentage: normed(r.competences).map((c) => item(c, c.percentile!)),
     NormScoreScales: r.scales.map((s) => item(s, s.raw)),
     AptitudeScoresScale: r.competences.map((c) => item(c, c.raw)),
-    StenBands: [...normed(r.scales), ...normed(r.competences)].flatMap((x) => (x.stenBand ? [{ ID: x.id, ExternalCode: x.code, Sten: x.sten!, Low: x.stenBand.low, High: x.stenBand.high }] : [])),
+    StenBands: [...normed(r.scales), ...normed(r.competences)].flatMap((x) =>
+      x.stenBand ? [{ ID: x.id, ExternalCode: x.code, Sten: x.sten!, Low: x.stenBand.low, High: x.stenBand.high }] : [],
+    ),
   };
 }
 
 const WITHHELD = 'The candidate has not released these results (the portal asks them to first): the lists stay empty until they do.';
 
 /** The competences' standing, said with every result that has them: a model, not a validated measure. */
-const COMPETENCE_NOTE = 'The competences (Aptitude lists) are a model written for Assay: weighted combinations of scales with no validation evidence behind the weights.';
+const COMPETENCE_NOTE =
+  'The competences (Aptitude lists) are a model written for Assay: weighted combinations of scales with no validation evidence behind the weights.';
 
 function note(r: Result): string | null {
   const group = r.normGroup;
@@ -50,7 +53,15 @@ function note(r: Result): string | null {
   return [r.translationNote?.en, norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ') || null;
 }
 
-const EMPTY = { AptitudeScores: [], NormScores: [], NormScoresPercentage: [], AptitudeScoresPercentage: [], NormScoreScales: [], AptitudeScoresScale: [], StenBands: [] };
+const EMPTY = {
+  AptitudeScores: [],
+  NormScores: [],
+  NormScoresPercentage: [],
+  AptitudeScoresPercentage: [],
+  NormScoreScales: [],
+  AptitudeScoresScale: [],
+  StenBands: [],
+};
 
 /** The vendor's result body for one assessment in one language. */
 async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promise<Static<typeof AnalysisResult>> {
@@ -89,12 +100,12 @@ export function analysisResult(app: App, deps: Deps): void {
     '/api/candidateanalysisresult/:token/:culture',
     {
       schema: {
-        summary: 'Results of an assessment (the vendor\'s classic endpoint)',
+        summary: "Results of an assessment (the vendor's classic endpoint)",
         description:
-          'Field names and types as in TMA\'s public documentation of the classic API. `culture` picks the language of each Description: ' +
+          "Field names and types as in TMA's public documentation of the classic API. `culture` picks the language of each Description: " +
           `${Object.keys(CULTURES).join(', ')}, case-insensitive; any other is a 400. Until the candidate finishes: Done false, DoneDate null, empty lists. ` +
           'Assay adds NormGroup, Note, IntegrityFlags and ReportUrl. When the portal asks candidates to release their results, the lists stay empty ' +
-          'until they do. Only the caller\'s own tenant\'s assessments are visible; others are 404.',
+          "until they do. Only the caller's own tenant's assessments are visible; others are 404.",
         tags: ['Results'],
         params: ResultParams,
         response: { 200: AnalysisResult, ...apiErrors({ body: false }, 'NotFound') },
@@ -125,7 +136,13 @@ export function analysisResult(app: App, deps: Deps): void {
     const notFound = () => new DomainError('NotFound', 'No assessment found with this token', { field: 'token' });
     if (!summary) throw notFound();
     // The body is kept while the row it came from is unchanged: an ATS polling for results gets the bytes made the first time.
-    const body = await cachedRender(deps, summary, variantOf(lang), async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string), (json) => json.length);
+    const body = await cachedRender(
+      deps,
+      summary,
+      variantOf(lang),
+      async (row) => Buffer.from(reply.serialize(await resultBody(deps, row, lang)) as string),
+      (json) => json.length,
+    );
     // Gone between the two reads: erased.
     if (!body) throw notFound();
     return reply.type(JSON_UTF8).send(body);

@@ -76,7 +76,8 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
     const domains = new Map(inst.scales.map((s) => [s?.id, s?.domain]));
     for (const scale of inst.scales) {
       if (scale?.domain === undefined) continue;
-      if (!domains.has(scale.domain) || scale.domain === scale.id || domains.get(scale.domain) !== undefined) problems.push(`scale "${scale.id}" has domain "${scale.domain}", which is not a scale without a domain`);
+      if (!domains.has(scale.domain) || scale.domain === scale.id || domains.get(scale.domain) !== undefined)
+        problems.push(`scale "${scale.id}" has domain "${scale.domain}", which is not a scale without a domain`);
     }
   }
 

@@ -44,12 +44,14 @@ ${brand?.themeUrl ? html`<link rel="stylesheet" href="${brand.themeUrl}">` : ''}
 <main id="main" tabindex="-1">
 ${body}
 </main>
-${brand?.privacyUrl || brand?.contact
-  ? html`<footer class="site-footer">
+${
+  brand?.privacyUrl || brand?.contact
+    ? html`<footer class="site-footer">
 ${brand.privacyUrl ? html`<a href="${brand.privacyUrl}" rel="noreferrer">${t.privacyStatement}</a>` : ''}
 ${brand.contact ? html`<span>${t.contactLine} <a href="mailto:${brand.contact}">${brand.contact}</a></span>` : ''}
 </footer>`
-  : ''}
+    : ''
+}
 </body>
 </html>`;
 }

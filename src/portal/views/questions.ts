@@ -49,7 +49,8 @@ export function questionsPage(ctx: PageContext, v: QuestionsView): Html {
 ${invalid ? html`<p class="field-error" id="${errId}">${t.answerThis}</p>` : ''}
 <div class="scale">
 ${values.map(
-  (value, i) => html`<label class="scale-option"><input type="radio" name="a_${it.id}" value="${value}"${checked(value)}${i === 0 ? html` id="q-${it.id}"` : ''}><span>${labels[ctx.lang][i]}</span></label>`,
+  (value, i) =>
+    html`<label class="scale-option"><input type="radio" name="a_${it.id}" value="${value}"${checked(value)}${i === 0 ? html` id="q-${it.id}"` : ''}><span>${labels[ctx.lang][i]}</span></label>`,
 )}
 </div>
 </fieldset>`;
@@ -76,7 +77,15 @@ ${values.map(
   return layout(
     ctx,
     title,
-    html`${missing.length ? errorSummary(ctx, t.answerAll(missing.length), missing.map((i) => ({ href: `#q-${i.id}`, message: `${t.statement(v.firstNumber + v.items.indexOf(i))}: ${t.answerThis}` }))) : ''}
+    html`${
+      missing.length
+        ? errorSummary(
+            ctx,
+            t.answerAll(missing.length),
+            missing.map((i) => ({ href: `#q-${i.id}`, message: `${t.statement(v.firstNumber + v.items.indexOf(i))}: ${t.answerThis}` })),
+          )
+        : ''
+    }
 <h1>${title}</h1>
 <div class="progress">
 <p id="progress-text" data-template="${fill(t.progress, { total })}" data-answered-elsewhere="${v.answeredTotal - v.items.filter((i) => v.answers.has(i.id)).length}">${fill(t.progress, { answered: v.answeredTotal, total })}</p>
