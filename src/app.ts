@@ -4,7 +4,8 @@ import type { App, Deps } from './http/app-types.js';
 import { publicOrigin, type Config } from './config.js';
 import { loadInstruments } from './measurement/instruments/load.js';
 import { loadCompetences } from './measurement/load.js';
-import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, INTERPRETATIONS_FILE } from './platform/paths.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE, EXAMPLE_NORMS_DIR, INTERPRETATIONS_FILE } from './platform/paths.js';
+import { ensureShippedNorms } from './measurement/shipped-norms.js';
 import { loadInterpretations } from './reports/interpretations.js';
 import { CandidateKeys } from './portal/candidate-key.js';
 import { ReportLinks } from './reports/links.js';
@@ -57,6 +58,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   });
   try {
     await migrateToLatest(store);
+    await ensureShippedNorms(store, instruments, competences, EXAMPLE_NORMS_DIR);
     if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
   } catch (err) {
     await store.close();

@@ -16,6 +16,7 @@ import { webhookLog } from './routes/webhook-log.js';
 import { webhookRedeliver } from './routes/webhook-redeliver.js';
 import { assessmentEmails } from './routes/assessment-emails.js';
 import { assessmentInvitation } from './routes/assessment-invitation.js';
+import { assessmentTypes } from './routes/assessment-types.js';
 
 function isJson(contentType: string | undefined): boolean {
   // The exact common spelling needs no splitting or case folding.
@@ -69,6 +70,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   webhookRedeliver(app, deps);
   assessmentInvitation(app, deps);
   assessmentEmails(app, deps);
+  assessmentTypes(app, deps);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -131,6 +131,12 @@ export async function setPortalNormGroup(store: Store, apiKeyId: string, id: str
   });
 }
 
+/** Which of these group ids are stored. */
+export async function normGroupIds(store: Store, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return (await store.db.selectFrom('norm_groups').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+}
+
 export async function countNormGroups(store: Store, assessmentType: number): Promise<number> {
   const row = await store.db
     .selectFrom('norm_groups')

@@ -1,4 +1,4 @@
-import type { Instrument, Language, ResponseRange, ScaleScore } from './instruments/types.js';
+import type { Instrument, Language, Localized, ResponseRange, ScaleScore } from './instruments/types.js';
 import { stenBand } from './reliability.js';
 import { percentile, sten } from './norms.js';
 import type { Competence, CompetenceModel, CompetenceScore, IntegrityFlag, Norm, NormGroup } from './types.js';
@@ -33,6 +33,8 @@ export interface Result {
   consistency: number | undefined;
   flags: IntegrityFlag[];
   normGroup: NormGroup | null;
+  /** Taken in a translation the instrument marks: what every result taken in it must say (e.g. no norms of its own). */
+  translationNote?: Localized;
 }
 
 export interface StoredResult {
@@ -54,7 +56,14 @@ function scored(id: number, code: string, name: string, description: string, raw
 }
 
 /** Turns what completion stored, and the norm group it pinned, into the result. Pure and cheap. */
-export function buildResult(instrument: Instrument, model: CompetenceModel, stored: StoredResult, normGroup: NormGroup | null, lang: Language): Result {
+export function buildResult(
+  instrument: Instrument,
+  model: CompetenceModel,
+  stored: StoredResult,
+  normGroup: NormGroup | null,
+  lang: Language,
+  takenIn: Language | null = null,
+): Result {
   const raw = new Map(stored.scales.map((s) => [s.scale, s.mean]));
   const scales = instrument.scales.flatMap((s) => {
     const mean = raw.get(s.id);
@@ -69,5 +78,13 @@ export function buildResult(instrument: Instrument, model: CompetenceModel, stor
       ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)]
       : [];
   });
-  return { scales, competences, consistency: stored.consistency ?? undefined, flags: [...stored.flags], normGroup };
+  const translationNote = takenIn ? instrument.languages?.translations?.[takenIn]?.note : undefined;
+  return {
+    scales,
+    competences,
+    consistency: stored.consistency ?? undefined,
+    flags: [...stored.flags],
+    normGroup,
+    ...(translationNote ? { translationNote } : {}),
+  };
 }

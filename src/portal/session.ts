@@ -76,7 +76,7 @@ export function loadedFrom(deps: Deps, ctx: PageContext, id: string, session: Se
     genderAsked: session.candidate.gender_asked === 1,
     answers: session.answers,
   };
-  const branded = { ...ctx, brand: brandOf(session.portal, session.assessment.api_key_id) };
+  const branded = { ...ctx, brand: brandOf(session.portal, session.assessment.api_key_id), ...(instrument.kind ? { kind: instrument.kind } : {}) };
   return { id, ctx: branded, session, instrument, progress, step: currentStep(instrument, progress) };
 }
 

@@ -225,6 +225,30 @@ const nl: Texts = {
 
 export const TEXTS: Record<Language, Texts> = { en, nl };
 
+/** For a personality inventory: the words that speak of motivation, said of personality. */
+const PERSONALITY: Record<Language, Partial<Texts>> = {
+  en: {
+    instructions: 'For each statement, choose how accurately it describes you as you generally are now. There are no right or wrong answers.',
+    feedbackIntro: 'Thank you for completing the questionnaire. Here is a short summary of how you described yourself.',
+    feedbackMost: 'Where you scored highest',
+    feedbackLeast: 'Where you scored lowest',
+    feedbackHint:
+      'This summary describes how you see yourself, compared with other people; it says nothing about what you can do. Nothing here is good or bad.',
+  },
+  nl: {
+    instructions: 'Geef bij elke uitspraak aan hoe goed die u beschrijft zoals u nu over het algemeen bent. Er zijn geen goede of foute antwoorden.',
+    feedbackIntro: 'Dank u wel voor het invullen van de vragenlijst. Hier leest u in het kort hoe u uzelf beschreef.',
+    feedbackMost: 'Waar u het hoogst scoorde',
+    feedbackLeast: 'Waar u het laagst scoorde',
+    feedbackHint: 'Deze samenvatting beschrijft hoe u uzelf ziet, vergeleken met anderen; ze zegt niets over wat u kunt. Niets hiervan is goed of slecht.',
+  },
+};
+
+/** The portal's words for a page: those of a personality inventory where the instrument is one. */
+export function textsFor(ctx: { lang: Language; kind?: 'motivation' | 'personality' }): Texts {
+  return ctx.kind === 'personality' ? { ...TEXTS[ctx.lang], ...PERSONALITY[ctx.lang] } : TEXTS[ctx.lang];
+}
+
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 }

@@ -44,6 +44,7 @@ export function reportPage(m: ReportModel, opts: { pdfHref?: string; generatedAt
 <dt>${t.normGroup}</dt><dd>${m.norm.line}</dd>
 </dl>
 ${m.norm.illustrative ? html`<p class="notice">${t.illustrative}</p>` : ''}
+${m.translationNote ? html`<p class="notice translation">${m.translationNote}</p>` : ''}
 ${opts.pdfHref ? html`<a class="pdf-link" href="${opts.pdfHref}" download>${t.pdf}</a>` : ''}
 </header>
 <section aria-labelledby="profile">
@@ -55,7 +56,7 @@ ${profileChart(m)}
 <caption>${t.tableCaption}</caption>
 <thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw(rawRange(m))}</th>${bands ? html`<th scope="col" class="num">${t.stenBand}</th>` : ''}<th scope="col">${t.band}</th></tr></thead>
 <tbody>
-${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
+${m.scales.map((s) => html`<tr${s.narrow ? html` class="narrow"` : ''}><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
 </tbody>
 </table>
 </section>
@@ -65,7 +66,9 @@ ${m.scales.map((s) => html`<tr><th scope="row">${s.name}</th><td class="num">${n
 ${m.scales.map((s) => html`<dt>${s.name}${s.band ? html` <span class="band">(${t.bands[s.band]})</span>` : ''}</dt><dd>${s.interpretation}</dd>`)}
 </dl>
 </section>
-<section aria-labelledby="competences">
+${
+  m.competences.length
+    ? html`<section aria-labelledby="competences">
 <h2 id="competences">${t.competences}</h2>
 <p>${t.competencesIntro}</p>
 <table>
@@ -75,7 +78,9 @@ ${m.scales.map((s) => html`<dt>${s.name}${s.band ? html` <span class="band">(${t
 ${m.competences.map((c) => html`<tr><th scope="row">${c.name}<div class="competence-description">${c.description}</div></th><td class="num">${num(c.sten)}</td><td class="num">${num(c.percentile)}</td><td class="num">${c.raw.toFixed(2)}</td>${reliable ? html`<td class="num">${c.reliability === undefined ? '–' : c.reliability.toFixed(2)}</td>` : ''}</tr>`)}
 </tbody>
 </table>
-</section>
+</section>`
+    : ''
+}
 <section aria-labelledby="quality">
 <h2 id="quality">${t.quality}</h2>
 <p>${m.consistency} ${t.consistencyHelp}</p>

@@ -3,9 +3,11 @@ import { fullName } from '../domain/names.js';
 import type { Result, Scored } from '../measurement/result.js';
 import type { IntegrityFlag } from '../measurement/types.js';
 import { band, type Band, type Interpretations } from './interpretations.js';
-import { longDate, REPORT_TEXTS, type ReportTexts } from './texts.js';
+import { longDate, reportTexts, type ReportTexts } from './texts.js';
 
 export interface ReportScale extends Scored {
+  /** A narrow scale shown under its domain, which comes before it. */
+  narrow?: boolean;
   /** Null without a norm group: nothing to compare with. */
   band: Band | null;
   /** The band's interpretation; without a norm group, what the scale measures. */
@@ -15,6 +17,8 @@ export interface ReportScale extends Scored {
 /** Everything a report shows, in one language: the HTML page and the PDF both render this. */
 export interface ReportModel {
   lang: Language;
+  /** What the instrument measures; with lang it picks `t` (a PDF thread makes `t` again from both). */
+  kind?: 'motivation' | 'personality';
   t: ReportTexts;
   candidateName: string;
   instrumentName: string;
@@ -23,6 +27,8 @@ export interface ReportModel {
   rawRange?: ResponseRange;
   /** The norm group line, or the statement that the scores are not norm-referenced. */
   norm: { normed: boolean; line: string; illustrative: boolean };
+  /** Taken in a translation with no norms or evidence of its own: the instrument's sentence saying so. */
+  translationNote?: string;
   scales: ReportScale[];
   /** With Mosier's reliability in the norm group's sample, where the group records it. */
   competences: Array<Scored & { reliability?: number }>;
@@ -40,19 +46,21 @@ export interface ReportInput {
 }
 
 export function reportModel({ lang, candidate, instrument, completedAt, result, interpretations }: ReportInput): ReportModel {
-  const t = REPORT_TEXTS[lang];
+  const t = reportTexts(lang, instrument.kind);
   const group = result.normGroup;
-  const scales = result.scales.map((s): ReportScale => {
+  const scales = underDomains(instrument, result.scales).map(({ s, narrow }): ReportScale => {
     const b = band(s);
     const scale = instrument.scales.find((x) => x.number === s.id)!;
     return {
       ...s,
+      ...(narrow ? { narrow } : {}),
       band: b,
       interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang],
     };
   });
   return {
     lang,
+    ...(instrument.kind ? { kind: instrument.kind } : {}),
     t,
     candidateName: fullName(candidate),
     instrumentName: `${instrument.name[lang]} (${instrument.code})`,
@@ -61,6 +69,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     norm: group
       ? { normed: true, line: t.normed(group.name, group.sampleSize, t.period(group.collectedFrom, group.collectedTo)), illustrative: group.illustrative }
       : { normed: false, line: t.notNormed, illustrative: false },
+    ...(result.translationNote ? { translationNote: result.translationNote[lang] } : {}),
     scales,
     competences: result.competences.map((c) => {
       const alpha = group?.table.competences[c.code]?.reliability?.alpha;
@@ -87,4 +96,13 @@ export function howToRead(m: ReportModel): readonly string[] {
 /** The response scale the model's raw scores lie on. */
 export function rawRange(m: Pick<ReportModel, 'rawRange'>): ResponseRange {
   return m.rawRange ?? FIVE_POINTS;
+}
+
+/** The scales in the instrument's order, each narrow scale moved under its domain (after it and its earlier narrow scales). */
+function underDomains(instrument: Instrument, scored: readonly Scored[]): Array<{ s: Scored; narrow: boolean }> {
+  const domainOf = new Map(instrument.scales.map((x) => [x.number, instrument.scales.find((d) => d.id === x.domain)?.number]));
+  const has = new Set(scored.map((s) => s.id));
+  const top = (s: Scored) => domainOf.get(s.id) === undefined || !has.has(domainOf.get(s.id)!);
+  const tops = scored.filter(top);
+  return tops.flatMap((d) => [{ s: d, narrow: false }, ...scored.filter((s) => !top(s) && domainOf.get(s.id) === d.id).map((s) => ({ s, narrow: true }))]);
 }

@@ -52,6 +52,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   doc.font('bold').fontSize(10).fillColor(INK).text(t.normGroup, MARGIN, y, { lineBreak: false });
   flow(doc.font('regular'), m.norm.line, { x: MARGIN + 110, y, width: width - 110 });
   if (m.norm.illustrative) notice(doc, t.illustrative, width);
+  if (m.translationNote) notice(doc, m.translationNote, width);
 
   heading(doc, t.profile);
   flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), m.norm.normed ? t.profileIntro : t.profileRaw(rawRange(m)), { width });
@@ -74,17 +75,20 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     flow(doc.font('regular').fontSize(9.5), s.interpretation, { width }).moveDown(0.4);
   }
 
-  heading(doc, t.competences);
-  flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), t.competencesIntro, { width }).moveDown(0.3);
-  const reliable = m.competences.some((c) => c.reliability !== undefined);
-  const row = (c: ReportModel['competences'][number]) => [
-    c.name,
-    num(c.sten),
-    num(c.percentile),
-    c.raw.toFixed(2),
-    ...(reliable ? [c.reliability === undefined ? '–' : c.reliability.toFixed(2)] : []),
-  ];
-  table(doc, width, [t.competence, t.sten, t.percentile, t.raw(rawRange(m)), ...(reliable ? [t.compositeReliability] : [])], m.competences.map(row));
+  // An instrument outside the competence model (the SPI) has none: no section to explain an empty table.
+  if (m.competences.length) {
+    heading(doc, t.competences);
+    flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), t.competencesIntro, { width }).moveDown(0.3);
+    const reliable = m.competences.some((c) => c.reliability !== undefined);
+    const row = (c: ReportModel['competences'][number]) => [
+      c.name,
+      num(c.sten),
+      num(c.percentile),
+      c.raw.toFixed(2),
+      ...(reliable ? [c.reliability === undefined ? '–' : c.reliability.toFixed(2)] : []),
+    ];
+    table(doc, width, [t.competence, t.sten, t.percentile, t.raw(rawRange(m)), ...(reliable ? [t.compositeReliability] : [])], m.competences.map(row));
+  }
 
   heading(doc, t.quality);
   paragraph(doc, `${m.consistency} ${t.consistencyHelp}`, width);

@@ -34,7 +34,7 @@ export function releaseState(row: AssessmentRow): (typeof RELEASE)[keyof typeof 
 export async function resultOf(deps: Pick<Deps, 'store' | 'instruments' | 'competences'>, row: AssessmentRow, lang: Language): Promise<Result | undefined> {
   const stored = storedResult(row);
   if (!stored) return undefined;
-  return buildResult(deps.instruments.get(row.assessment_type)!, deps.competences, stored, await pinnedNormGroup(deps.store, row), lang);
+  return buildResult(deps.instruments.get(row.assessment_type)!, deps.competences, stored, await pinnedNormGroup(deps.store, row), lang, row.language);
 }
 
 // Made once: a DateTimeFormat costs far more to build than to use.

@@ -147,6 +147,28 @@ const nl: ReportTexts = {
 
 export const REPORT_TEXTS: Record<Language, ReportTexts> = { en, nl };
 
+/** A personality inventory's report: the words that speak of motivation, said of personality. */
+const PERSONALITY = {
+  en: {
+    profile: 'Personality profile',
+    firstHowToRead:
+      'The questionnaire describes how the candidate sees themselves: their usual ways of feeling, thinking and acting, in the five broad domains and the narrower traits within them. It measures self-description, not abilities, knowledge or performance.',
+  },
+  nl: {
+    profile: 'Persoonlijkheidsprofiel',
+    firstHowToRead:
+      'De vragenlijst beschrijft hoe de kandidaat zichzelf ziet: hoe de kandidaat gewoonlijk voelt, denkt en handelt, in de vijf brede domeinen en de smallere trekken daarbinnen. Ze meet zelfbeschrijving, geen vaardigheden, kennis of prestaties.',
+  },
+} satisfies Record<Language, { profile: string; firstHowToRead: string }>;
+
+/** The report's words for an instrument of this kind: motivation (the default) or personality. */
+export function reportTexts(lang: Language, kind: 'motivation' | 'personality' = 'motivation'): ReportTexts {
+  if (kind !== 'personality') return REPORT_TEXTS[lang];
+  const t = REPORT_TEXTS[lang];
+  const p = PERSONALITY[lang];
+  return { ...t, profile: p.profile, howToReadItems: [p.firstHowToRead, ...t.howToReadItems.slice(1)] };
+}
+
 // Made once: a DateTimeFormat costs far more to build than to use.
 const LONG_DATE = {
   en: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),

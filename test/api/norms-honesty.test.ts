@@ -105,8 +105,12 @@ suiteOnEachDatabase(
           .execute();
         assert.deepEqual(choices.map((c) => c.name).sort(), ['demo', 'demo'], "one choice per instrument, both the demo portal's");
         assert.ok(choices.every((c) => c.norm_group_id.startsWith('example-')));
-        const active = await store.db.selectFrom('norm_groups').select('id').where('active', '=', 1).execute();
-        assert.deepEqual(active, [], 'no group is active for anyone else');
+        const active = await store.db.selectFrom('norm_groups').select(['id', 'illustrative']).where('active', '=', 1).execute();
+        assert.deepEqual(
+          active,
+          [{ id: 'spi-sapa-1.0.0', illustrative: 0 }],
+          "no illustrative group is active for anyone else: only the SPI's shipped real one",
+        );
         const other = await completed(demo, await demo.tenant());
         assert.equal((await other.result()).NormGroup, null);
       } finally {

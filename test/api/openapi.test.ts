@@ -143,7 +143,11 @@ suiteOnEachDatabase('GET /openapi.json and /docs', { on: 'first', tenant: false 
     const extensions = operations(doc).filter(
       (o) => o.path.startsWith('/api/') && o.path !== '/api/anonymous/candidate' && o.path !== '/api/anonymous/assessment',
     );
-    assert.equal(extensions.length, 11);
+    assert.equal(extensions.length, 12);
+    assert.ok(
+      extensions.some((o) => o.path === '/api/anonymous/assessmenttypes' && o.method === 'get'),
+      'the catalogue is one',
+    );
     for (const { path, method, op } of extensions) assert.equal(op['x-assay-extension'], true, `${method} ${path}`);
     assert.deepEqual(doc.paths['/api/anonymous/assessment/{AnalysisId}'].get.tags, ['Extensions']);
   });

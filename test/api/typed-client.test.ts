@@ -171,6 +171,20 @@ suiteOnEachDatabase(
       assert.equal(noResend.error?.error.code, 'NotFound');
     });
 
+    test('the catalogue of assessment types, and its refusal', async () => {
+      const { data } = await api.GET('/api/anonymous/assessmenttypes');
+      assert.deepEqual(
+        data?.Data.map((x) => [x.AssessmentType, x.Code]),
+        [
+          [0, 'TMA170'],
+          [1, 'TMA312'],
+          [2, 'SPI'],
+        ],
+      );
+      const wrongKey = typedClient(server.url, { ...creds, apiKey: 'not-a-key' }, checker.middleware);
+      assert.equal((await wrongKey.GET('/api/anonymous/assessmenttypes')).error?.error.code, 'InvalidApiKey');
+    });
+
     test('the probes, without credentials', async () => {
       const open = typedClient(server.url, undefined, checker.middleware);
       assert.equal((await open.GET('/healthz')).data?.status, 'ok');

@@ -13,7 +13,7 @@ import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 
 const tma170 = instruments.get(0)!;
 
-// No example norms: this suite starts with no norm group at all.
+// No example norms: this suite starts with no norm group for TMA170 (the SPI's shipped groups are stored at start).
 suiteOnEachDatabase(
   'norm groups: built from completions, imported from a file, pinned at completion',
   { env: { EXAMPLE_NORMS: 'false' }, tenant: false },
@@ -101,8 +101,13 @@ suiteOnEachDatabase(
         assert.equal(built.sampleSize, 30, '29 without a release question and the released one; not the pending or declined');
         assert.equal(built.excluded, 1);
         let list = await cli('norms', 'list', '--json');
+        // The SPI's shipped groups are stored at start (one active, five inactive); this suite's claims are about TMA170's.
+        const tma = (rows: any[]) => rows.filter((g: any) => g.instrument === 'TMA170');
+        const spi = list.filter((g: any) => g.instrument === 'SPI');
+        assert.deepEqual([spi.length, spi.filter((g: any) => g.active).map((g: any) => [g.id, g.illustrative])], [6, [['spi-sapa-1.0.0', false]]]);
+        assert.equal(tma(list).length + spi.length, list.length, 'no other instrument has a group');
         assert.deepEqual(
-          list.map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]),
+          tma(list).map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]),
           [[built.id, false, false, 30]],
         );
         // Built from answers, the group records each scale's reliability (these profiles answer a scale alike: alpha 1).
@@ -168,7 +173,7 @@ suiteOnEachDatabase(
         await cli('norms', 'activate', imported.id, '--json');
         list = await cli('norms', 'list', '--json');
         assert.deepEqual(
-          list.map((g: any) => [g.id, g.active, g.portals]),
+          tma(list).map((g: any) => [g.id, g.active, g.portals]),
           [
             [built.id, false, 1],
             [imported.id, true, 0],

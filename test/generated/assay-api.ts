@@ -1088,6 +1088,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/anonymous/assessmenttypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instruments a caller may order (extension)
+         * @description Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count, estimated minutes, languages (with what a result taken in each must say), scales, and the norm group an assessment completed now would be scored against for the caller's portal, with its N.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                /** @description What `POST /api/anonymous/assessment` takes as AssessmentType. */
+                                AssessmentType: number;
+                                /** @description The instrument code, e.g. TMA170 or SPI. */
+                                Code: string;
+                                /** @description The content version a completion now records. */
+                                ContentVersion: string;
+                                /** @description About how long the questionnaire takes. */
+                                EstimatedMinutes: number;
+                                /** @description How many statements the candidate answers. */
+                                ItemCount: number;
+                                /** @description The languages a candidate can take it in. */
+                                Languages: {
+                                    Language: "nl" | "en";
+                                    /** @description What every result taken in this language says (in `Note` and in the report), e.g. that a translation has no norms of its own; null when nothing. */
+                                    Note: string | null;
+                                    /** @description True for a translation of the source text made for Assay; false for the source text, or where the instrument records no source. */
+                                    Translation: boolean;
+                                }[];
+                                /** @description The instrument name, per language. */
+                                Name: {
+                                    en: string;
+                                    nl: string;
+                                };
+                                /** @description The norm group an assessment completed now would be scored against, for the caller's portal: its own choice, else the instrument's default. Null when none: stens and percentiles then stay empty. */
+                                NormGroup: null | {
+                                    Id: string;
+                                    /** @description True for a simulated example: never for selection decisions. */
+                                    Illustrative: boolean;
+                                    Name: string;
+                                    /** @description N: the respondents the group was built from. */
+                                    SampleSize: number;
+                                };
+                                /** @description The answers each statement takes, from Min to Max: raw scale scores lie between them. */
+                                ResponseScale: {
+                                    Max: number;
+                                    Min: number;
+                                };
+                                /** @description Every scale a result reports, in the order of the result lists. */
+                                Scales: {
+                                    /** @description The `ExternalCode` of the result lists, e.g. SPI_TRUST. */
+                                    ExternalCode: string;
+                                    /** @description The scale number: the `ID` of the result lists. */
+                                    ID: number;
+                                    /** @description The scale name, per language. */
+                                    Name: {
+                                        en: string;
+                                        nl: string;
+                                    };
+                                }[];
+                            }[];
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/anonymous/candidate": {
         parameters: {
             query?: never;

@@ -49,7 +49,8 @@ function note(r: Result): string | null {
     : group.illustrative
       ? 'The norm group in force is an illustrative example built from simulated answers, so the sten and percentile lists stay empty: no simulated score goes where the warning cannot be seen. The raw scores are not norm-referenced.'
       : undefined;
-  return [norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ') || null;
+  // The API's prose is English, whatever the culture asked for.
+  return [r.translationNote?.en, norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ') || null;
 }
 
 const EMPTY = {

@@ -24,6 +24,8 @@ export interface Scale {
   number: number;
   name: Localized;
   description: Localized;
+  /** A narrow scale's broad domain (another scale's id): the report shows it under that domain. */
+  domain?: string;
 }
 
 export type Keying = 'positive' | 'negative';
@@ -64,6 +66,8 @@ export interface Instrument {
   consistencyPairs?: Array<[string, string]>;
   /** The language the content was written in, and translations made from it with who made them and what a result taken in one must say. */
   languages?: { source: Language; translations?: Partial<Record<Language, { by: string; note: Localized }>> };
+  /** What it measures, for the words around the scores: work motivation (the default) or personality. */
+  kind?: 'motivation' | 'personality';
   /** Where the content comes from and under which terms (content/README.md). */
   provenance?: string;
   scoring: { method: 'mean'; reverseKeyed: 'min+max-response' };

@@ -31,6 +31,7 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
   if (inst.assessmentType !== expected.assessmentType) problems.push(`assessmentType must be ${expected.assessmentType}`);
   if (typeof inst.version !== 'string' || !inst.version) problems.push('version is missing');
   problems.push(...localizedProblems(inst.name, 'name'), ...localizedProblems(inst.description, 'description'));
+  if (inst.kind !== undefined && inst.kind !== 'motivation' && inst.kind !== 'personality') problems.push('kind must be "motivation" or "personality"');
   if (!Number.isInteger(inst.estimatedMinutes) || (inst.estimatedMinutes ?? 0) < 1) problems.push('estimatedMinutes must be a positive integer');
   if (!Number.isInteger(inst.itemsPerPage) || (inst.itemsPerPage ?? 0) < 1 || (inst.itemsPerPage ?? 0) > 50) {
     problems.push('itemsPerPage must be an integer from 1 to 50');
@@ -71,6 +72,13 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
       problems.push(...localizedProblems(scale?.name, `scale "${scale?.id}" name`));
       problems.push(...localizedProblems(scale?.description, `scale "${scale?.id}" description`));
     });
+    // A domain is a scale of the instrument that is not itself under a domain: one level of grouping.
+    const domains = new Map(inst.scales.map((s) => [s?.id, s?.domain]));
+    for (const scale of inst.scales) {
+      if (scale?.domain === undefined) continue;
+      if (!domains.has(scale.domain) || scale.domain === scale.id || domains.get(scale.domain) !== undefined)
+        problems.push(`scale "${scale.id}" has domain "${scale.domain}", which is not a scale without a domain`);
+    }
   }
 
   if (!Array.isArray(inst.items)) {

@@ -1,6 +1,6 @@
 import type { Scored } from '../../measurement/result.js';
 import { html, type Html } from '../../platform/html.js';
-import { TEXTS } from '../texts.js';
+import { textsFor } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 import { errorSummary } from './pages.js';
 
@@ -20,7 +20,7 @@ export interface FeedbackView {
 const item = (x: { scale: Scored; text: string }) => html`<li><strong>${x.scale.name}.</strong> ${x.text}</li>`;
 
 function releaseForm(ctx: PageContext, r: NonNullable<FeedbackView['release']>): Html {
-  const t = TEXTS[ctx.lang];
+  const t = textsFor(ctx);
   if (r.state === 'released') {
     return html`<p class="card">${t.released}</p>
 <form method="post" action="${r.action}" class="release">
@@ -45,7 +45,7 @@ function releaseForm(ctx: PageContext, r: NonNullable<FeedbackView['release']>):
 
 /** The candidate's own short feedback after finishing, and, when the portal asks, whether to release the results. */
 export function feedbackPage(ctx: PageContext, v: FeedbackView): Html {
-  const t = TEXTS[ctx.lang];
+  const t = textsFor(ctx);
   const undecided = v.release !== null && v.release.state !== 'released';
   return layout(
     ctx,
@@ -71,7 +71,7 @@ ${undecided ? html`<p><a href="${v.next}">${t.releaseLater}</a></p>` : html`<p><
 
 /** Where a candidate on another device (or after clearing cookies) types their personal code. */
 export function codePage(ctx: PageContext, action: string, csrf: string, wrong: boolean): Html {
-  const t = TEXTS[ctx.lang];
+  const t = textsFor(ctx);
   return layout(
     ctx,
     t.codeFormTitle,

@@ -9,6 +9,8 @@ export interface PageContext {
   path: string;
   /** The organisation behind the portal, once the assessment is known. */
   brand?: Brand;
+  /** What the assessment's instrument measures, once known: the words around the questions and the feedback follow it. */
+  kind?: 'motivation' | 'personality';
 }
 
 /**

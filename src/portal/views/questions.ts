@@ -1,6 +1,6 @@
 import type { Instrument, Item } from '../../measurement/instruments/types.js';
 import { Html, html } from '../../platform/html.js';
-import { fill, TEXTS } from '../texts.js';
+import { fill, textsFor } from '../texts.js';
 import { layout, type PageContext } from './layout.js';
 import { errorSummary } from './pages.js';
 
@@ -32,7 +32,7 @@ function pieces(instrument: Instrument): Map<string, string[]> {
 
 /** One page of statements, each a labelled radio group on the instrument's agreement scale. */
 export function questionsPage(ctx: PageContext, v: QuestionsView): Html {
-  const t = TEXTS[ctx.lang];
+  const t = textsFor(ctx);
   const { min, max, labels } = v.instrument.responseScale;
   const values = Array.from({ length: max - min + 1 }, (_, i) => min + i);
   const total = v.instrument.items.length;

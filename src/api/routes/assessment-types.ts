@@ -1,0 +1,50 @@
+import type { App, Deps } from '../../http/app-types.js';
+import { LANGUAGES } from '../../measurement/instruments/types.js';
+import { findNormGroup, normGroupInForce } from '../../measurement/norms-store.js';
+import { scaleCode } from '../../measurement/result.js';
+import { Catalogue } from '../../schemas/catalogue.js';
+import { apiErrors } from '../../schemas/errors.js';
+
+/** Beyond the spec: what a caller may order, and what each result will be normed on for this caller. */
+export function assessmentTypes(app: App, deps: Deps): void {
+  const { store, instruments } = deps;
+  app.get(
+    '/api/anonymous/assessmenttypes',
+    {
+      schema: {
+        summary: 'The instruments a caller may order (extension)',
+        description:
+          'Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count, estimated minutes, languages (with what a ' +
+          "result taken in each must say), scales, and the norm group an assessment completed now would be scored against for the caller's portal, with its N.",
+        tags: ['Extensions'],
+        response: { 200: Catalogue, ...apiErrors({ body: false }) },
+      } as Record<string, unknown>,
+    },
+    async (request, reply) => {
+      const apiKeyId = request.caller!.apiKeyId;
+      const Data = [];
+      for (const i of [...instruments.values()].sort((a, b) => a.assessmentType - b.assessmentType)) {
+        const groupId = await normGroupInForce(store.db, apiKeyId, i.assessmentType);
+        const group = groupId ? await findNormGroup(store, groupId) : undefined;
+        Data.push({
+          AssessmentType: i.assessmentType,
+          Code: i.code,
+          Name: { nl: i.name.nl, en: i.name.en },
+          ContentVersion: i.version,
+          ItemCount: i.items.length,
+          EstimatedMinutes: i.estimatedMinutes,
+          ResponseScale: { Min: i.responseScale.min, Max: i.responseScale.max },
+          Languages: LANGUAGES.map((lang) => {
+            const translation = i.languages?.translations?.[lang];
+            return { Language: lang, Translation: translation !== undefined, Note: translation?.note.en ?? null };
+          }),
+          Scales: i.scales.map((s) => ({ ID: s.number, ExternalCode: scaleCode(s.id), Name: { nl: s.name.nl, en: s.name.en } })),
+          NormGroup: group ? { Id: group.id, Name: group.name, SampleSize: group.sampleSize, Illustrative: group.illustrative } : null,
+        });
+      }
+      // Per caller (the portal's own norm choice), and an operator may activate another group at any time.
+      reply.header('cache-control', 'no-store');
+      return { StatusCode: 200 as const, Message: null, Data };
+    },
+  );
+}

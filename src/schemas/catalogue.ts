@@ -1,0 +1,54 @@
+import { Type } from 'typebox';
+import { Envelope } from './envelopes.js';
+
+const PerLanguage = (what: string) => Type.Object({ nl: Type.String(), en: Type.String() }, { description: `${what}, per language.` });
+
+export const CatalogueScale = Type.Object({
+  ID: Type.Integer({ description: 'The scale number: the `ID` of the result lists.' }),
+  ExternalCode: Type.String({ description: 'The `ExternalCode` of the result lists, e.g. SPI_TRUST.' }),
+  Name: PerLanguage('The scale name'),
+});
+
+export const CatalogueEntry = Type.Object({
+  AssessmentType: Type.Integer({ description: 'What `POST /api/anonymous/assessment` takes as AssessmentType.' }),
+  Code: Type.String({ description: 'The instrument code, e.g. TMA170 or SPI.' }),
+  Name: PerLanguage('The instrument name'),
+  ContentVersion: Type.String({ description: 'The content version a completion now records.' }),
+  ItemCount: Type.Integer({ description: 'How many statements the candidate answers.' }),
+  EstimatedMinutes: Type.Integer({ description: 'About how long the questionnaire takes.' }),
+  ResponseScale: Type.Object(
+    { Min: Type.Integer(), Max: Type.Integer() },
+    { description: 'The answers each statement takes, from Min to Max: raw scale scores lie between them.' },
+  ),
+  Languages: Type.Array(
+    Type.Object({
+      Language: Type.Union([Type.Literal('nl'), Type.Literal('en')]),
+      Translation: Type.Boolean({
+        description: 'True for a translation of the source text made for Assay; false for the source text, or where the instrument records no source.',
+      }),
+      Note: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'What every result taken in this language says (in `Note` and in the report), e.g. that a translation has no norms of its own; null when nothing.',
+      }),
+    }),
+    { description: 'The languages a candidate can take it in.' },
+  ),
+  Scales: Type.Array(CatalogueScale, { description: 'Every scale a result reports, in the order of the result lists.' }),
+  NormGroup: Type.Union(
+    [
+      Type.Null(),
+      Type.Object({
+        Id: Type.String(),
+        Name: Type.String(),
+        SampleSize: Type.Integer({ description: 'N: the respondents the group was built from.' }),
+        Illustrative: Type.Boolean({ description: 'True for a simulated example: never for selection decisions.' }),
+      }),
+    ],
+    {
+      description:
+        "The norm group an assessment completed now would be scored against, for the caller's portal: its own choice, else the instrument's default. Null when none: stens and percentiles then stay empty.",
+    },
+  ),
+});
+
+export const Catalogue = Envelope(Type.Array(CatalogueEntry), 200);

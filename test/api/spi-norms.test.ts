@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from '../helpers/deadline.js';
+import { ROOT } from '../../src/platform/paths.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { newAssessment } from '../helpers/fixtures.js';
+import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { authHeaders, type Credentials } from '../helpers/http.js';
+import { stenOfShare } from '../helpers/norm-oracle.js';
+import { readPdf } from '../helpers/pdf.js';
+import { runCli } from '../helpers/cli.js';
+import { instruments, takeTime } from '../helpers/results.js';
+
+const spi = instruments.get(2)!;
+const shipped = JSON.parse(readFileSync(join(ROOT, 'content', 'norms', 'spi-sapa.json'), 'utf8')) as {
+  sampleSize: number;
+  scales: Record<string, { distribution: Array<[number, number]> }>;
+};
+const DUTCH_NOTE = spi.languages!.translations!.nl!.note;
+
+/** The HTML with markup and entities reduced to plain text, as a reader sees it. */
+const plain = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+
+/**
+ * The percentile rank of a raw score the sample had, by hand from the shipped distribution: the
+ * share of the sample below it plus half the share at it, over all shares (README, "Results").
+ */
+function midRankAt(distribution: ReadonlyArray<readonly [number, number]>, raw: number): number {
+  const total = distribution.reduce((sum, [, share]) => sum + share, 0);
+  const below = distribution.filter(([value]) => value < raw - 1e-9).reduce((sum, [, share]) => sum + share, 0);
+  const at = distribution.find(([value]) => Math.abs(value - raw) < 1e-9);
+  assert.ok(at, `the sample had ${raw}`);
+  return (below + at[1] / 2) / total;
+}
+
+/** A fixed SPI candidate: every answer from 1 to 6 by the item's place, so scales land at different interior points. */
+const answer = (_name: string, i: number) => String(1 + ((i * 5 + Math.floor(i / 7)) % 6));
+
+suiteOnEachDatabase(
+  'the SPI: normed on its shipped SAPA group out of the box, a Dutch result says it has no norms of its own, and its words are those of a personality inventory',
+  {},
+  ({ server, creds, cliEnv }) => {
+    async function taken(c: Credentials, headers: Record<string, string> = {}) {
+      const a = await newAssessment(server.url, c, { AssessmentType: 2 });
+      await completeViaForms(new FormClient(server.url, headers), a.id, { answer, beforePost: takeTime(server.running.deps.store, a.id) });
+      return a;
+    }
+
+    test("a fixed candidate's 32 stens and percentiles equal those worked out by hand from content/norms/spi-sapa.json", { timeout: 120_000 }, async () => {
+      const a = await taken(creds);
+      const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
+      assert.equal(r.NormGroup.Id, 'spi-sapa-1.0.0', 'the shipped group is active on a new server');
+      assert.deepEqual([r.NormGroup.Illustrative, r.NormGroup.SampleSize], [false, shipped.sampleSize]);
+      assert.match(r.NormGroup.Source, /web volunteers of the SAPA project .* not job applicants/);
+      assert.equal(r.NormScoreScales.length, 32);
+      assert.equal(r.NormScores.length, 32);
+      const codes = new Map(spi.scales.map((s) => [s.id.toUpperCase().replace(/-/g, '_'), s.id]));
+      const stens = new Set<number>();
+      for (const [i, raw] of r.NormScoreScales.entries()) {
+        const id = codes.get(raw.ExternalCode)!;
+        assert.ok(raw.Value > 1 && raw.Value < 6, `${id}: an interior point (${raw.Value})`);
+        const p = midRankAt(shipped.scales[id]!.distribution, raw.Value);
+        assert.equal(r.NormScoresPercentage[i].ExternalCode, raw.ExternalCode);
+        assert.equal(r.NormScoresPercentage[i].Value, Math.round(p * 100), `${id} percentile at ${raw.Value}`);
+        assert.equal(r.NormScores[i].Value, stenOfShare(p), `${id} sten at ${raw.Value}`);
+        stens.add(r.NormScores[i].Value);
+      }
+      assert.ok(stens.size >= 4, `the candidate spreads over several stens (${[...stens]})`);
+      // Positive control for the Dutch note below: taken in English, the result does not carry it.
+      assert.ok(!(r.Note ?? '').includes(DUTCH_NOTE.en));
+    });
+
+    test('taken in Dutch: Note and the report (page and PDF) say the Dutch version has no norms or evidence of its own', { timeout: 120_000 }, async () => {
+      const a = await taken(creds, { 'accept-language': 'nl-NL,nl;q=0.9' });
+      for (const culture of ['nl-NL', 'en-GB']) {
+        const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/${culture}`)).body;
+        assert.ok(r.Note.includes(DUTCH_NOTE.en), `${culture}: ${r.Note}`);
+        assert.equal(r.NormGroup.Id, 'spi-sapa-1.0.0', 'still normed on the English sample, which the note says');
+      }
+      for (const lang of ['nl', 'en'] as const) {
+        const res = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=${lang}`, { headers: authHeaders(creds) });
+        assert.equal(res.status, 200);
+        assert.ok(plain(await res.text()).includes(DUTCH_NOTE[lang]), lang);
+      }
+      const pdf = await readPdf(
+        Buffer.from(
+          await (await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?format=pdf&lang=en`, { headers: authHeaders(creds) })).arrayBuffer(),
+        ),
+      );
+      // PDF text comes out with its own line breaks: compare words.
+      const words = (x: string) => x.replace(/\s+/g, ' ').trim();
+      assert.ok(words(pdf.text.join(' ')).includes(words(DUTCH_NOTE.en).slice(0, 60)), 'the PDF carries the note');
+      assert.match(words(pdf.text.join(' ')), /Personality profile/, "the PDF's words are those of a personality inventory");
+      assert.doesNotMatch(pdf.text.join(' '), /motivat/i);
+      const english = await taken(creds);
+      const res = await fetch(`${server.url}/api/anonymous/assessment/${english.id}/report?lang=nl`, { headers: authHeaders(creds) });
+      const text = plain(await res.text());
+      assert.ok(text.includes('SAPA'), 'positive control: the report was read');
+      assert.ok(!text.includes(DUTCH_NOTE.nl), 'taken in English: no translation note');
+    });
+
+    test(
+      'its portal asks how accurately each statement describes you, and its report page and feedback speak of personality, not motivation',
+      { timeout: 120_000 },
+      async () => {
+        const tenant = await server.tenant();
+        const set = await runCli(['portal', 'set', '--key', tenant.apiKeyId, '--candidate-feedback', 'on', '--json'], cliEnv);
+        assert.equal(set.code, 0, set.stderr);
+        for (const [lang, instruction, feedback, profile] of [
+          ['en', /how accurately it describes you/, /Where you scored highest/, /Personality profile/],
+          ['nl', /hoe goed die u beschrijft/, /Waar u het hoogst scoorde/, /Persoonlijkheidsprofiel/],
+        ] as const) {
+          const a = await newAssessment(server.url, tenant, { AssessmentType: 2 });
+          const client = new FormClient(server.url, { 'accept-language': lang });
+          let questions = '';
+          const end = await completeViaForms(client, a.id, {
+            answer,
+            beforePost: async (location) => {
+              questions ||= (await client.get(location)).html;
+              await takeTime(server.running.deps.store, a.id)(location);
+            },
+          });
+          assert.match(questions, instruction, `${lang}: the instruction`);
+          assert.doesNotMatch(questions, /agree|eens bent/, `${lang}: not the agreement instruction`);
+          const page = await client.get(end.location!);
+          assert.equal(page.status, 200);
+          assert.match(page.html, feedback, `${lang}: the feedback page`);
+          assert.doesNotMatch(page.html, /motivat|motive/i, `${lang}: no word of motivation on the feedback page`);
+          const report = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=${lang}`, { headers: authHeaders(tenant) });
+          const html = await report.text();
+          const text = plain(html);
+          assert.match(text, profile, `${lang}: the report's profile`);
+          assert.doesNotMatch(text, /motivat|motive/i, `${lang}: no word of motivation in the report`);
+          if (lang === 'en') {
+            // The table: each domain, then the narrow scales under it (spi.json's domain), indented.
+            const rows = [...html.matchAll(/<tr( class="narrow")?><th scope="row">([^<]+)<\/th><td class="num">/g)].map((m) => [m[2], !!m[1]] as const);
+            const expected = spi.scales
+              .filter((d) => !d.domain)
+              .flatMap((d) => [[d.name.en, false] as const, ...spi.scales.filter((n) => n.domain === d.id).map((n) => [n.name.en, true] as const)]);
+            assert.equal(expected.length, 32);
+            assert.deepEqual(rows, expected);
+          }
+        }
+        // Positive control: a TMA170 report still speaks of motivation.
+        const tma = await newAssessment(server.url, tenant, { AssessmentType: 0 });
+        await completeViaForms(new FormClient(server.url), tma.id, { beforePost: takeTime(server.running.deps.store, tma.id) });
+        const tmaReport = plain(
+          await (await fetch(`${server.url}/api/anonymous/assessment/${tma.id}/report?lang=en`, { headers: authHeaders(tenant) })).text(),
+        );
+        assert.match(tmaReport, /Motivation profile/);
+      },
+    );
+  },
+);
