@@ -67,7 +67,6 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 
   const kdf = new KdfPool(config.kdf);
   const pdfs = new PdfThreads(config.pdf);
-  metrics?.watch({ kdf, pdf: pdfs, assessmentsByStatus: () => countByStatus(store) });
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
   let mailer: Mailer | undefined;
@@ -101,6 +100,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     tokenGuesses: new WindowLimiter(config.rateLimit.portalUnknownTokenPerMinute),
     metrics,
   };
+  metrics?.watch({ kdf, pdf: pdfs, assessmentsByStatus: () => countByStatus(store), webhooks: deps.webhooks });
   app = await buildServer(deps);
   dispatcher = new Dispatcher(store, secretBox, config, app.log, {
     ...(options.resolver ? { resolver: options.resolver } : {}),

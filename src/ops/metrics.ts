@@ -8,6 +8,8 @@ export interface MetricSources {
   pdf: { readonly queued: number; readonly threads: number };
   /** Assessments per status (Expired derived from ExpiresAt), counted off the event loop. */
   assessmentsByStatus(): Promise<Array<{ status: string; count: number }>>;
+  /** Webhook attempts this process has under way. */
+  webhooks: { readonly activity: { inFlight: number } };
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
@@ -109,6 +111,14 @@ export class Metrics {
       collect() {
         this.reset();
         this.inc(sources.kdf.runs);
+      },
+    });
+    new Gauge({
+      name: 'assay_webhook_in_flight',
+      help: 'Webhook attempts this process has under way (claimed and being sent)',
+      registers,
+      collect() {
+        this.set(sources.webhooks.activity.inFlight);
       },
     });
     new Gauge({

@@ -9,6 +9,7 @@ import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { authHeaders, request } from '../helpers/http.js';
 import { sampleValue, scrape, type Sample } from '../helpers/metrics.js';
 import { eventually } from '../helpers/receiver.js';
+import { within } from '../helpers/ticks.js';
 
 const CANDIDATE = { method: 'POST', route: '/api/anonymous/candidate' };
 
@@ -79,6 +80,31 @@ suiteOnEachDatabase(
       assert.ok(sampleValue(after, 'process_resident_memory_bytes')! > 20e6);
       assert.ok(sampleValue(after, 'nodejs_heap_size_used_bytes')! > 1e6);
       assert.ok(sampleValue(after, 'nodejs_eventloop_lag_p99_seconds')! > 0);
+    });
+
+    test('the webhook in-flight gauge: 1 while a receiver holds its answer, 0 once it answers', async () => {
+      const tenant = await server.tenant();
+      let answer = () => {};
+      const held = new Promise<void>((arrived) => {
+        receiver.behaviour = (res) => {
+          answer = () => res.writeHead(204).end();
+          arrived();
+        };
+      });
+      try {
+        const a = await newAssessment(server.url, tenant, { WebhookUrl: receiver.url('/in-flight') });
+        await completeViaForms(new FormClient(server.url), a.id);
+        await within(held, 15_000, 'the webhook at the receiver');
+        assert.equal(sampleValue((await scrape(metricsUrl)).samples, 'assay_webhook_in_flight'), 1, 'the attempt whose answer is held');
+      } finally {
+        receiver.behaviour = (res) => res.writeHead(204).end();
+        answer();
+      }
+      await eventually(
+        async () => (sampleValue((await scrape(metricsUrl)).samples, 'assay_webhook_in_flight') === 0 ? true : undefined),
+        15_000,
+        'the gauge back at 0',
+      );
     });
 
     test('the PDF gauges: no PDF thread until the first PDF, one after it, and none waiting', async () => {
