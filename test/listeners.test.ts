@@ -49,6 +49,16 @@ async function copyWithWarnings(
   }
 }
 
+/** Whether a process runs (a killed child of this process is reaped by Node.js on its own). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Holds the event loop until `path` exists: whatever arrives meanwhile waits in the kernel. */
 function holdUntil(path: string, deadlineMs: number): void {
   const deadline = Date.now() + deadlineMs;
@@ -179,9 +189,11 @@ suiteOnEachDatabase('listening sockets', { on: 'first', start: false }, ({ anoth
     const dir = tempDir('assay-listeners-');
     const script = join(dir, 'short.cjs');
     // Three copies at once, then, deaf to SIGTERM, three more after the deadline; gone within 4 s.
+    const pidFile = join(dir, 'pid');
     writeFileSync(
       script,
-      `process.on('SIGTERM', () => {});
+      `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+      process.on('SIGTERM', () => {});
       const send = (h) => { for (let i = 0; i < 3; i++) process.send({ copy: true }, h, {}, () => {}); };
       process.on('message', (m, h) => { send(h); setTimeout(() => send(h), 1300); });
       setTimeout(() => process.exit(0), 4000);`,
@@ -191,7 +203,14 @@ suiteOnEachDatabase('listening sockets', { on: 'first', start: false }, ({ anoth
       assert.deepEqual(extras, []);
       assert.equal(warnings.length, 1);
       assert.match(warnings[0]![0].err.message, /^3 of 63 copies within 1000 ms$/);
-      await sleep(1_000);
+      // The event: the copier is gone (killed at the deadline, or at its own exit 4 s in), so no
+      // late copy can arrive after this; left alive, it would have sent three at 1.3 s.
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      const gone = Date.now() + 10_000;
+      while (alive(pid)) {
+        assert.ok(Date.now() < gone, `the copying process ${pid} still runs 10 s after the deadline`);
+        await sleep(20);
+      }
       assert.equal(listeningDescriptors(port), LISTENERS, 'the server keeps the descriptors it started with, and no more');
     } finally {
       rmSync(dir, { recursive: true, force: true });
