@@ -61,7 +61,11 @@ suiteOnEachDatabase(
       const status = (await a.api.get(`/api/anonymous/assessment/${a.id}`)).body.Data;
       assert.equal(status.Status, 'Expired');
       assert.equal((await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.Done, false);
+      // The positive control: a completion's webhook is sent, and counted, by the same means.
+      const control = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/expired-control') });
+      await completeViaForms(new FormClient(server.url), control.id);
       await dispatcherQuiet(server.running.deps.webhooks);
+      assert.equal(receiver.received.filter((r) => r.url === '/expired-control').length, 1, 'the control was sent');
       assert.equal(receiver.received.filter((r) => r.url === '/expired').length, 0);
     });
 
@@ -79,12 +83,14 @@ suiteOnEachDatabase(
       const again = await request(`${server.url}/api/anonymous/assessment/${a.id}`, { method: 'DELETE', headers: authHeaders(creds) });
       assert.equal(again.status, 200);
 
-      const done = await newAssessment(server.url, creds);
+      // Completed, with a webhook: also the positive control for the count of webhooks below.
+      const done = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/cancel-control') });
       await completeViaForms(new FormClient(server.url), done.id);
       const refused = await request(`${server.url}/api/anonymous/assessment/${done.id}`, { method: 'DELETE', headers: authHeaders(creds) });
       assert.equal(refused.status, 409);
       assert.equal(errorCode(refused), 'AlreadyCompleted');
       await dispatcherQuiet(server.running.deps.webhooks);
+      assert.equal(receiver.received.filter((r) => r.url === '/cancel-control').length, 1, 'the control was sent');
       assert.equal(receiver.received.filter((r) => r.url === '/cancelled').length, 0);
     });
 

@@ -46,6 +46,8 @@ suiteOnEachDatabase('a page post and the session its page was shown from', { tim
 
   test('a whole page posted after its GET is saved without reading the session again and leads to the next page', async () => {
     const a = await onPageOne();
+    // The positive control: showing the page again reads the session, and the hook counts it.
+    assert.equal((await sessionReads(() => a.client.get(a.path))).reads, 1, 'the GET read the session');
     const { result, reads } = await sessionReads(() => a.client.post(a.path, a.fields('4')));
     assert.equal(result.status, 303);
     assert.equal(result.location, `/anonymous/analyse/${a.id}/questions/2`);
