@@ -20,7 +20,7 @@ for (const db of testDatabases()) {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
 
-    test('every acknowledged candidate and assessment exists after the restart, and the store opens cleanly', async () => {
+    test(`every acknowledged candidate and assessment exists after the restart, and the store opens cleanly${db === 'sqlite' ? ' (SQLite integrity_check ok)' : ''}`, async () => {
       const dataDir = tempDir();
       dirs.push(dataDir);
       const env = { DATA_DIR: dataDir, DATABASE_URL: await freshDatabaseUrl(db, dataDir), DEMO_TENANT: 'false', LOG_LEVEL: 'warn' };

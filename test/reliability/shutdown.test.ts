@@ -9,7 +9,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
 import { operatorSetup, spawnServer, type ServerProcess } from '../helpers/process.js';
-import { Receiver } from '../helpers/receiver.js';
+import { eventually, Receiver } from '../helpers/receiver.js';
 import { startServer } from '../helpers/server.js';
 import { within } from '../helpers/ticks.js';
 
@@ -40,7 +40,8 @@ for (const db of testDatabases()) {
       await receiver.waitFor(1);
 
       server.child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
+      // The event: the drain has begun, and answers requests on open connections with Connection: close.
+      await eventually(async () => (load.result.connectionClose > 0 ? true : undefined), 5_000, 'a request answered with Connection: close in the drain');
       const ready = await request(`${server.url}/readyz`);
       assert.equal(ready.status, 503, 'unready during the drain');
       assert.equal(ready.body.error.code, 'ServiceUnavailable');
