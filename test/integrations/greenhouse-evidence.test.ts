@@ -45,7 +45,10 @@ suiteOnEachDatabase(
 
     /** Orders `partnerTestId` through Greenhouse, takes it in a browser with `headers`, and returns test_status with the vendor endpoint's result. */
     async function takenViaGreenhouse(partnerTestId: string, person: string, headers: Record<string, string> = {}, answer?: (n: string, i: number) => string) {
-      const ordered = await gh('/send_test', { method: 'POST', body: docsSendTest(ctx.receiver.url('/gh-evidence'), { partner_test_id: partnerTestId, person }) });
+      const ordered = await gh('/send_test', {
+        method: 'POST',
+        body: docsSendTest(ctx.receiver.url('/gh-evidence'), { partner_test_id: partnerTestId, person }),
+      });
       assert.equal(ordered.status, 200);
       const id: string = ordered.body.partner_interview_id;
       await completeViaForms(new FormClient(ctx.server.url, headers), id, answer ? { answer } : {});

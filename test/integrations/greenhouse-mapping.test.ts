@@ -8,7 +8,10 @@ import type { Instrument } from '../../src/measurement/instruments/types.js';
 const instrument = {
   code: 'TMA170' as const,
   name: { en: 'Motivation', nl: 'Motivatie' },
-  scales: [{ id: 'achievement', number: 1 }, { id: 'autonomy', number: 2 }] as Instrument['scales'],
+  scales: [
+    { id: 'achievement', number: 1 },
+    { id: 'autonomy', number: 2 },
+  ] as Instrument['scales'],
 };
 const scale = (id: number, name: string, sten: number | undefined) => ({ id, code: name, name, description: '', raw: 3, sten, percentile: undefined });
 const normed: Result = {

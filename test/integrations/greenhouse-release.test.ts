@@ -6,6 +6,7 @@ import { completeViaForms, csrfToken, FormClient } from '../helpers/forms.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { apiClient, basic, request } from '../helpers/http.js';
 import { activateTestNorms } from '../helpers/norms.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
 
 /** send_test's body as the documentation's example has it, for one Greenhouse person. */
 function sendTestBody(url: string, person: string) {
@@ -40,13 +41,19 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     key = JSON.parse(out.stdout).greenhouseKey;
   });
 
-  test('completed but not released: no stens in metadata and the profile link shows the withheld page; once the candidate releases, both show the results', async () => {
+  test('completed but not released: no stens in metadata and the profile link shows the withheld page; once the candidate releases, the completion PATCH goes again exactly once and both show the results', async () => {
     const ordered = await gh('/send_test', { method: 'POST', body: sendTestBody(ctx.receiver.url('/gh-release'), '4242') });
     assert.equal(ordered.status, 200);
     const id: string = ordered.body.partner_interview_id;
     const candidate = new FormClient(ctx.server.url);
     const end = await completeViaForms(candidate, id);
     assert.equal(end.location, `/anonymous/analyse/${id}/feedback`, 'the portal asks the candidate to release');
+
+    // The completion PATCH reached Greenhouse; with the dispatcher looked again, nothing more came before the release.
+    const patches = () => ctx.receiver.received.filter((r) => r.url === '/gh-release');
+    await ctx.receiver.waitForPath('/gh-release', 1);
+    await dispatcherQuiet(ctx.server.running.deps.webhooks);
+    assert.equal(patches().length, 1, 'one PATCH at completion, none since');
 
     const held = await gh(`/test_status?partner_interview_id=${id}`);
     assert.equal(held.status, 200);
@@ -69,6 +76,27 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     const page = await candidate.get(end.location!);
     const released = await candidate.post(end.location!, { _csrf: csrfToken(page.html), decision: 'release' });
     assert.equal(released.status, 303);
+    // The release queues the completion PATCH again, so Greenhouse reads test_status anew; a second release decision changes nothing.
+    await ctx.receiver.waitForPath('/gh-release', 2);
+    const again = await candidate.get(end.location!);
+    assert.equal((await candidate.post(end.location!, { _csrf: csrfToken(again.html), decision: 'release' })).status, 303);
+    await dispatcherQuiet(ctx.server.running.deps.webhooks);
+    assert.deepEqual(
+      patches().map((p) => [p.method, p.headers.authorization]),
+      [
+        ['PATCH', basic(key, '')],
+        ['PATCH', basic(key, '')],
+      ],
+      'exactly one more PATCH, after the release, with the key',
+    );
+    const log = (await apiClient(ctx.server.url, ctx.creds).get(`/api/anonymous/assessment/${id}/webhooks`)).body.Data;
+    assert.deepEqual(
+      (log.Attempts ?? log).map((a: { Kind: string; Status: string }) => [a.Kind, a.Status]),
+      [
+        ['Automatic', 'Delivered'],
+        ['Release', 'Delivered'],
+      ],
+    );
 
     // Positive control: the same calls now carry the stens the caller API gives, and the link the report.
     const api = apiClient(ctx.server.url, ctx.creds);
