@@ -179,8 +179,8 @@ export interface WebhookAttemptTable {
   analysis_id: string;
   /** The assessment's tenant, copied so the dispatcher can share its places out by tenant (migration 0009). */
   tenant_id: string;
-  /** automatic: at completion; manual: an operator asked (redelivery). */
-  kind: 'automatic' | 'manual';
+  /** automatic: at completion; manual: an operator asked (redelivery); release: a Greenhouse order's PATCH again when the candidate released the results. */
+  kind: 'automatic' | 'manual' | 'release';
   /** For manual attempts: api:<key id> or cli. */
   requested_by: string | null;
   status: DeliveryStatus;

@@ -117,8 +117,9 @@ export const ReportLinksRevoked = Envelope(
 
 export const WebhookAttempt = Type.Object({
   Id: Type.String(),
-  Kind: Type.Union([Type.Literal('Automatic'), Type.Literal('Manual')], {
-    description: 'Automatic: at completion. Manual: a redelivery an operator asked for.',
+  Kind: Type.Union([Type.Literal('Automatic'), Type.Literal('Manual'), Type.Literal('Release')], {
+    description:
+      'Automatic: at completion. Manual: a redelivery an operator asked for. Release: a Greenhouse order PATCHed again because the candidate released withheld results. A retry has the kind of the attempt it retries.',
   }),
   Status: Type.Union(['Pending', 'Sending', 'Delivered', 'Failed', 'Unknown'].map((s) => Type.Literal(s))),
   CreatedAt: Type.String({ format: 'date-time' }),

@@ -6,7 +6,7 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export function attemptView(a: AttemptRow) {
   return {
     Id: a.id,
-    Kind: capitalize(a.kind) as 'Automatic' | 'Manual',
+    Kind: capitalize(a.kind) as 'Automatic' | 'Manual' | 'Release',
     // A scheduled retry waits, as a pending attempt does: callers see one state for both.
     Status: capitalize(a.status === 'scheduled' ? 'pending' : a.status) as 'Pending' | 'Sending' | 'Delivered' | 'Failed' | 'Unknown',
     CreatedAt: a.created_at,

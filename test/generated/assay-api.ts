@@ -1013,8 +1013,8 @@ export interface paths {
                                 /** @description Why it failed, without the addresses a host name resolved to. */
                                 Error: string | null;
                                 Id: string;
-                                /** @description Automatic: at completion. Manual: a redelivery an operator asked for. */
-                                Kind: "Automatic" | "Manual";
+                                /** @description Automatic: at completion. Manual: a redelivery an operator asked for. Release: a Greenhouse order PATCHed again because the candidate released withheld results. A retry has the kind of the attempt it retries. */
+                                Kind: "Automatic" | "Manual" | "Release";
                                 ResponseStatus: number | null;
                                 Status: "Pending" | "Sending" | "Delivered" | "Failed" | "Unknown";
                             }[];

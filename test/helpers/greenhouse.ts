@@ -29,8 +29,8 @@ export async function greenhouseKeyFor(server: TestServer, creds: Pick<IssuedCre
   return k.key;
 }
 
-/** Calls the Greenhouse door of `serverUrl` as Greenhouse does: the key as Basic username, an empty password. */
+/** Calls the Greenhouse door of `serverUrl` as Greenhouse does: the key as Basic username, an empty password; `from` another loopback address. */
 export function greenhouseClient(serverUrl: string, key: string) {
-  return (path: string, init: { method?: string; body?: unknown } = {}) =>
+  return (path: string, init: { method?: string; body?: unknown; from?: string } = {}) =>
     request(`${serverUrl}/integrations/greenhouse${path}`, { ...init, headers: { authorization: basic(key, '') } });
 }

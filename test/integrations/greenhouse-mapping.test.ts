@@ -3,15 +3,23 @@ import { describe, test } from '../helpers/deadline.js';
 import { externalIdFor, metadata, partnerStatus } from '../../src/integrations/greenhouse/mapping.js';
 import { nextAttemptAt, RETRY_WINDOW_MS } from '../../src/webhooks/retry.js';
 import type { Result } from '../../src/measurement/result.js';
+import type { Instrument } from '../../src/measurement/instruments/types.js';
 
-const instrument = { code: 'TMA170' as const, name: { en: 'Motivation', nl: 'Motivatie' } };
-const scale = (name: string, sten: number | undefined) => ({ id: 1, code: name, name, description: '', raw: 3, sten, percentile: undefined });
+const instrument = {
+  code: 'TMA170' as const,
+  name: { en: 'Motivation', nl: 'Motivatie' },
+  scales: [
+    { id: 'achievement', number: 1 },
+    { id: 'autonomy', number: 2 },
+  ] as Instrument['scales'],
+};
+const scale = (id: number, name: string, sten: number | undefined) => ({ id, code: name, name, description: '', raw: 3, sten, percentile: undefined });
 const normed: Result = {
-  scales: [scale('Achievement', 7), scale('Autonomy', 3)],
+  scales: [scale(1, 'Achievement', 7), scale(2, 'Autonomy', 3)],
   competences: [],
   consistency: undefined,
   flags: [],
-  normGroup: { id: 'g', name: 'Group', illustrative: false } as Result['normGroup'],
+  normGroup: { id: 'g', name: 'Group', illustrative: false, sampleSize: 250, table: { scales: {}, competences: {} } } as unknown as Result['normGroup'],
 };
 
 describe('Greenhouse mapping (pure)', () => {
@@ -46,6 +54,21 @@ describe('Greenhouse mapping (pure)', () => {
       false,
     );
     for (const v of [...Object.values(m), ...Object.values(kept)]) assert.ok(v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  });
+
+  test('metadata: a group without reliability gives each sten "precision unknown" and no alpha; an illustrative group gives no number at all', () => {
+    const m = metadata({ instrument, startedAt: 's', completedAt: 'c', withheld: false, result: normed });
+    assert.equal(m['Norm Group N'], 250);
+    assert.match(String(m['Achievement (sten 90% band)']), /^precision unknown/);
+    assert.equal(m['Achievement (alpha)'], undefined);
+    const simulated = { ...normed, normGroup: { ...normed.normGroup!, illustrative: true } };
+    const shown = metadata({ instrument, startedAt: 's', completedAt: 'c', withheld: false, result: simulated });
+    assert.deepEqual(
+      Object.values(shown).filter((v) => typeof v === 'number'),
+      [],
+    );
+    assert.match(String(shown.Results), /illustrative example built from simulated answers/);
+    assert.match(String(shown['Norm Group']), /illustrative/);
   });
 
   test('retries double from the base, stop growing at six hours, and end seven days after the first attempt', () => {

@@ -6,6 +6,8 @@ import { completeViaForms, csrfToken, FormClient } from '../helpers/forms.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { apiClient, basic, request } from '../helpers/http.js';
 import { activateTestNorms } from '../helpers/norms.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
+import { eventually } from '../helpers/receiver.js';
 
 /** send_test's body as the documentation's example has it, for one Greenhouse person. */
 function sendTestBody(url: string, person: string) {
@@ -24,7 +26,8 @@ function sendTestBody(url: string, person: string) {
   };
 }
 
-const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' };
+// A one-minute poll: sends come from the wakes the tests drive; retries after 20 ms.
+const env = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_RETRY_BASE_MS: '20' };
 
 suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the results', { smtp: true, receiver: true, env }, (ctx) => {
   let key: string;
@@ -40,13 +43,19 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     key = JSON.parse(out.stdout).greenhouseKey;
   });
 
-  test('completed but not released: no stens in metadata and the profile link shows the withheld page; once the candidate releases, both show the results', async () => {
+  test('completed but not released: no stens in metadata and the profile link shows the withheld page; once the candidate releases, the completion PATCH goes again exactly once and both show the results', async () => {
     const ordered = await gh('/send_test', { method: 'POST', body: sendTestBody(ctx.receiver.url('/gh-release'), '4242') });
     assert.equal(ordered.status, 200);
     const id: string = ordered.body.partner_interview_id;
     const candidate = new FormClient(ctx.server.url);
     const end = await completeViaForms(candidate, id);
     assert.equal(end.location, `/anonymous/analyse/${id}/feedback`, 'the portal asks the candidate to release');
+
+    // The completion PATCH reached Greenhouse; with the dispatcher looked again, nothing more came before the release.
+    const patches = () => ctx.receiver.received.filter((r) => r.url === '/gh-release');
+    await ctx.receiver.waitForPath('/gh-release', 1);
+    await dispatcherQuiet(ctx.server.running.deps.webhooks);
+    assert.equal(patches().length, 1, 'one PATCH at completion, none since');
 
     const held = await gh(`/test_status?partner_interview_id=${id}`);
     assert.equal(held.status, 200);
@@ -69,6 +78,27 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     const page = await candidate.get(end.location!);
     const released = await candidate.post(end.location!, { _csrf: csrfToken(page.html), decision: 'release' });
     assert.equal(released.status, 303);
+    // The release queues the completion PATCH again, so Greenhouse reads test_status anew; a second release decision changes nothing.
+    await ctx.receiver.waitForPath('/gh-release', 2);
+    const again = await candidate.get(end.location!);
+    assert.equal((await candidate.post(end.location!, { _csrf: csrfToken(again.html), decision: 'release' })).status, 303);
+    await dispatcherQuiet(ctx.server.running.deps.webhooks);
+    assert.deepEqual(
+      patches().map((p) => [p.method, p.headers.authorization]),
+      [
+        ['PATCH', basic(key, '')],
+        ['PATCH', basic(key, '')],
+      ],
+      'exactly one more PATCH, after the release, with the key',
+    );
+    const log = (await apiClient(ctx.server.url, ctx.creds).get(`/api/anonymous/assessment/${id}/webhooks`)).body.Data;
+    assert.deepEqual(
+      (log.Attempts ?? log).map((a: { Kind: string; Status: string }) => [a.Kind, a.Status]),
+      [
+        ['Automatic', 'Delivered'],
+        ['Release', 'Delivered'],
+      ],
+    );
 
     // Positive control: the same calls now carry the stens the caller API gives, and the link the report.
     const api = apiClient(ctx.server.url, ctx.creds);
@@ -84,5 +114,40 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     assert.equal(report.status, 200);
     assert.match(report.text, /profile-chart/);
     assert.match(report.text, /Potter/);
+  });
+
+  test('a release PATCH that Greenhouse answers with 500 is retried as the completion PATCH is, until it is taken', async () => {
+    const path = '/gh-release-retry';
+    const ordered = await gh('/send_test', { method: 'POST', body: sendTestBody(ctx.receiver.url(path), '4343') });
+    assert.equal(ordered.status, 200);
+    const id: string = ordered.body.partner_interview_id;
+    const candidate = new FormClient(ctx.server.url);
+    const end = await completeViaForms(candidate, id);
+    await ctx.receiver.waitForPath(path, 1);
+    // From now on, the first PATCH to this path fails; the next ones are taken.
+    let failed = 0;
+    ctx.receiver.behaviour = (res, req) => res.writeHead(req.url === path && failed++ === 0 ? 500 : 204).end();
+    const page = await candidate.get(end.location!);
+    assert.equal((await candidate.post(end.location!, { _csrf: csrfToken(page.html), decision: 'release' })).status, 303);
+    const webhooks = ctx.server.running.deps.webhooks;
+    await eventually(
+      async () => {
+        webhooks.wake();
+        return ctx.receiver.received.filter((r) => r.url === path).length >= 3 ? true : undefined;
+      },
+      15_000,
+      'the release PATCH and its retry',
+    );
+    await dispatcherQuiet(webhooks);
+    const log = (await apiClient(ctx.server.url, ctx.creds).get(`/api/anonymous/assessment/${id}/webhooks`)).body.Data;
+    assert.deepEqual(
+      (log.Attempts ?? log).map((a: { Kind: string; Status: string }) => [a.Kind, a.Status]),
+      [
+        ['Automatic', 'Delivered'],
+        ['Release', 'Failed'],
+        ['Release', 'Delivered'],
+      ],
+    );
+    assert.equal(ctx.receiver.received.filter((r) => r.url === path).length, 3, 'completion, the failed release PATCH, its retry');
   });
 });

@@ -8,6 +8,7 @@ import { completeViaForms, csrfToken, FormClient, startPath } from '../helpers/f
 import { errorCode, request, type Credentials } from '../helpers/http.js';
 import { instruments } from '../helpers/results.js';
 import { activateTestNorms } from '../helpers/norms.js';
+import { dispatcherQuiet } from '../helpers/ticks.js';
 
 type Tenant = Credentials & { apiKeyId: string };
 const LISTS = ['AptitudeScores', 'NormScores', 'NormScoresPercentage', 'AptitudeScoresPercentage', 'NormScoreScales', 'AptitudeScoresScale'];
@@ -106,6 +107,8 @@ suiteOnEachDatabase(
       assert.equal(accessReleased.Results.Scales.length, 26);
       assert.equal(accessReleased.Answers.length, 170);
       assert.equal((await a.api.get(`/api/anonymous/assessment/${a.id}/report`)).status, 200);
+      // The release queues nothing for a caller-API webhook (only a Greenhouse order is PATCHed again): proved after the dispatcher looked.
+      await dispatcherQuiet(server.running.deps.webhooks);
       assert.equal(receiver.received.filter((r) => r.url === '/released').length, 1, 'one webhook, at completion');
     });
 

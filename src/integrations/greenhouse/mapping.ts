@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { LifecycleStatus } from '../../lifecycle/rules.js';
 import type { Instrument } from '../../measurement/instruments/types.js';
 import type { Result } from '../../measurement/result.js';
+import { bandText } from '../../reports/model.js';
 
 /**
  * Greenhouse's Assessment Partner API in pure functions: what list_tests, send_test and
@@ -70,13 +71,15 @@ export function partnerStatus(status: LifecycleStatus): string {
 }
 
 /**
- * partner_score per instrument. TMA170 and TMA312 are profiles of 26 work motivations:
- * a higher sten is not a better candidate, so any one number (a mean of stens, say) would rank
- * candidates on nothing the instrument measures. They score null; the stens are in metadata.
+ * partner_score per instrument. TMA170 and TMA312 are profiles of 26 work motivations, the SPI a
+ * profile of 5 personality domains and 27 narrower scales: a higher sten is not a better
+ * candidate, so any one number (a mean of stens, say) would rank candidates on nothing the
+ * instrument measures. They score null; the stens are in metadata.
  */
 const SCORE: Record<string, ((r: Result) => number | null) | undefined> = {
   TMA170: () => null,
   TMA312: () => null,
+  SPI: () => null,
 };
 
 export function partnerScore(instrumentCode: string, result: Result | undefined): number | null {
@@ -87,7 +90,7 @@ export function partnerScore(instrumentCode: string, result: Result | undefined)
 export type Metadata = Record<string, string | number | boolean | null>;
 
 export interface StatusFacts {
-  instrument: Pick<Instrument, 'code' | 'name'>;
+  instrument: Pick<Instrument, 'code' | 'name' | 'scales'>;
   startedAt: string | null;
   completedAt: string | null;
   /** Whether the candidate keeps the results back (reports/render.withheld). */
@@ -95,14 +98,38 @@ export interface StatusFacts {
   result: Result | undefined;
 }
 
-/** metadata: flat, primitives only; each scale's sten when the results are released and normed. */
+/** A sten's band where the norm group records no reliability: no band is made up. */
+export const PRECISION_UNKNOWN = 'precision unknown: the norm group records no reliability';
+
+/** Why an illustrative group's stens stay out, as the results endpoint's lists stay empty for it. */
+export const ILLUSTRATIVE_RESULTS =
+  'No stens: the norm group in force is an illustrative example built from simulated answers, and no simulated score goes where its warning cannot be seen. The report shows them with the warning.';
+
+const hundredth = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * metadata: flat, primitives only. Once complete, released and normed by a real group, each
+ * scale's sten with its evidence: the group's name and N, the sten's 90% band as the report
+ * prints it, and the scale's alpha where the group records one. An illustrative group gives no
+ * sten, and a result taken in a translation without norms of its own says so in `Note`.
+ */
 export function metadata(f: StatusFacts): Metadata {
   const m: Metadata = { Test: `${f.instrument.name.en} (${f.instrument.code})`, 'Started At': f.startedAt, 'Completed At': f.completedAt };
   if (!f.completedAt) return m;
   if (f.withheld) return { ...m, Results: 'Withheld: the candidate has not released their results' };
   if (!f.result?.normGroup) return { ...m, Results: 'Not normed: no norm group is active for this portal; see the report for raw scores' };
-  const group = f.result.normGroup;
-  m['Norm Group'] = group.illustrative ? `${group.name} (illustrative example, not for selection)` : group.name;
-  for (const s of f.result.scales) if (s.sten !== undefined) m[`${s.name} (sten)`] = s.sten;
-  return m;
+  const { normGroup: group, translationNote } = f.result;
+  const note: Metadata = translationNote ? { Note: translationNote.en } : {};
+  if (group.illustrative) return { ...m, 'Norm Group': `${group.name} (illustrative example, not for selection)`, Results: ILLUSTRATIVE_RESULTS, ...note };
+  m['Norm Group'] = group.name;
+  m['Norm Group N'] = group.sampleSize;
+  const ids = new Map(f.instrument.scales.map((s) => [s.number, s.id]));
+  for (const s of f.result.scales) {
+    if (s.sten === undefined) continue;
+    m[`${s.name} (sten)`] = s.sten;
+    m[`${s.name} (sten 90% band)`] = s.stenBand ? bandText(s) : PRECISION_UNKNOWN;
+    const alpha = group.table.scales[ids.get(s.id) ?? '']?.reliability?.alpha;
+    if (alpha !== undefined) m[`${s.name} (alpha)`] = hundredth(alpha);
+  }
+  return { ...m, ...note };
 }

@@ -64,7 +64,9 @@ export function feedbackRoutes(app: App, deps: Deps): void {
       const t = TEXTS[l.ctx.lang];
       return sendPage(reply, messagePage(l.ctx, t.completedTitle, t.completedText), { status: 403 });
     }
-    if (decision !== undefined && DECISIONS.has(decision)) await decideRelease(deps.store, l.id, decision as 'release' | 'decline' | 'withdraw');
+    if (decision !== undefined && DECISIONS.has(decision) && (await decideRelease(deps.store, l.id, decision as 'release' | 'decline' | 'withdraw'))) {
+      deps.webhooks.wake();
+    }
     // After a withdrawal the candidate sees their page again, with the state it now has.
     return redirect(reply, decision === 'withdraw' ? feedbackUrl(l.id) : afterwards(l));
   });
