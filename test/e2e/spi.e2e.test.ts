@@ -232,13 +232,14 @@ suiteOnEachDatabase(
         assert.equal(await page.locator('.notice.translation').count(), 0, 'taken in English: no translation note');
         assert.deepEqual(errors, [], 'no console errors (CSP violations would show here)');
 
-        // Its PDF: each table row (name, sten, percentile, raw) on one line, in the page's order and with its numbers.
+        // Its PDF: pieces of text on one baseline make a line; a table row is a scale's name, sten, percentile and raw.
         const placed = await readPdfPlaced(await pdfOf(page, context));
         const lines = placed.flatMap((pieces) => {
           const byY = new Map<number, Array<{ x: number; str: string }>>();
-          for (const p of pieces)
-            if (p.str.trim())
-              byY.set(Math.round(p.transform[5]!), [...(byY.get(Math.round(p.transform[5]!)) ?? []), { x: p.transform[4]!, str: p.str.trim() }]);
+          for (const p of pieces.filter((piece) => piece.str.trim())) {
+            const y = Math.round(p.transform[5]!);
+            byY.set(y, [...(byY.get(y) ?? []), { x: p.transform[4]!, str: p.str.trim() }]);
+          }
           return [...byY.values()].map((line) => line.sort((x, y) => x.x - y.x).map((p) => p.str));
         });
         const tableRows = lines.filter((l) => byName.has(l[0]!) && l.length >= 4 && /^\d\.\d\d$/.test(l[3]!));
