@@ -25,8 +25,11 @@ export interface ReportModel {
   completedOn: string;
   /** The instrument's response scale, on which raw scores lie; absent, the five-point scale. */
   rawRange?: ResponseRange;
-  /** The norm group line, or the statement that the scores are not norm-referenced. */
-  norm: { normed: boolean; line: string; illustrative: boolean };
+  /**
+   * The norm group line, or the statement that the scores are not norm-referenced; `source`, who the
+   * group's people are as its file records it (e.g. volunteers, not applicants), as recorded.
+   */
+  norm: { normed: boolean; line: string; illustrative: boolean; source?: string };
   /** Taken in a translation with no norms or evidence of its own: the instrument's sentence saying so. */
   translationNote?: string;
   scales: ReportScale[];
@@ -67,7 +70,12 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     completedOn: longDate(completedAt, lang),
     rawRange: { min: instrument.responseScale.min, max: instrument.responseScale.max },
     norm: group
-      ? { normed: true, line: t.normed(group.name, group.sampleSize, t.period(group.collectedFrom, group.collectedTo)), illustrative: group.illustrative }
+      ? {
+          normed: true,
+          line: t.normed(group.name, group.sampleSize, t.period(group.collectedFrom, group.collectedTo)),
+          illustrative: group.illustrative,
+          ...(group.source ? { source: group.source } : {}),
+        }
       : { normed: false, line: t.notNormed, illustrative: false },
     ...(result.translationNote ? { translationNote: result.translationNote[lang] } : {}),
     scales,

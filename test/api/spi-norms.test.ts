@@ -7,7 +7,7 @@ import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { authHeaders, type Credentials } from '../helpers/http.js';
-import { stenOfShare } from '../helpers/norm-oracle.js';
+import { midRankAt, stenOfShare } from '../helpers/norm-oracle.js';
 import { readPdf } from '../helpers/pdf.js';
 import { runCli } from '../helpers/cli.js';
 import { instruments, takeTime } from '../helpers/results.js';
@@ -26,18 +26,6 @@ const plain = (html: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ');
-
-/**
- * The percentile rank of a raw score the sample had, by hand from the shipped distribution: the
- * share of the sample below it plus half the share at it, over all shares (README, "Results").
- */
-function midRankAt(distribution: ReadonlyArray<readonly [number, number]>, raw: number): number {
-  const total = distribution.reduce((sum, [, share]) => sum + share, 0);
-  const below = distribution.filter(([value]) => value < raw - 1e-9).reduce((sum, [, share]) => sum + share, 0);
-  const at = distribution.find(([value]) => Math.abs(value - raw) < 1e-9);
-  assert.ok(at, `the sample had ${raw}`);
-  return (below + at[1] / 2) / total;
-}
 
 /** A fixed SPI candidate: every answer from 1 to 6 by the item's place, so scales land at different interior points. */
 const answer = (_name: string, i: number) => String(1 + ((i * 5 + Math.floor(i / 7)) % 6));

@@ -60,3 +60,41 @@ export async function answerPage(page: Page, choose: (index: number) => number =
   }
   return count;
 }
+
+/** What has the keyboard focus: enough to tell a radio group, a button and its value apart. */
+export function focused(page: Page): Promise<{ tag: string; type: string; name: string; value: string }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLInputElement | null;
+    return { tag: el?.tagName ?? '', type: el?.type ?? '', name: el?.getAttribute('name') ?? '', value: el?.value ?? '' };
+  });
+}
+
+/** Tabs forward until `want` matches the focused element (bounded, so a trap fails the test). */
+export async function tabTo(page: Page, want: (f: Awaited<ReturnType<typeof focused>>) => boolean): Promise<Awaited<ReturnType<typeof focused>>> {
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (want(f)) return f;
+  }
+  throw new Error('focus never reached the wanted element');
+}
+
+/**
+ * Answers the current questionnaire page by keyboard alone, every radio group unanswered: Tab
+ * reaches each group once, Space checks its first option and each ArrowRight moves the choice one
+ * point up, so `choose` returning k (1-based) takes k − 1 presses. Leaves the focus on the page's
+ * first button and returns each group's name with the option chosen, in the order reached.
+ */
+export async function answerPageByKeyboard(page: Page, choose: (name: string) => number): Promise<Map<string, number>> {
+  const chosen = new Map<string, number>();
+  // More fields than a page has means focus went astray.
+  for (let tabs = 0; tabs <= 40; tabs++) {
+    const f = await tabTo(page, (x) => (x.type === 'radio' && !chosen.has(x.name)) || x.tag === 'BUTTON');
+    if (f.tag === 'BUTTON') return chosen;
+    const option = choose(f.name);
+    await page.keyboard.press('Space');
+    for (let k = 1; k < option; k++) await page.keyboard.press('ArrowRight');
+    chosen.set(f.name, option);
+  }
+  throw new Error('no button after 40 fields');
+}

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { newAssessment } from '../helpers/fixtures.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
-import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
+import { answerPage, answerPageByKeyboard, assertAccessible, launch, PHONE, tabTo } from './browser.js';
 
 suiteOnEachDatabase(
   'the portal in a real browser (chromium, 360 px)',
@@ -213,52 +213,23 @@ suiteOnEachDatabase(
       const page = await context.newPage();
       await page.goto(a.url);
 
-      const focused = () =>
-        page.evaluate(() => {
-          const el = document.activeElement as HTMLInputElement | HTMLButtonElement | null;
-          return {
-            tag: el?.tagName ?? '',
-            type: (el as HTMLInputElement | null)?.type ?? '',
-            name: el?.getAttribute('name') ?? '',
-            value: (el as HTMLInputElement | null)?.value ?? '',
-          };
-        });
-      /** Tabs forward until `want` matches the focused element (bounded, so a trap fails the test). */
-      async function tabTo(want: (f: Awaited<ReturnType<typeof focused>>) => boolean) {
-        for (let i = 0; i < 40; i++) {
-          await page.keyboard.press('Tab');
-          const f = await focused();
-          if (want(f)) return f;
-        }
-        throw new Error('focus never reached the wanted element');
-      }
-
-      await tabTo((f) => f.tag === 'BUTTON');
+      const tab = (want: Parameters<typeof tabTo>[1]) => tabTo(page, want);
+      await tab((f) => f.tag === 'BUTTON');
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/gender$/);
-      await tabTo((f) => f.type === 'radio');
+      await tab((f) => f.type === 'radio');
       await page.keyboard.press('Space');
-      await tabTo((f) => f.tag === 'BUTTON');
+      await tab((f) => f.tag === 'BUTTON');
       await page.keyboard.press('Enter');
 
       for (let pageNo = 1; pageNo <= 17; pageNo++) {
         await page.waitForURL(new RegExp(`/questions/${pageNo}$`));
-        const seen = new Set<string>();
-        // Ten radio groups and a button: more tabs than that means focus went astray.
-        for (let tabs = 0; ; tabs++) {
-          if (tabs > 20) throw new Error(`page ${pageNo}: no button after ${tabs} fields`);
-          const f = await tabTo((x) => (x.type === 'radio' && !seen.has(x.name)) || x.tag === 'BUTTON');
-          if (f.tag === 'BUTTON') break;
-          seen.add(f.name);
-          // Arrow keys move within a radio group and select: three presses choose the fourth option.
-          await page.keyboard.press('Space');
-          for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
-        }
-        assert.equal(seen.size, 10);
+        const chosen = await answerPageByKeyboard(page, () => 4);
+        assert.equal(chosen.size, 10);
         await page.keyboard.press('Enter');
       }
       await page.waitForURL(/\/confirm$/);
-      await tabTo((f) => f.tag === 'BUTTON' && f.value === 'finish');
+      await tab((f) => f.tag === 'BUTTON' && f.value === 'finish');
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/done$/);
       const status = await a.api.get(`/api/anonymous/assessment/${a.id}`);

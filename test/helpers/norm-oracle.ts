@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+
 /**
  * Oracles for stens and percentiles that restate no code of src/: the published sten bands as a
  * table, and the mid-rank counted from the raw sample (README, "How the scores are made").
@@ -83,4 +85,16 @@ export function percentileByCounting(sample: readonly number[], x: number): numb
 export function normalisedStenByCounting(sample: readonly number[], x: number): number {
   const [num, den] = midRankByCounting(sample, x);
   return stenOfShare(num / den);
+}
+
+/**
+ * The percentile rank of a raw score the sample had, by hand from the shipped distribution: the
+ * share of the sample below it plus half the share at it, over all shares (README, "Results").
+ */
+export function midRankAt(distribution: ReadonlyArray<readonly [number, number]>, raw: number): number {
+  const total = distribution.reduce((sum, [, share]) => sum + share, 0);
+  const below = distribution.filter(([value]) => value < raw - 1e-9).reduce((sum, [, share]) => sum + share, 0);
+  const at = distribution.find(([value]) => Math.abs(value - raw) < 1e-9);
+  assert.ok(at, `the sample had ${raw}`);
+  return (below + at[1] / 2) / total;
 }
