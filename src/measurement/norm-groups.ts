@@ -183,7 +183,12 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
 
 /** A norm group as a norm file, the inverse of `parseNormFile`. */
 export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument): NormFile {
-  const version2 = hasReliability(group.table) || group.table.consistency !== undefined || group.contentVersion !== null || group.language !== null || group.sample !== undefined;
+  const version2 =
+    hasReliability(group.table) ||
+    group.table.consistency !== undefined ||
+    group.contentVersion !== null ||
+    group.language !== null ||
+    group.sample !== undefined;
   return {
     format: version2 ? 'assay-norms/2' : 'assay-norms/1',
     name: group.name,
@@ -210,9 +215,7 @@ function consistencyProblems(c: unknown, instrument: Instrument): string[] {
   const pairs = Array.isArray(entry?.pairs) ? entry.pairs : [];
   const same =
     pairs.length === want.length &&
-    pairs.every(
-      (p, i) => Array.isArray(p?.items) && p.items[0] === want[i]![0] && p.items[1] === want[i]![1] && typeof p.r === 'number' && Math.abs(p.r) <= 1,
-    );
+    pairs.every((p, i) => Array.isArray(p?.items) && p.items[0] === want[i]![0] && p.items[1] === want[i]![1] && typeof p.r === 'number' && Math.abs(p.r) <= 1);
   if (!same) problems.push(`consistency.pairs must be ${instrument.code}'s consistencyAntonyms, in order, each as {items, r from -1 to 1}`);
   const inRange = (x: unknown, lo: number, hi: number) => typeof x === 'number' && Number.isFinite(x) && x >= lo && x <= hi;
   if (!inRange(entry?.percentile, 0, 100)) problems.push('consistency.percentile must be a number from 0 to 100');

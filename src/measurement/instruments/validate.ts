@@ -103,7 +103,8 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
   const scaleOf = new Map(inst.items.map((item) => [item?.id, item?.scale]));
   problems.push(...pairProblems(inst.consistencyPairs, scaleOf, 'consistencyPairs'));
   problems.push(...pairProblems(inst.consistencyAntonyms, scaleOf, 'consistencyAntonyms'));
-  if (inst.consistencyPairs !== undefined && inst.consistencyAntonyms !== undefined) problems.push('an instrument has consistencyPairs or consistencyAntonyms, not both');
+  if (inst.consistencyPairs !== undefined && inst.consistencyAntonyms !== undefined)
+    problems.push('an instrument has consistencyPairs or consistencyAntonyms, not both');
   return problems;
 }
 
