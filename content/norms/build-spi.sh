@@ -5,15 +5,41 @@
 # respondents with integrity flags as it would a stored assessment. The raw data is never written
 # here: its licence is the R package's.
 #
-# Usage: npm run build && content/norms/build-spi.sh [OUT_DIR]   (OUT_DIR: content/norms)
+# First it finds the SPI's consistency pairs in the same adults (spi-pairs.R) and checks that
+# content/instruments/spi.json declares exactly those (consistencyAntonyms); with --write-pairs it
+# writes them there instead. `norms build` then records each pair's r and the LowConsistency
+# threshold in every group.
+#
+# Usage: npm run build && content/norms/build-spi.sh [--write-pairs] [OUT_DIR]   (OUT_DIR: content/norms)
 # Needs Rscript with psychTools and jsonlite. Same R package version, same files.
 set -euo pipefail
+write_pairs=""
+if [ "${1:-}" = "--write-pairs" ]; then write_pairs=1; shift; fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="${1:-$here}"
 mkdir -p "$out"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+
+spi="$root/content/instruments/spi.json"
+Rscript --vanilla "$here/spi-pairs.R" "$spi" >"$tmp/pairs.json"
+node --input-type=module - "$spi" "$tmp/pairs.json" "$write_pairs" <<'JS'
+import { readFileSync, writeFileSync } from 'node:fs';
+const [file, pairsFile, write] = process.argv.slice(2);
+const instrument = JSON.parse(readFileSync(file, 'utf8'));
+const found = JSON.parse(readFileSync(pairsFile, 'utf8')).map((p) => p.items);
+if (JSON.stringify(instrument.consistencyAntonyms ?? null) === JSON.stringify(found)) process.exit(0);
+if (!write) {
+  console.error(`spi.json's consistencyAntonyms are not the pairs spi-pairs.R finds; rerun with --write-pairs to write them:\n${JSON.stringify(found)}`);
+  process.exit(1);
+}
+// Keep the file's key order: the pairs go after the items.
+const { scoring, ...rest } = instrument;
+delete rest.consistencyAntonyms;
+writeFileSync(file, JSON.stringify({ ...rest, consistencyAntonyms: found, scoring }, null, 2) + '\n');
+console.error(`wrote ${found.length} consistency pairs to ${file}`);
+JS
 
 # One CSV per group, and per group the sentence that says who is in it and who was left out.
 Rscript --vanilla - "$root/content/instruments/spi.json" "$tmp" <<'R'

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../db/database.js';
 import type { CompletedResult } from '../measurement/types.js';
 import { isOpen } from '../lifecycle/rules.js';
-import { normGroupInForce } from '../measurement/norms-store.js';
+import { consistencyThresholdOf, normGroupInForce } from '../measurement/norms-store.js';
 import { queueAttempt } from '../webhooks/outbox-store.js';
 import { portalSettings } from '../tenancy/portal-settings-store.js';
 import { progressOf, readAnswers, readPageTimes } from './answers-store.js';
@@ -20,14 +20,14 @@ export type Completion =
 /**
  * The results, the Completed status, the norm group in force and the webhook outbox row, in one
  * transaction, once the candidate confirmed. `score` is the domain's: it returns undefined while
- * items are unanswered. The status guard makes a racing second finish a no-op, and an assessment
+ * items are unanswered; it gets the pinned group's LowConsistency threshold, where it has one. The status guard makes a racing second finish a no-op, and an assessment
  * that expired or was cancelled meanwhile is not completed. With `claimer` the webhook attempt
  * is queued claimed by that dispatcher (outbox.queueAttempt).
  */
 export async function completeAssessment(
   store: Store,
   analysisId: string,
-  score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>) => CompletedResult | undefined,
+  score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>, consistencyThreshold?: number) => CompletedResult | undefined,
   claimer?: string,
   takenIn?: { contentVersion: string; language: 'nl' | 'en' },
 ): Promise<Completion> {
@@ -36,7 +36,9 @@ export async function completeAssessment(
     if (!progress || progress.status === 'Completed') return { outcome: 'already-completed' };
     if (!isOpen(progress)) return { outcome: 'closed' };
     const at = now();
-    const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId));
+    const normGroupId = await normGroupInForce(trx, progress.api_key_id, progress.assessment_type);
+    const threshold = normGroupId ? await consistencyThresholdOf(trx, normGroupId) : undefined;
+    const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId), threshold);
     if (!result) return { outcome: 'incomplete' };
     const settings = await portalSettings(trx, store.dialect, progress.api_key_id);
     const updated = await markCompleted(trx, analysisId, {
@@ -45,7 +47,7 @@ export async function completeAssessment(
       competence_scores: JSON.stringify(result.competences),
       consistency: result.consistency ?? null,
       integrity_flags: JSON.stringify(result.flags),
-      norm_group_id: await normGroupInForce(trx, progress.api_key_id, progress.assessment_type),
+      norm_group_id: normGroupId,
       report_nonce: randomBytes(12).toString('base64url'),
       results_release: settings.candidate_release ? 'pending' : null,
       content_version: takenIn?.contentVersion ?? null,

@@ -6,12 +6,16 @@ import { consistencyScore } from './consistency.js';
 import { integrityFlags } from './integrity.js';
 import type { CompetenceModel, CompletedResult } from './types.js';
 
-/** Everything completion stores, from every answer and the time per page; undefined while any item is unanswered. */
+/**
+ * Everything completion stores, from every answer and the time per page; undefined while any item
+ * is unanswered. `consistencyThreshold` is the pinned norm group's (NormTable.consistency), if any.
+ */
 export function scoreCompletion(
   instrument: Instrument,
   model: CompetenceModel,
   answers: ReadonlyMap<string, number>,
   pageMs: ReadonlyMap<number, number>,
+  consistencyThreshold?: number,
 ): CompletedResult | undefined {
   if (!isComplete(instrument, answers)) return undefined;
   const scales = scoreAnswers(instrument, answers);
@@ -20,6 +24,6 @@ export function scoreCompletion(
     scales,
     competences: competenceScores({ ...model, competences: competencesFor(model, instrument) }, scales, instrument.responseScale),
     consistency,
-    flags: integrityFlags({ instrument, answers, pageMs, consistency }),
+    flags: integrityFlags({ instrument, answers, pageMs, consistency, consistencyThreshold }),
   };
 }

@@ -8,7 +8,10 @@ export const INTEGRITY = {
   straightLiningPages: 0.5,
   /** Median seconds per statement across pages: under 2 s reads no statement (Huang et al., 2012). */
   speedingSecondsPerItem: 2,
-  /** ConsistencyScore (within-person r × 100) below this: random answering averages 0, with an SD of about 20 over 26 pairs. */
+  /**
+   * ConsistencyScore (within-person r × 100) below this, for synonym pairs: random answering averages 0,
+   * with an SD of about 20 over 26 pairs. Antonym pairs take their threshold from the norm group.
+   */
   lowConsistency: 30,
 } as const;
 
@@ -18,16 +21,20 @@ export interface IntegrityInput {
   /** Milliseconds spent on each questionnaire page (1-based), as far as recorded. */
   pageMs: ReadonlyMap<number, number>;
   consistency: number | undefined;
+  /** The norm group's threshold (ConsistencyNorm.threshold): flagged at or below it. Without it, the fixed rule for synonym pairs. */
+  consistencyThreshold?: number | undefined;
 }
 
 /**
  * Signs that the answers may not describe the candidate:
  * - StraightLining: on at least half of the pages every statement got the same answer;
  * - Speeding: the median time per statement across the pages is under two seconds;
- * - LowConsistency: the consistency score is under 30.
+ * - LowConsistency: the consistency score is at or below the norm group's threshold where the group
+ *   has one (an instrument with antonym pairs), else under 30 for synonym pairs; antonym pairs
+ *   without a group threshold give no flag, since 30 was set for synonym pairs.
  * A flag asks for a conversation with the candidate; it is not a verdict.
  */
-export function integrityFlags({ instrument, answers, pageMs, consistency }: IntegrityInput): IntegrityFlag[] {
+export function integrityFlags({ instrument, answers, pageMs, consistency, consistencyThreshold }: IntegrityInput): IntegrityFlag[] {
   const flags: IntegrityFlag[] = [];
   const pages = pageCount(instrument);
   let uniform = 0;
@@ -41,8 +48,13 @@ export function integrityFlags({ instrument, answers, pageMs, consistency }: Int
   }
   if (uniform / pages >= INTEGRITY.straightLiningPages) flags.push('StraightLining');
   if (secondsPerItem.length > 0 && median(secondsPerItem) < INTEGRITY.speedingSecondsPerItem) flags.push('Speeding');
-  if (consistency !== undefined && consistency < INTEGRITY.lowConsistency) flags.push('LowConsistency');
+  if (consistency !== undefined && lowConsistency(instrument, consistency, consistencyThreshold)) flags.push('LowConsistency');
   return flags;
+}
+
+function lowConsistency(instrument: Instrument, consistency: number, threshold: number | undefined): boolean {
+  if (instrument.consistencyAntonyms?.length) return threshold !== undefined && consistency <= threshold;
+  return consistency < INTEGRITY.lowConsistency;
 }
 
 function median(values: number[]): number {

@@ -1,6 +1,7 @@
 import type { Instrument, ScaleScore } from './instruments/types.js';
 import { textProblem } from '../domain/text.js';
 import { competencesFor } from './competences.js';
+import { consistencyNorm } from './consistency-norm.js';
 import { normEvidence } from './norm-evidence.js';
 import { describeSample, sampleAccountProblems } from './norm-sample.js';
 import { buildNorm, normTableProblems } from './norms.js';
@@ -74,6 +75,11 @@ export function buildNormTable(
     );
     for (const [id, r] of Object.entries(evidence.scales)) if (table.scales[id]) table.scales[id].reliability = r;
     for (const [code, r] of Object.entries(evidence.competences)) if (table.competences[code]) table.competences[code].reliability = r;
+    const consistency = consistencyNorm(
+      instrument,
+      used.map((m) => m.answers!),
+    );
+    if (consistency) table.consistency = consistency;
   }
   return { table, used: used.length, excluded: sample.length - used.length, sample: describeSample(sample, table, instrument) };
 }
@@ -105,6 +111,8 @@ export interface NormFile {
   sample?: NormSampleAccount;
   scales: NormTable['scales'];
   competences?: NormTable['competences'];
+  /** Version 2, for an instrument with antonym pairs: the pairs' r and the LowConsistency threshold. */
+  consistency?: NormTable['consistency'];
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -143,6 +151,8 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
         instrument.scales.map((s) => s.id),
       ),
     );
+  if (f.consistency !== undefined && f.format !== 'assay-norms/2') problems.push('consistency needs format "assay-norms/2"');
+  else if (f.consistency !== undefined && instrument) problems.push(...consistencyProblems(f.consistency, instrument));
   if (!instrument) problems.push(`instrument must be ${[...instruments.values()].map((i) => `"${i.code}"`).join(', ')}`);
   else {
     const table = { scales: f.scales, competences: f.competences ?? {} } as Partial<NormTable>;
@@ -166,14 +176,19 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     illustrative: f.illustrative ?? false,
     contentVersion: f.contentVersion ?? null,
     language: f.language ?? null,
-    table: { scales: f.scales!, competences: f.competences ?? {} },
+    table: { scales: f.scales!, competences: f.competences ?? {}, ...(f.consistency !== undefined ? { consistency: f.consistency } : {}) },
     ...(f.sample !== undefined ? { sample: f.sample } : {}),
   };
 }
 
 /** A norm group as a norm file, the inverse of `parseNormFile`. */
 export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument): NormFile {
-  const version2 = hasReliability(group.table) || group.contentVersion !== null || group.language !== null || group.sample !== undefined;
+  const version2 =
+    hasReliability(group.table) ||
+    group.table.consistency !== undefined ||
+    group.contentVersion !== null ||
+    group.language !== null ||
+    group.sample !== undefined;
   return {
     format: version2 ? 'assay-norms/2' : 'assay-norms/1',
     name: group.name,
@@ -187,7 +202,25 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
     ...(group.sample ? { sample: group.sample } : {}),
     scales: group.table.scales,
     competences: group.table.competences,
+    ...(group.table.consistency ? { consistency: group.table.consistency } : {}),
   };
+}
+
+/** A file's consistency entry: the instrument's own antonym pairs in order, each r from -1 to 1, a percentile and a threshold from 0 to 100. */
+function consistencyProblems(c: unknown, instrument: Instrument): string[] {
+  const entry = c as Partial<NonNullable<NormTable['consistency']>> | null;
+  const want = instrument.consistencyAntonyms ?? [];
+  if (!want.length) return [`consistency: ${instrument.code} has no antonym pairs (consistencyAntonyms)`];
+  const problems: string[] = [];
+  const pairs = Array.isArray(entry?.pairs) ? entry.pairs : [];
+  const same =
+    pairs.length === want.length &&
+    pairs.every((p, i) => Array.isArray(p?.items) && p.items[0] === want[i]![0] && p.items[1] === want[i]![1] && typeof p.r === 'number' && Math.abs(p.r) <= 1);
+  if (!same) problems.push(`consistency.pairs must be ${instrument.code}'s consistencyAntonyms, in order, each as {items, r from -1 to 1}`);
+  const inRange = (x: unknown, lo: number, hi: number) => typeof x === 'number' && Number.isFinite(x) && x >= lo && x <= hi;
+  if (!inRange(entry?.percentile, 0, 100)) problems.push('consistency.percentile must be a number from 0 to 100');
+  if (!inRange(entry?.threshold, 0, 100)) problems.push('consistency.threshold must be a number from 0 to 100');
+  return problems;
 }
 
 /** Whether any norm of the table carries its reliability. */

@@ -60,6 +60,12 @@ export async function normGroupInForce(db: Kysely<DB>, apiKeyId: string, assessm
   return active?.id ?? null;
 }
 
+/** The LowConsistency threshold a group records (NormTable.consistency), read in the completing transaction. */
+export async function consistencyThresholdOf(db: Kysely<DB>, id: string): Promise<number | undefined> {
+  const row = await db.selectFrom('norm_groups').select('norms').where('id', '=', id).executeTakeFirst();
+  return row ? (JSON.parse(row.norms) as NormTable).consistency?.threshold : undefined;
+}
+
 export type NewNormGroup = Omit<NormGroup, 'id'> & { id?: string };
 
 /** Stores a group (inactive); a given id that exists already is left as it is. Returns the id. */

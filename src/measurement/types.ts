@@ -55,6 +55,19 @@ export interface NormReliability {
 export interface NormTable {
   scales: Record<string, Norm>;
   competences: Record<string, Norm>;
+  /** For an instrument with antonym pairs: the pairs' r in the sample and its LowConsistency threshold. */
+  consistency?: ConsistencyNorm;
+}
+
+/**
+ * A sample's consistency evidence (consistency-norm.ts): each antonym pair with its Pearson r, and
+ * the consistency score at the sample's `percentile` (1): a result scoring at or below `threshold`
+ * is flagged LowConsistency.
+ */
+export interface ConsistencyNorm {
+  pairs: Array<{ items: [string, string]; r: number }>;
+  percentile: number;
+  threshold: number;
 }
 
 /** A norm group as stored and as shown with every result that used it. */

@@ -47,7 +47,7 @@ const en = {
   flags: {
     StraightLining: 'On at least half of the pages every statement got the same answer. The scores may not describe the candidate.',
     Speeding: 'The candidate spent less than a second per statement on a typical page, too little to read them.',
-    LowConsistency: 'Answers to statements that ask nearly the same thing often disagree (consistency under 70).',
+    LowConsistency: 'Pairs of statements that careful respondents answer in step were often answered out of step (a low consistency score).',
   } as Record<IntegrityFlag, string>,
   flagAdvice: 'Talk about this with the candidate before you rely on the scores.',
   howToRead: 'How to read this report',
@@ -119,7 +119,8 @@ const nl: ReportTexts = {
   flags: {
     StraightLining: 'Op minstens de helft van de pagina’s kreeg elke uitspraak hetzelfde antwoord. De scores beschrijven de kandidaat mogelijk niet.',
     Speeding: 'De kandidaat besteedde op een gewone pagina minder dan een seconde per uitspraak, te weinig om ze te lezen.',
-    LowConsistency: 'Antwoorden op uitspraken die bijna hetzelfde vragen, spreken elkaar vaak tegen (consistentie onder de 70).',
+    LowConsistency:
+      'Paren uitspraken die zorgvuldige invullers met elkaar in lijn beantwoorden, kregen vaak antwoorden die niet in lijn zijn (een lage consistentiescore).',
   },
   flagAdvice: 'Bespreek dit met de kandidaat voordat u op de scores vertrouwt.',
   howToRead: 'Zo leest u dit rapport',

@@ -64,6 +64,12 @@ export interface Instrument {
    * the consistency score. Optional: without it an instrument has no consistency score.
    */
   consistencyPairs?: Array<[string, string]>;
+  /**
+   * Pairs of items, on any scales, whose answers run opposite ways in a norm sample (found there by
+   * content/norms/build-spi.sh): the consistency score turns the second item's answer round. An
+   * instrument has these or consistencyPairs, not both; the threshold comes from the norm group.
+   */
+  consistencyAntonyms?: Array<[string, string]>;
   /** The language the content was written in, and translations made from it with who made them and what a result taken in one must say. */
   languages?: { source: Language; translations?: Partial<Record<Language, { by: string; note: Localized }>> };
   /** What it measures, for the words around the scores: work motivation (the default) or personality. */

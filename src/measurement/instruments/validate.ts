@@ -100,20 +100,26 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
     problems.push(...localizedProblems(item?.text, `${label} text`));
   });
   for (const id of scaleIds) if (!used.has(id)) problems.push(`scale "${id}" has no items`);
-  problems.push(...pairProblems(inst.consistencyPairs, new Map(inst.items.map((item) => [item?.id, item?.scale]))));
+  const scaleOf = new Map(inst.items.map((item) => [item?.id, item?.scale]));
+  problems.push(...pairProblems(inst.consistencyPairs, scaleOf, 'consistencyPairs'));
+  problems.push(...pairProblems(inst.consistencyAntonyms, scaleOf, 'consistencyAntonyms'));
+  if (inst.consistencyPairs !== undefined && inst.consistencyAntonyms !== undefined)
+    problems.push('an instrument has consistencyPairs or consistencyAntonyms, not both');
   return problems;
 }
 
-function pairProblems(pairs: unknown, scaleOf: ReadonlyMap<unknown, unknown>): string[] {
+/** consistencyPairs: two items of one scale; consistencyAntonyms: any two items. Each item in one pair at most. */
+function pairProblems(pairs: unknown, scaleOf: ReadonlyMap<unknown, unknown>, field: 'consistencyPairs' | 'consistencyAntonyms'): string[] {
   if (pairs === undefined) return [];
-  if (!Array.isArray(pairs)) return ['consistencyPairs must be a list of [itemId, itemId] pairs'];
+  if (!Array.isArray(pairs)) return [`${field} must be a list of [itemId, itemId] pairs`];
   const problems: string[] = [];
   const seen = new Set<unknown>();
   pairs.forEach((pair: unknown, i) => {
-    if (!Array.isArray(pair) || pair.length !== 2) return problems.push(`consistencyPairs[${i}] must be two item ids`);
+    if (!Array.isArray(pair) || pair.length !== 2) return problems.push(`${field}[${i}] must be two item ids`);
     const [a, b] = pair as unknown[];
-    if (!scaleOf.has(a) || !scaleOf.has(b)) return problems.push(`consistencyPairs[${i}] names an unknown item`);
-    if (a === b || scaleOf.get(a) !== scaleOf.get(b)) problems.push(`consistencyPairs[${i}] must be two items of one scale`);
+    if (!scaleOf.has(a) || !scaleOf.has(b)) return problems.push(`${field}[${i}] names an unknown item`);
+    if (a === b) problems.push(`${field}[${i}] must be two different items`);
+    else if (field === 'consistencyPairs' && scaleOf.get(a) !== scaleOf.get(b)) problems.push(`${field}[${i}] must be two items of one scale`);
     for (const id of [a, b]) {
       if (seen.has(id)) problems.push(`item "${String(id)}" is in two consistency pairs`);
       seen.add(id);
