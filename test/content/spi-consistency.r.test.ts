@@ -13,11 +13,13 @@ const shipped = (group: string) => JSON.parse(readFileSync(join(ROOT, 'content',
 
 // R's own account, written apart from content/norms/spi-pairs.R and from src/: the adults of
 // psychTools::spi on the 128 items of spi.json; every item pair at r <= -.40, most negative
-// first, kept when neither item is taken yet; then each adult's consistency score (r over the
+// first, kept when neither item is taken yet and neither item's narrow scale has a pair yet; then each adult's consistency score (r over the
 // pairs of the first answer with 7 minus the second, x 100, rounded half up, 0 when negative or
 // undefined) and, per group, the 1st percentile as R's quantile type 1.
 const R_CONSISTENCY = `
-items <- vapply(jsonlite::fromJSON("${join(ROOT, 'content', 'instruments', 'spi.json')}", simplifyVector = FALSE)$items, function(i) i$id, "")
+def <- jsonlite::fromJSON("${join(ROOT, 'content', 'instruments', 'spi.json')}", simplifyVector = FALSE)$items
+items <- vapply(def, function(i) i$id, "")
+narrow <- vapply(def, function(i) i$scale, "")
 spi <- psychTools::spi
 a <- spi[spi$age >= 18, ]
 a <- a[complete.cases(a[, items]), ]
@@ -32,6 +34,8 @@ while (TRUE) {
   p <- items[w]
   pairs[[length(pairs) + 1]] <- list(items = p, r = m)
   r[w[1], ] <- NA; r[, w[1]] <- NA; r[w[2], ] <- NA; r[, w[2]] <- NA
+  gone <- narrow %in% narrow[w]
+  r[gone, ] <- NA; r[, gone] <- NA
 }
 first <- sapply(pairs, function(p) p$items[1]); second <- sapply(pairs, function(p) p$items[2])
 score <- apply(x, 1, function(row) {
@@ -45,20 +49,24 @@ out <- lapply(groups, function(g) {
   rs <- sapply(pairs, function(p) cor(a[g, p$items[1]], a[g, p$items[2]]))
   list(threshold = q, atOrBelow = mean(s <= q), below = mean(s < q), r = rs)
 })
-cat(jsonlite::toJSON(list(pairs = pairs, groups = out), auto_unbox = TRUE, digits = NA))`;
+pairScales <- lapply(pairs, function(p) unique(narrow[match(p$items, items)]))
+cat(jsonlite::toJSON(list(pairs = pairs, groups = out, pairScales = pairScales), auto_unbox = TRUE, digits = NA))`;
 
 describe('the SPI consistency pairs and thresholds, against R on psychTools::spi', { timeout: 120_000 }, () => {
   test("spi.json's antonym pairs are R's, every shipped group records each pair's r in its own sample and its own 1st percentile as the threshold", () => {
     const r = JSON.parse(runR(R_CONSISTENCY)) as {
       pairs: Array<{ items: [string, string]; r: number }>;
       groups: Record<string, { threshold: number; atOrBelow: number; below: number; r: number[] }>;
+      pairScales: string[][];
     };
     assert.deepEqual(
       spi.consistencyAntonyms,
       r.pairs.map((p) => p.items),
     );
-    // Positive control: the rule finds pairs, and the weakest is still at -.40 or lower.
-    assert.ok(r.pairs.length >= 20 && r.pairs.every((p) => p.r <= -0.4), `${r.pairs.length} pairs`);
+    // Positive control: the rule finds pairs, the weakest is still at -.40 or lower, and no narrow scale has two.
+    assert.ok(r.pairs.length >= 12 && r.pairs.every((p) => p.r <= -0.4), `${r.pairs.length} pairs`);
+    const scales = r.pairScales.flat();
+    assert.equal(new Set(scales).size, scales.length, 'a narrow scale with two pairs');
     for (const group of GROUPS) {
       const file = shipped(group);
       const theirs = r.groups[group]!;
