@@ -173,11 +173,12 @@ suiteOnEachDatabase(
         assert.equal(callerReads - readsAtStart, 2, "the hook counted the first request's read and the held check's");
         const keptFrom = kdf.checks[first]!.doneAt!;
         const readsBefore = callerReads;
-        // Until just before the TTL: a check that stopped waiting for the held verdict would keep
+        // Until shortly before the TTL: a check that stopped waiting for the held verdict would keep
         // the caller only until that verdict's end, and the requests in its last quarter read again.
+        // The last is sent 500 ms before the TTL, so a busy machine cannot push it past the TTL.
         let asked = 0;
         try {
-          while (Date.now() < keptFrom + TTL_MS - 120) {
+          while (Date.now() < keptFrom + TTL_MS - 500) {
             assert.equal((await within(ask(api), 2_000, 'answered while the KDF is held')).status, 404);
             asked++;
             await new Promise((r) => setTimeout(r, 10));
@@ -185,7 +186,7 @@ suiteOnEachDatabase(
         } finally {
           kdf.open();
         }
-        assert.ok(asked >= 20, `requests in the window: ${asked}`);
+        assert.ok(asked >= 5, `requests in the window: ${asked}`);
         assert.equal(callerReads - readsBefore, 0, 'the caller was read again while its check was held');
         assert.equal(await within(kdf.checks.at(-1)!.result, 2_000, 'the held check ends once let through'), true);
       } finally {

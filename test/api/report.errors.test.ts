@@ -5,6 +5,7 @@ import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { apiClient, candidate, errorCode, request, type Credentials } from '../helpers/http.js';
+import { eventually } from '../helpers/receiver.js';
 import { wordLayouts } from '../../src/reports/fonts.js';
 
 suiteOnEachDatabase('the report refuses what it cannot show', {}, ({ server, creds: owner }) => {
@@ -48,7 +49,13 @@ suiteOnEachDatabase('the report refuses what it cannot show', {}, ({ server, cre
   test('a burst of 80 PDF requests: each is a PDF or a 503 with Retry-After, and another caller is served meanwhile', async () => {
     const own = apiClient(server.url, owner);
     const burst = Promise.all(Array.from({ length: 80 }, () => own.get(`/api/anonymous/assessment/${done}/report?format=pdf`)));
-    await new Promise((r) => setTimeout(r, 50));
+    // The other caller asks once PDFs are waiting for a thread (or, on a fast machine, the burst is over).
+    let over = false;
+    burst.then(
+      () => (over = true),
+      () => (over = true),
+    );
+    await eventually(async () => (server.running.deps.pdfs.queued > 0 || over ? true : undefined), 10_000, 'PDFs waiting for a thread');
     const created = await apiClient(server.url, other).createCandidate(candidate());
     const replies = await burst;
     assert.equal(created.status, 201, 'another tenant is not shed while PDFs render');

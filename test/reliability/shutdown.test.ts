@@ -83,7 +83,8 @@ for (const db of testDatabases()) {
           () => 'answered',
           () => 'failed',
         );
-        await new Promise((r) => setTimeout(r, 300));
+        // The signal comes once the request's query has reached the frozen proxy.
+        await eventually(async () => (proxy.held() > 0 ? true : undefined), 10_000, 'a query held by the frozen proxy');
         const signalled = Date.now();
         server.child.kill('SIGTERM');
         const code = await Promise.race([server.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 15_000))]);
@@ -102,9 +103,10 @@ for (const db of testDatabases()) {
 }
 
 /** A TCP proxy to `target`'s server; `freeze` stops it passing anything on, in either direction. */
-async function freezableProxy(target: URL): Promise<{ url: string; freeze(): void; close(): Promise<void> }> {
+async function freezableProxy(target: URL): Promise<{ url: string; freeze(): void; held: () => number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let frozen = false;
+  let held = 0;
   const server = createServer((client) => {
     const upstream = connect(Number(target.port), target.hostname);
     for (const [from, to] of [
@@ -114,6 +116,7 @@ async function freezableProxy(target: URL): Promise<{ url: string; freeze(): voi
       sockets.add(from);
       from.on('data', (chunk: Buffer) => {
         if (!frozen) to.write(chunk);
+        else held++;
       });
       from.on('error', () => {});
       from.on('close', () => {
@@ -131,6 +134,7 @@ async function freezableProxy(target: URL): Promise<{ url: string; freeze(): voi
     freeze: () => {
       frozen = true;
     },
+    held: () => held,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
