@@ -9,6 +9,7 @@ import { authHeaders, type Credentials } from '../helpers/http.js';
 import { readPdf } from '../helpers/pdf.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 import type { TestServer } from '../helpers/server.js';
+import { plain } from '../helpers/html.js';
 
 const tma170 = instruments.get(0)!;
 const NORMED_LISTS = ['NormScores', 'NormScoresPercentage', 'AptitudeScores', 'AptitudeScoresPercentage'] as const;
@@ -16,12 +17,6 @@ const NORMED_LISTS = ['NormScores', 'NormScoresPercentage', 'AptitudeScores', 'A
 const COMPARATIVE = /most people|meeste mensen|than (?:most|others|average)|dan (?:de meeste|gemiddeld|anderen)|average band|gemiddelde band|sten 4/i;
 const BAND_CELL = /<td>(?:Low|High|Average|Laag|Hoog|Gemiddeld)<\/td>|class="band"/;
 const BAND_HEADING = /\((?:Low|High|Average|Laag|Hoog|Gemiddeld)\)/;
-const plain = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 suiteOnEachDatabase(
   "no simulated norm reaches the vendor's lists, and no comparison is made without a norm group",

@@ -11,18 +11,11 @@ import { authHeaders } from '../helpers/http.js';
 import { readPdf } from '../helpers/pdf.js';
 import { instruments, profileAnswers, takeTime } from '../helpers/results.js';
 import { activateTestNorms } from '../helpers/norms.js';
+import { plain } from '../helpers/html.js';
 
 const model = JSON.parse(readFileSync(COMPETENCES_FILE, 'utf8')) as CompetenceModel;
 const texts = JSON.parse(readFileSync(INTERPRETATIONS_FILE, 'utf8'));
 const tma170 = instruments.get(0)!;
-
-/** The HTML with markup and entities reduced to plain text, as a reader sees it. */
-const plain = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 suiteOnEachDatabase('the report, as a page and as a PDF', {}, ({ server, creds }) => {
   before(async () => {

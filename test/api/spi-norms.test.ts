@@ -11,6 +11,7 @@ import { midRankAt, stenOfShare } from '../helpers/norm-oracle.js';
 import { readPdf } from '../helpers/pdf.js';
 import { runCli } from '../helpers/cli.js';
 import { instruments, takeTime } from '../helpers/results.js';
+import { plain } from '../helpers/html.js';
 
 const spi = instruments.get(2)!;
 const shipped = JSON.parse(readFileSync(join(ROOT, 'content', 'norms', 'spi-sapa.json'), 'utf8')) as {
@@ -18,14 +19,6 @@ const shipped = JSON.parse(readFileSync(join(ROOT, 'content', 'norms', 'spi-sapa
   scales: Record<string, { distribution: Array<[number, number]> }>;
 };
 const DUTCH_NOTE = spi.languages!.translations!.nl!.note;
-
-/** The HTML with markup and entities reduced to plain text, as a reader sees it. */
-const plain = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 /** A fixed SPI candidate: every answer from 1 to 6 by the item's place, so scales land at different interior points. */
 const answer = (_name: string, i: number) => String(1 + ((i * 5 + Math.floor(i / 7)) % 6));

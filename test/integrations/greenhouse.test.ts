@@ -8,26 +8,9 @@ import { apiClient, basic, request } from '../helpers/http.js';
 import { activateTestNorms } from '../helpers/norms.js';
 import { eventually } from '../helpers/receiver.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
+import { docsSendTest } from '../helpers/greenhouse.js';
 import { createGreenhouseKey } from '../../src/integrations/greenhouse/keys-store.js';
 import { newGreenhouseKey } from '../../src/integrations/greenhouse/mapping.js';
-
-/** send_test's body, as the documentation's own example has it, with the callback url pointed where the test says. */
-function docsSendTest(url: string, overrides: { partner_test_id?: string; person?: string } = {}) {
-  return {
-    partner_test_id: overrides.partner_test_id ?? '0',
-    candidate: {
-      first_name: 'Harry',
-      last_name: 'Potter',
-      preferred_name: 'The Chosen One',
-      resume_url: 'https://hogwarts.com/resume',
-      phone_number: '123-456-7890',
-      email: 'hpotter@hogwarts.edu',
-      greenhouse_profile_url: `https://app.greenhouse.io/people/${overrides.person ?? '17681532'}?application_id=26234709`,
-    },
-    sent_by: 'test_sender@example.org',
-    url,
-  };
-}
 
 suiteOnEachDatabase(
   'Greenhouse Assessment Partner API',
