@@ -141,19 +141,22 @@ export async function listKeys(store: Store, tenantId?: string) {
 }
 
 /** Revokes by id or visible prefix; returns how many keys it revoked (a prefix may be ambiguous: then none). */
+/** Revokes the one live key of `table` with this id or prefix; an ambiguous prefix revokes none. */
+export async function revokeOne(trx: Trx, table: 'api_keys' | 'greenhouse_keys', idOrPrefix: string): Promise<'revoked' | 'not-found' | 'ambiguous'> {
+  const matches = await trx
+    .selectFrom(table)
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
+    .where('revoked_at', 'is', null)
+    .execute();
+  if (matches.length === 0) return 'not-found';
+  if (matches.length > 1) return 'ambiguous';
+  await trx.updateTable(table).set({ revoked_at: now() }).where('id', '=', matches[0]!.id).execute();
+  return 'revoked';
+}
+
 export async function revokeKey(store: Store, idOrPrefix: string): Promise<'revoked' | 'not-found' | 'ambiguous'> {
-  return changeCredentials(store, async (trx) => {
-    const matches = await trx
-      .selectFrom('api_keys')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
-      .where('revoked_at', 'is', null)
-      .execute();
-    if (matches.length === 0) return 'not-found';
-    if (matches.length > 1) return 'ambiguous';
-    await trx.updateTable('api_keys').set({ revoked_at: now() }).where('id', '=', matches[0]!.id).execute();
-    return 'revoked';
-  });
+  return changeCredentials(store, (trx) => revokeOne(trx, 'api_keys', idOrPrefix));
 }
 
 export async function setPassword(store: Store, username: string, passwordHash: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/database.js';
+import { revokeOne } from '../../tenancy/credentials-store.js';
 
 const now = () => new Date().toISOString();
 
@@ -45,16 +46,5 @@ export async function listGreenhouseKeys(store: Store, tenantId?: string) {
 
 /** Revokes by id or visible prefix; an ambiguous prefix revokes none. */
 export async function revokeGreenhouseKey(store: Store, idOrPrefix: string): Promise<'revoked' | 'not-found' | 'ambiguous'> {
-  return store.write(async (trx) => {
-    const matches = await trx
-      .selectFrom('greenhouse_keys')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
-      .where('revoked_at', 'is', null)
-      .execute();
-    if (matches.length === 0) return 'not-found';
-    if (matches.length > 1) return 'ambiguous';
-    await trx.updateTable('greenhouse_keys').set({ revoked_at: now() }).where('id', '=', matches[0]!.id).execute();
-    return 'revoked';
-  });
+  return store.write((trx) => revokeOne(trx, 'greenhouse_keys', idOrPrefix));
 }
