@@ -46,6 +46,16 @@ suiteOnEachDatabase(
       assert.equal((await gh('/list_tests', { key: creds.apiKey })).status, 401);
     });
 
+    test("a key revoked with bin/assay key greenhouse revoke gets 401 on its next request; the portal's other key still works", async () => {
+      const issue = async () => JSON.parse((await runCli(['key', 'greenhouse', 'create', '--key', creds.apiKeyPrefix, '--json'], cliEnv)).stdout);
+      const [doomed, kept] = [await issue(), await issue()];
+      assert.equal((await gh('/list_tests', { key: doomed.greenhouseKey })).status, 200, 'served before the revocation');
+      const out = await runCli(['key', 'greenhouse', 'revoke', doomed.greenhouseKeyId, '--json'], cliEnv);
+      assert.equal(out.code, 0, out.stderr);
+      assert.equal((await gh('/list_tests', { key: doomed.greenhouseKey })).status, 401);
+      assert.equal((await gh('/list_tests', { key: kept.greenhouseKey })).status, 200);
+    });
+
     test('failed keys lock their client out with 429 as the caller API does, while a valid key from that client still works', async () => {
       const from = '127.0.0.23';
       let last;
