@@ -19,6 +19,13 @@ const shipped = JSON.parse(readFileSync(join(ROOT, 'content', 'norms', 'spi-sapa
   scales: Record<string, { distribution: Array<[number, number]> }>;
 };
 const DUTCH_NOTE = spi.languages!.translations!.nl!.note;
+type Texts = Record<'low' | 'average' | 'high', Record<'en' | 'nl', string>>;
+const texts = JSON.parse(readFileSync(join(ROOT, 'content', 'interpretations', 'scales.json'), 'utf8')).scales as Record<
+  string,
+  { report: Texts; feedback: Texts }
+>;
+/** The band table of content/interpretations/README.md: sten 1–3 low, 4–7 average, 8–10 high. */
+const bandOf = (sten: number) => (sten <= 3 ? 'low' : sten <= 7 ? 'average' : 'high');
 
 /** A fixed SPI candidate: every answer from 1 to 6 by the item's place, so scales land at different interior points. */
 const answer = (_name: string, i: number) => String(1 + ((i * 5 + Math.floor(i / 7)) % 6));
@@ -87,7 +94,7 @@ suiteOnEachDatabase(
     });
 
     test(
-      'its portal asks how accurately each statement describes you, and its report page and feedback speak of personality, not motivation',
+      "its portal asks how accurately each statement describes you; its report page and feedback speak of personality, not motivation, and give each scale the interpretation text of its sten's band, in the page's language",
       { timeout: 120_000 },
       async () => {
         const tenant = await server.tenant();
@@ -118,6 +125,24 @@ suiteOnEachDatabase(
           const text = plain(html);
           assert.match(text, profile, `${lang}: the report's profile`);
           assert.doesNotMatch(text, /motivat|motive/i, `${lang}: no word of motivation in the report`);
+          // Each scale's band from its sten on the vendor endpoint, by the README's table; its text from scales.json.
+          const stens = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body.NormScores as Array<{ ExternalCode: string; Value: number }>;
+          const byName = new Map(
+            stens.map((n) => {
+              const scale = spi.scales.find((s) => s.id.toUpperCase().replace(/-/g, '_') === n.ExternalCode)!;
+              return [scale.name[lang], { id: scale.id, band: bandOf(n.Value) }] as const;
+            }),
+          );
+          assert.equal(byName.size, 32);
+          const shown = new Map([...html.matchAll(/<dt>([^<]+?)(?: <span class="band">[^<]*<\/span>)?<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1]!, m[2]!]));
+          for (const [name, { id, band }] of byName) assert.equal(shown.get(name), texts[id]!.report[band][lang], `${lang} report: ${id}, ${band}`);
+          assert.ok(new Set([...byName.values()].map((x) => x.band)).size >= 2, `${lang}: the candidate's scales fall in more than one band`);
+          const listed = [...page.html.matchAll(/<li><strong>([^<]+)\.<\/strong> ([^<]*)<\/li>/g)];
+          assert.equal(listed.length, 5, `${lang}: three highest and two lowest scales on the feedback page`);
+          for (const [, name, shownText] of listed) {
+            const { id, band } = byName.get(name!)!;
+            assert.equal(shownText, texts[id]!.feedback[band][lang], `${lang} feedback: ${id}, ${band}`);
+          }
           if (lang === 'en') {
             // The table: each domain, then the narrow scales under it (spi.json's domain), indented.
             const rows = [...html.matchAll(/<tr( class="narrow")?><th scope="row">([^<]+)<\/th><td class="num">/g)].map((m) => [m[2], !!m[1]] as const);
