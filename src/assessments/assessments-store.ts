@@ -37,7 +37,7 @@ type Written = Pick<AssessmentRow, (typeof COLUMNS)[number]>;
 /** What creation writes; the rest of the row fills in as the candidate goes. */
 export type NewAssessment = Omit<Written, OptionalColumn> & Partial<Pick<Written, OptionalColumn>>;
 
-/** The bound values in COLUMNS' order. Read off the given row: an object spread to fill the optional columns cost 10–15 µs a call. */
+/** The bound values in COLUMNS' order, read off the given row: a spread copy is a cost on this hot path (bench/NOTES.md). */
 const valuesOf = (row: NewAssessment) => COLUMNS.map((c) => row[c] ?? null);
 
 /**
