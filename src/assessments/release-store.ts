@@ -1,5 +1,4 @@
 import type { Store } from '../db/database.js';
-import { ORDERED_VIA } from '../integrations/greenhouse/orders-store.js';
 import { queueAttempt } from '../webhooks/outbox-store.js';
 
 const now = () => new Date().toISOString();
@@ -14,9 +13,9 @@ const RELEASE_STEPS = {
 /**
  * The candidate's answer to "may they see your results?". A release may be withdrawn, which
  * withholds the results again exactly as a decline does; a decline may become a release.
- * Greenhouse read "withheld" when it was PATCHed at completion and asks no more by itself, so a
- * release of a test it ordered queues the completion PATCH again, in the same transaction, and
- * Greenhouse reads test_status anew. Returns whether that PATCH was queued (the caller wakes the
+ * An ATS partner called back by a bare PATCH (Greenhouse) read "withheld" at completion and asks
+ * no more by itself, so a release queues that PATCH again, in the same transaction, and the
+ * partner reads the status anew. Returns whether that PATCH was queued (the caller wakes the
  * dispatcher); a release already in force changes nothing and queues none.
  */
 export async function decideRelease(store: Store, analysisId: string, decision: keyof typeof RELEASE_STEPS): Promise<boolean> {
@@ -27,9 +26,9 @@ export async function decideRelease(store: Store, analysisId: string, decision: 
       .set({ results_release: to, results_released_at: to === 'released' ? now() : null })
       .where('analysis_id', '=', analysisId)
       .where('results_release', 'in', [...from])
-      .returning(['tenant_id', 'ordered_via', 'webhook_url'])
+      .returning(['tenant_id', 'webhook_style', 'webhook_url'])
       .executeTakeFirst();
-    if (to !== 'released' || changed?.ordered_via !== ORDERED_VIA || !changed.webhook_url) return false;
+    if (to !== 'released' || changed?.webhook_style !== 'patch' || !changed.webhook_url) return false;
     await queueAttempt(trx, store.dialect, analysisId, changed.tenant_id, 'release', null);
     return true;
   });
