@@ -33,6 +33,19 @@ export async function launch(): Promise<Browser> {
 /** 360 px wide, the narrow phone the portal must work on. */
 export const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
+/**
+ * A phone-sized page in `locale`, with the console errors and failed requests it meets. Error
+ * pages answer 4xx on purpose; what must not appear is a refused script, style or form.
+ */
+export async function watchedPhonePage(browser: Browser, locale: string) {
+  const context = await browser.newContext({ ...PHONE, locale });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
+  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+  return { context, page, errors };
+}
+
 /** axe-core against WCAG 2.0, 2.1 and 2.2 at levels A and AA: no violation allowed. */
 export async function assertAccessible(page: Page, label: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();

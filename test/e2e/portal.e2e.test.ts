@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { newAssessment } from '../helpers/fixtures.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
-import { answerPage, answerPageByKeyboard, assertAccessible, launch, PHONE, tabTo } from './browser.js';
+import { answerPage, answerPageByKeyboard, assertAccessible, launch, PHONE, tabTo, watchedPhonePage } from './browser.js';
 
 suiteOnEachDatabase(
   'the portal in a real browser (chromium, 360 px)',
@@ -62,12 +62,7 @@ suiteOnEachDatabase(
         { AssessmentType: 0, ReturnUrl: receiver.url('/return'), WebhookUrl: receiver.url('/hook'), WebhookUsername: 'ats', WebhookPassword: 's3cret!' },
         { NeedsToUpdateData: true, Gender: 0 },
       );
-      const context = await browser.newContext({ ...PHONE, locale: 'en-GB' });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      // Error pages answer 4xx on purpose; what must not appear is a refused script, style or form.
-      page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
-      page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+      const { context, page, errors } = await watchedPhonePage(browser, 'en-GB');
 
       await page.goto(a.url);
       assert.equal(await page.title(), 'Welcome – Assay assessment');

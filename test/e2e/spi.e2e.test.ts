@@ -10,7 +10,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { midRankAt, stenOfShare } from '../helpers/norm-oracle.js';
 import { readPdf, readPdfPlaced } from '../helpers/pdf.js';
-import { answerPageByKeyboard, assertAccessible, launch, PHONE, tabTo } from './browser.js';
+import { answerPageByKeyboard, assertAccessible, launch, PHONE, tabTo, watchedPhonePage } from './browser.js';
 
 type Lang = 'en' | 'nl';
 interface SpiFile {
@@ -158,12 +158,7 @@ suiteOnEachDatabase(
       { timeout: 240_000 },
       async () => {
         const a = await newAssessment(server.url, creds, { AssessmentType: 2 }, { FirstName: 'Ines', Preposition: '', LastName: 'Kramer' });
-        const context = await browser.newContext({ ...PHONE, locale: 'en-GB' });
-        const page = await context.newPage();
-        const errors: string[] = [];
-        // The page with errors answers 400 on purpose; what must not appear is a refused script, style or form.
-        page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
-        page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+        const { context, page, errors } = await watchedPhonePage(browser, 'en-GB');
         await page.goto(a.url);
         const given = await walk(page, 'en', async (what) => {
           await assertAccessible(page, what);
