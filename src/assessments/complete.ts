@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../db/database.js';
 import type { CompletedResult } from '../measurement/types.js';
 import { isOpen } from '../lifecycle/rules.js';
-import { consistencyThresholdOf, normGroupInForce } from '../measurement/norms-store.js';
+import { findNormGroup, normGroupInForce } from '../measurement/norms-store.js';
 import { queueAttempt } from '../webhooks/outbox-store.js';
 import { portalSettings } from '../tenancy/portal-settings-store.js';
 import { progressOf, readAnswers, readPageTimes } from './answers-store.js';
@@ -37,7 +37,8 @@ export async function completeAssessment(
     if (!isOpen(progress)) return { outcome: 'closed' };
     const at = now();
     const normGroupId = await normGroupInForce(trx, progress.api_key_id, progress.assessment_type);
-    const threshold = normGroupId ? await consistencyThresholdOf(trx, normGroupId) : undefined;
+    // Groups never change once stored: the parsed one is kept per process, not read in every completion.
+    const threshold = normGroupId ? (await findNormGroup(store, normGroupId, trx))?.table.consistency?.threshold : undefined;
     const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId), threshold);
     if (!result) return { outcome: 'incomplete' };
     const settings = await portalSettings(trx, store.dialect, progress.api_key_id);

@@ -29,11 +29,12 @@ function toGroup(row: NormGroupTable): NormGroup {
 // Norm groups never change once stored, so each is read and parsed once per process.
 const parsedGroups = onePerStore(() => new Map<string, NormGroup>());
 
-export async function findNormGroup(store: Store, id: string): Promise<NormGroup | undefined> {
+/** `db`: a transaction to read it in, where the caller holds one (a read beside it may wait for it). */
+export async function findNormGroup(store: Store, id: string, db: Kysely<DB> = store.db): Promise<NormGroup | undefined> {
   const groups = parsedGroups(store);
   const hit = groups.get(id);
   if (hit) return hit;
-  const row = await store.db.selectFrom('norm_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('norm_groups').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
   const group = toGroup(row);
   if (groups.size >= 1_000) groups.clear();
@@ -58,12 +59,6 @@ export async function normGroupInForce(db: Kysely<DB>, apiKeyId: string, assessm
   if (own) return own.norm_group_id;
   const active = await db.selectFrom('norm_groups').select('id').where('assessment_type', '=', assessmentType).where('active', '=', 1).executeTakeFirst();
   return active?.id ?? null;
-}
-
-/** The LowConsistency threshold a group records (NormTable.consistency), read in the completing transaction. */
-export async function consistencyThresholdOf(db: Kysely<DB>, id: string): Promise<number | undefined> {
-  const row = await db.selectFrom('norm_groups').select('norms').where('id', '=', id).executeTakeFirst();
-  return row ? (JSON.parse(row.norms) as NormTable).consistency?.threshold : undefined;
 }
 
 export type NewNormGroup = Omit<NormGroup, 'id'> & { id?: string };
