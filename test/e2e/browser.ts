@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Receiver } from '../helpers/receiver.js';
 
 /** Debian's chromium, found on PATH (CHROMIUM_PATH overrides). Missing is a failure, not a skip. */
 export function chromiumPath(): string {
@@ -110,4 +111,12 @@ export async function answerPageByKeyboard(page: Page, choose: (name: string) =>
     chosen.set(f.name, option);
   }
   throw new Error('no button after 40 fields');
+}
+
+/** The receiver plays the ATS: its ReturnUrl page answers with a page of its own, and its webhook with 200. */
+export function playTheAts(receiver: Receiver): void {
+  receiver.behaviour = (res, req) => {
+    if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ATS</title><h1>Back at the ATS</h1>');
+    else res.writeHead(200).end('ok');
+  };
 }

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { newAssessment } from '../helpers/fixtures.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
-import { answerPage, answerPageByKeyboard, assertAccessible, launch, PHONE, tabTo, watchedPhonePage } from './browser.js';
+import { answerPage, answerPageByKeyboard, assertAccessible, launch, PHONE, tabTo, watchedPhonePage, playTheAts } from './browser.js';
 
 suiteOnEachDatabase(
   'the portal in a real browser (chromium, 360 px)',
@@ -14,10 +14,7 @@ suiteOnEachDatabase(
   ({ server, creds, receiver }) => {
     let browser: Browser;
     before(async () => {
-      receiver.behaviour = (res, req) => {
-        if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ATS</title><h1>Back at the ATS</h1>');
-        else res.writeHead(200).end('ok');
-      };
+      playTheAts(receiver);
       browser = await launch();
     });
     after(async () => {

@@ -8,7 +8,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
 import { readPdf } from '../helpers/pdf.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
-import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
+import { answerPage, assertAccessible, launch, PHONE, playTheAts } from './browser.js';
 
 suiteOnEachDatabase(
   "the report and the candidate's release, in a real browser (chromium)",
@@ -16,10 +16,7 @@ suiteOnEachDatabase(
   ({ server, creds, receiver }) => {
     let browser: Browser;
     before(async () => {
-      receiver.behaviour = (res, req) => {
-        if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>ATS</title><h1>Back at the ATS</h1>');
-        else res.writeHead(200).end('ok');
-      };
+      playTheAts(receiver);
       await updatePortalSettings(server.running.deps.store, creds.apiKeyId, { candidate_feedback: 1, candidate_release: 1 });
       browser = await launch();
     });
