@@ -7,7 +7,7 @@
  * before any test runs; ASSAY_TEST_LINT=0 leaves the lint out, ASSAY_TEST_LINT=1 adds it to a filtered run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,10 +82,16 @@ let postgres: { url: string; stop: () => Promise<void> } | undefined;
 if (wantsPostgres && !process.env.TEST_DATABASE_URL) postgres = await startPostgres();
 const pgUrl = process.env.TEST_DATABASE_URL ?? postgres?.url;
 
+// What the tests leave in the temp directory (data folders, databases, keys) goes with the run: a
+// folder of its own for the test processes, removed at the end. 0711: an embedded PostgreSQL a test
+// starts runs as the `postgres` user when run as root, and passes through it.
+const runTemp = mkdtempSync(join(tmpdir(), 'assay-run-'));
+chmodSync(runTemp, 0o711);
+
 function runFiles(node: string, selected: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // A deadline on every test and suite, so a hang fails the run (the slowest suite, the browser's, takes about 90 s).
   const args = ['--test', `--test-concurrency=${process.env.ASSAY_TEST_CONCURRENCY ?? '2'}`, '--test-timeout=300000', '--test-reporter=spec', ...selected];
-  const child = spawn(node, args, { stdio: 'inherit', env });
+  const child = spawn(node, args, { stdio: 'inherit', env: { ...env, TMPDIR: runTemp } });
   return new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 }
 
@@ -104,4 +110,5 @@ if (second === '1' && Number(process.versions.node.split('.')[0]) < 24) {
   delete env.TEST_PG_URL;
   code = (await runFiles(node, selected, env)) || code;
 }
+rmSync(runTemp, { recursive: true, force: true });
 process.exit(code);

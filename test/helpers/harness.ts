@@ -1,11 +1,15 @@
+import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { after, before } from 'node:test';
 import type { IssuedCredentials } from '../../src/tenancy/provision.js';
 import { describe } from './deadline.js';
-import { testDatabases, type DatabaseKind } from './databases.js';
+import { freshDatabaseUrl, testDatabases, type DatabaseKind } from './databases.js';
 import { apiClient } from './http.js';
+import { operatorTenant, spawnServe, spawnServer, type ServerProcess } from './process.js';
 import { Receiver } from './receiver.js';
 import { mailEnv, SmtpSink } from './smtp-sink.js';
-import { startServer, type ServerOptions, type TestServer } from './server.js';
+import { startServer, tempDir, type ServerOptions, type TestServer } from './server.js';
 
 /** How long the suite's start and its teardown may take, each, before the hook fails. */
 const HOOK_DEADLINE_MS = 120_000;
@@ -33,6 +37,12 @@ export interface SuiteOptions {
   on?: DatabaseKind | 'first';
   /** The suite's deadline, when it is not the default one (test/helpers/deadline.ts). */
   timeout?: number;
+  /**
+   * true: the suite's servers are `bin/assay serve`, each in a process of its own as an operator
+   * runs it (test/helpers/process.ts), for suites whose subject is the process: its start, signals,
+   * exit or log. The tenant is made with bin/assay before the server starts, even with `start: false`.
+   */
+  process?: boolean;
 }
 
 export interface SuiteContext {
@@ -50,6 +60,17 @@ export interface SuiteContext {
   cliEnv: Record<string, string>;
   /** Another server on the suite's database, stopped at the suite's teardown unless stopped before. */
   another(env?: Record<string, string>, options?: ServerOptions): Promise<TestServer>;
+  /** A process suite's server (options.process). */
+  serverProcess: ServerProcess;
+  /**
+   * A process suite: `bin/assay serve` on the suite's database and data directory, with `env` on top
+   * (a key set to undefined is left out), once it listens; killed at the teardown unless it has exited.
+   */
+  spawn(env?: Record<string, string | undefined>): Promise<ServerProcess>;
+  /** A process suite: `bin/assay serve` as `spawn` starts it, not waited on, for a test of the start itself; killed at the teardown unless it has exited. */
+  spawnChild(env?: Record<string, string | undefined>): ChildProcessByStdio<null, Readable, Readable>;
+  /** An empty directory, removed at the suite's teardown. */
+  freshDir(): string;
 }
 
 /**
@@ -85,6 +106,14 @@ function stoppedOnce(server: TestServer): TestServer {
   return Object.assign(Object.create(server) as TestServer, { stop: (keepData?: boolean) => (stopping ??= server.stop(keepData)) });
 }
 
+/** Resolves once `child` has exited, killing it first if it has not. */
+async function killed(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exit;
+}
+
 /** The databases a suite is registered on, each with the reason it is skipped there, if it is. */
 function databasesFor(on: SuiteOptions['on']): { db: DatabaseKind; skip: string | false }[] {
   const run = testDatabases();
@@ -107,7 +136,16 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
       let creds: IssuedCredentials | undefined;
       let receiver: Receiver | undefined;
       let sink: SmtpSink | undefined;
+      let serverProcess: ServerProcess | undefined;
+      let processEnv: Record<string, string> | undefined;
       const others: TestServer[] = [];
+      const processes: ServerProcess[] = [];
+      const children: ChildProcess[] = [];
+      const withProcessEnv = (env: Record<string, string | undefined>): Record<string, string> => {
+        if (!processEnv) throw new Error('spawn is for a process suite (options.process), once it has started');
+        return Object.fromEntries(Object.entries({ ...processEnv, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
+      };
+      const dirs: string[] = [];
       const ctx: SuiteContext = {
         db,
         server: handle('server', () => server),
@@ -115,11 +153,28 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
         api: handle('API client', () => (server && creds ? apiClient(server.url, creds) : undefined)),
         receiver: handle('receiver', () => receiver),
         sink: handle('SMTP server', () => sink),
-        cliEnv: handle('CLI environment', () => server && { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir }),
+        cliEnv: handle('CLI environment', () => processEnv ?? (server && { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir })),
         async another(env = {}, serverOptions = {}) {
           const other = stoppedOnce(await startServer(db, env, serverOptions));
           others.push(other);
           return other;
+        },
+        serverProcess: handle('server process', () => serverProcess),
+        async spawn(env = {}) {
+          // One that fails to start has exited or been killed already.
+          const running = await spawnServer(withProcessEnv(env));
+          processes.push(running);
+          return running;
+        },
+        spawnChild(env = {}) {
+          const child = spawnServe(withProcessEnv(env));
+          children.push(child);
+          return child;
+        },
+        freshDir() {
+          const dir = tempDir();
+          dirs.push(dir);
+          return dir;
         },
       };
       if (skip) return;
@@ -127,8 +182,17 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
         async () => {
           if (options.receiver) receiver = await Receiver.start();
           if (options.smtp) sink = await SmtpSink.start();
-          if (options.start === false) return;
           const env = sink ? mailEnv(sink, options.env) : (options.env ?? {});
+          if (options.process) {
+            const dataDir = ctx.freshDir();
+            processEnv = { DATA_DIR: dataDir, DEMO_TENANT: 'false', LOG_LEVEL: 'warn', DATABASE_URL: await freshDatabaseUrl(db, dataDir), ...env };
+            const domain = options.tenant ? options.tenant.portalDomain : undefined;
+            if (typeof domain === 'function') throw new Error("a process suite's tenant is made before its server listens: its portal domain is a string");
+            if (options.tenant !== false) creds = await operatorTenant(processEnv, options.tenant?.name, domain);
+            if (options.start !== false) serverProcess = await ctx.spawn();
+            return;
+          }
+          if (options.start === false) return;
           server = stoppedOnce(await startServer(db, env, options.serverOptions ?? {}));
           if (options.tenant === false) return;
           const domain = options.tenant?.portalDomain;
@@ -141,8 +205,11 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
         async () => {
           for (const other of others) await other.stop();
           await server?.stop();
+          for (const p of processes) await p.stop('SIGKILL');
+          for (const child of children) await killed(child);
           await receiver?.close();
           await sink?.close();
+          for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
         },
         { timeout: HOOK_DEADLINE_MS },
       );

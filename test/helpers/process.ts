@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { BIN, inherited, runCli } from './cli.js';
-import { freshDatabaseUrl, type DatabaseKind } from './databases.js';
-import type { Credentials } from './http.js';
+import type { IssuedCredentials } from '../../src/tenancy/provision.js';
 import { portOnceListening } from './ports.js';
-import { tempDir } from './server.js';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -124,23 +122,9 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): CliP
   };
 }
 
-/**
- * What an operator does before `bin/assay serve`: a data folder, a fresh database (unless `env`
- * names one) and a tenant made with the CLI. `env` is the environment for both, with `extra` on top.
- */
-export async function operatorSetup(
-  db: DatabaseKind,
-  extra: Record<string, string> = {},
-): Promise<{ dataDir: string; env: Record<string, string> & { DATABASE_URL: string }; creds: Credentials }> {
-  const dataDir = tempDir();
-  const env = {
-    DATA_DIR: dataDir,
-    DEMO_TENANT: 'false',
-    LOG_LEVEL: 'warn',
-    ...extra,
-    DATABASE_URL: extra.DATABASE_URL ?? (await freshDatabaseUrl(db, dataDir)),
-  };
-  const created = await runCli(['tenant', 'create', '--name', 'operator', '--portal-domain', 'https://p.test', '--json'], env);
+/** What an operator does before `bin/assay serve`: a tenant with one key, made with `bin/assay tenant create` on `env`'s database. */
+export async function operatorTenant(env: Record<string, string>, name = 'operator', portalDomain = 'https://p.test'): Promise<IssuedCredentials> {
+  const created = await runCli(['tenant', 'create', '--name', name, '--portal-domain', portalDomain, '--json'], env);
   if (created.code !== 0) throw new Error(`tenant create failed: ${created.stderr}`);
-  return { dataDir, env, creds: JSON.parse(created.stdout) as Credentials };
+  return JSON.parse(created.stdout) as IssuedCredentials;
 }

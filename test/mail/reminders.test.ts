@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { before } from 'node:test';
 import { updateMailSettings } from '../../src/mail/settings-store.js';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
-import { postgresOnly } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { address, mailEnv, SmtpSink, type Caught } from '../helpers/smtp-sink.js';
+import type { TestServer } from '../helpers/server.js';
+import { address, mailEnv, type Caught } from '../helpers/smtp-sink.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 
 const DELAY_S = 3;
@@ -118,38 +117,32 @@ suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS
   });
 });
 
-describe('mail reminders on two instances sharing PostgreSQL', postgresOnly(), () => {
-  let one: TestServer;
-  let two: TestServer;
-  let sink: SmtpSink;
-  before(async () => {
-    sink = await SmtpSink.start();
-    const env = mailEnv(sink, { MAIL_POLL_INTERVAL_MS: '50' });
-    one = await startServer('postgres', env);
-    two = await startServer('postgres', env, { reuse: { dataDir: one.dataDir, databaseUrl: one.databaseUrl } });
-  });
-  after(async () => {
-    await two.stop(true);
-    await one.stop();
-    await sink.close();
-  });
+suiteOnEachDatabase(
+  'mail reminders on two instances sharing PostgreSQL',
+  { on: 'postgres', smtp: true, tenant: false, env: { MAIL_POLL_INTERVAL_MS: '50' } },
+  ({ server: one, another, sink }) => {
+    let two: TestServer;
+    before(async () => {
+      two = await another(mailEnv(sink, { MAIL_POLL_INTERVAL_MS: '50' }), { reuse: { dataDir: one.dataDir, databaseUrl: one.databaseUrl } });
+    });
 
-  test('each reminder is sent once, not once per instance', async () => {
-    const creds = await one.tenant();
-    await updateMailSettings(one.running.deps.store, creds.apiKeyId, { reminder_after_seconds: 1, max_reminders: 1 });
-    const to = Array.from({ length: 6 }, () => address());
-    for (const t of to) await newAssessment(one.url, creds, { SendInvitation: true }, { Email: t });
-    await eventually(async () => (to.every((t) => sink.to(t).some(isReminder)) ? true : undefined), 20_000, 'every reminder');
-    await dispatcherQuiet(one.running.deps.mail);
-    await dispatcherQuiet(two.running.deps.mail);
-    for (const t of to)
-      assert.deepEqual(
-        sink.to(t).map((c) => (isReminder(c) ? 'reminder' : 'invitation')),
-        ['invitation', 'reminder'],
-        t,
-      );
-    const claimers = await one.running.deps.store.db.selectFrom('mail_messages').select('claimed_by').where('kind', '=', 'reminder').execute();
-    // Says whether both instances took part; the count above is the claim.
-    console.log(`reminders claimed by ${new Set(claimers.map((c) => c.claimed_by)).size} instance(s)`);
-  });
-});
+    test('each reminder is sent once, not once per instance', async () => {
+      const creds = await one.tenant();
+      await updateMailSettings(one.running.deps.store, creds.apiKeyId, { reminder_after_seconds: 1, max_reminders: 1 });
+      const to = Array.from({ length: 6 }, () => address());
+      for (const t of to) await newAssessment(one.url, creds, { SendInvitation: true }, { Email: t });
+      await eventually(async () => (to.every((t) => sink.to(t).some(isReminder)) ? true : undefined), 20_000, 'every reminder');
+      await dispatcherQuiet(one.running.deps.mail);
+      await dispatcherQuiet(two.running.deps.mail);
+      for (const t of to)
+        assert.deepEqual(
+          sink.to(t).map((c) => (isReminder(c) ? 'reminder' : 'invitation')),
+          ['invitation', 'reminder'],
+          t,
+        );
+      const claimers = await one.running.deps.store.db.selectFrom('mail_messages').select('claimed_by').where('kind', '=', 'reminder').execute();
+      // Says whether both instances took part; the count above is the claim.
+      console.log(`reminders claimed by ${new Set(claimers.map((c) => c.claimed_by)).size} instance(s)`);
+    });
+  },
+);

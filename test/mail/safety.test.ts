@@ -6,7 +6,6 @@ import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { apiClient, candidate, errorCode, uniqueId } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer } from '../helpers/server.js';
 import { address, NO_LOOP_GUARD } from '../helpers/smtp-sink.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 
@@ -19,7 +18,7 @@ function headerLines(raw: string): string[] {
 suiteOnEachDatabase(
   'mail: header injection, and a server without SMTP_URL',
   { smtp: true, env: { MAIL_POLL_INTERVAL_MS: '60000' } },
-  ({ db, server, sink, creds }) => {
+  ({ server, sink, creds, another }) => {
     test('the API refuses CR or LF in an e-mail address or a name', async () => {
       const api = apiClient(server.url, creds);
       for (const fields of [
@@ -90,26 +89,22 @@ suiteOnEachDatabase(
     });
 
     test('without SMTP_URL: SendInvitation true is a 400 naming SMTP_URL; without it, creation is as before', async () => {
-      const plain = await startServer(db, NO_LOOP_GUARD);
-      try {
-        const c = await plain.tenant();
-        const api = apiClient(plain.url, c);
-        const body = candidate();
-        assert.equal((await api.createCandidate(body)).status, 201);
-        const refused = await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0, SendInvitation: true });
-        assert.equal(refused.status, 400);
-        assert.equal(errorCode(refused), 'ValidationError');
-        assert.match(refused.body.error.message, /SMTP_URL/);
-        assert.equal(refused.body.error.innererror.setting, 'SMTP_URL');
-        const a = await newAssessment(plain.url, c, { SendInvitation: false });
-        const b = await newAssessment(plain.url, c);
-        assert.deepEqual((await api.get(`/api/anonymous/assessment/${b.id}/emails`)).body.Data, []);
-        const resend = await api.post(`/api/anonymous/assessment/${a.id}/invitation`, undefined);
-        assert.equal(resend.status, 400);
-        assert.match(resend.body.error.message, /SMTP_URL/);
-      } finally {
-        await plain.stop();
-      }
+      const plain = await another(NO_LOOP_GUARD);
+      const c = await plain.tenant();
+      const api = apiClient(plain.url, c);
+      const body = candidate();
+      assert.equal((await api.createCandidate(body)).status, 201);
+      const refused = await api.createAssessment({ ExternalId: body.ExternalId, AssessmentType: 0, SendInvitation: true });
+      assert.equal(refused.status, 400);
+      assert.equal(errorCode(refused), 'ValidationError');
+      assert.match(refused.body.error.message, /SMTP_URL/);
+      assert.equal(refused.body.error.innererror.setting, 'SMTP_URL');
+      const a = await newAssessment(plain.url, c, { SendInvitation: false });
+      const b = await newAssessment(plain.url, c);
+      assert.deepEqual((await api.get(`/api/anonymous/assessment/${b.id}/emails`)).body.Data, []);
+      const resend = await api.post(`/api/anonymous/assessment/${a.id}/invitation`, undefined);
+      assert.equal(resend.status, 400);
+      assert.match(resend.body.error.message, /SMTP_URL/);
     });
   },
 );

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { after, before } from 'node:test';
 import pg from 'pg';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
-import { postgresOnly } from '../helpers/databases.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { apiClient, candidate, errorCode, request, uniqueId, type Credentials } from '../helpers/http.js';
 import { ownPostgres } from '../helpers/postgres.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { eventually, Receiver } from '../helpers/receiver.js';
-import { tempDir } from '../helpers/server.js';
+import type { ServerProcess } from '../helpers/process.js';
+import { eventually } from '../helpers/receiver.js';
 
 /**
  * Waits until no webhook attempt in the database is pending, sending or scheduled, and returns
@@ -36,12 +34,13 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
   }
 }
 
-// Several instances only exist on PostgreSQL; a run without it shows this skipped.
-{
-  const db = 'postgres' as const;
-  describe(`three instances on one PostgreSQL [${db}]`, postgresOnly(), () => {
+// Several instances only exist on PostgreSQL; a run without it shows this skipped. The instances
+// share a PostgreSQL of their own, which the last test stops and starts again.
+suiteOnEachDatabase(
+  'three instances on one PostgreSQL',
+  { on: 'postgres', process: true, start: false, tenant: false, receiver: true },
+  ({ spawn, freshDir, receiver }) => {
     let pg: Awaited<ReturnType<typeof ownPostgres>>;
-    let receiver: Receiver;
     const instances: ServerProcess[] = [];
     const dirs: string[] = [];
     let env: Record<string, string>;
@@ -50,7 +49,6 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
 
     before(async () => {
       pg = await ownPostgres();
-      receiver = await Receiver.start();
       env = {
         DATABASE_URL: pg.url,
         ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -63,9 +61,9 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
       // All three start, and so migrate, at the same moment on an empty database.
       const started = await Promise.all(
         [0, 1, 2].map(() => {
-          const dataDir = tempDir();
+          const dataDir = freshDir();
           dirs.push(dataDir);
-          return spawnServer({ ...env, DATA_DIR: dataDir });
+          return spawn({ ...env, DATA_DIR: dataDir });
         }),
       );
       instances.push(...started);
@@ -75,10 +73,9 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
     });
 
     after(async () => {
+      // The instances first: the harness would kill them only after PostgreSQL is gone.
       for (const i of instances) await i.stop('SIGKILL');
-      await receiver?.close();
       await pg?.destroy();
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
 
     test('racing creates of one ExternalId across the instances give exactly one 201', async () => {
@@ -166,5 +163,5 @@ async function outboxSettled(url: string, ms: number): Promise<{ delivered: numb
       }
       for (const i of instances) assert.equal(i.child.exitCode, null, 'no instance exited');
     });
-  });
-}
+  },
+);

@@ -1,37 +1,23 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { after } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { postgresOnly, testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
-import { operatorSetup, spawnServer, type ServerProcess } from '../helpers/process.js';
-import { eventually, Receiver } from '../helpers/receiver.js';
+import { eventually } from '../helpers/receiver.js';
 import { startServer } from '../helpers/server.js';
 import { within } from '../helpers/ticks.js';
 
-for (const db of testDatabases()) {
-  describe(`graceful shutdown on SIGTERM under load [${db}]`, () => {
-    const servers: ServerProcess[] = [];
-    const dirs: string[] = [];
-    let receiver: Receiver | undefined;
-    after(async () => {
-      for (const s of servers) await s.stop('SIGKILL');
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
-      await receiver?.close();
-    });
-
+// Processes of their own: SIGTERM and the exit code are the subject.
+suiteOnEachDatabase(
+  'graceful shutdown on SIGTERM under load',
+  { process: true, receiver: true, env: { SHUTDOWN_DRAIN_MS: '1500', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } },
+  ({ db, serverProcess: server, receiver, creds, cliEnv }) => {
     test('unready, then a drain answering with Connection: close, no request cut off, webhook recorded, exit 0', async () => {
-      receiver = await Receiver.start();
       // The receiver answers slowly: the webhook attempt is still in flight when SIGTERM arrives.
       receiver.behaviour = (res) => setTimeout(() => res.writeHead(200).end('ok'), 1_200);
-      const { dataDir, env, creds } = await operatorSetup(db, { SHUTDOWN_DRAIN_MS: '1500', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-      dirs.push(dataDir);
-      const server = await spawnServer(env);
-      servers.push(server);
 
       const a = await newAssessment(server.url, creds, { WebhookUrl: receiver.url('/slow') });
       const load = writeLoad(server.url, creds, 6, { leaveOnClose: true });
@@ -55,7 +41,7 @@ for (const db of testDatabases()) {
       assert.ok(closedDuringDrain > 0, 'requests on open connections were answered during the drain, asking clients to reconnect');
       assert.deepEqual([...result.statuses.keys()].sort(), [201]);
 
-      const reopened = await startServer(db, {}, { reuse: { dataDir, databaseUrl: env.DATABASE_URL } });
+      const reopened = await startServer(db, {}, { reuse: { dataDir: cliEnv.DATA_DIR!, databaseUrl: cliEnv.DATABASE_URL! } });
       try {
         const row = await reopened.running.deps.store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', a.id).executeTakeFirstOrThrow();
         assert.equal(row.status, 'delivered', 'the in-flight attempt finished and was recorded');
@@ -64,19 +50,18 @@ for (const db of testDatabases()) {
         await reopened.stop(true);
       }
     });
-  });
-}
+  },
+);
 
 // PostgreSQL behind a proxy that stops passing bytes on: connections stay open and nothing answers.
-{
-  const db = 'postgres' as const;
-  describe(`a stop that cannot finish [${db}]`, postgresOnly(), () => {
+suiteOnEachDatabase(
+  'a stop that cannot finish',
+  { on: 'postgres', process: true, start: false, env: { SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' } },
+  ({ spawn, creds, cliEnv }) => {
     test('with the database frozen mid-request, SIGTERM still ends the process at SHUTDOWN_TIMEOUT_MS, exit 1, saying why', async () => {
-      const { dataDir, env, creds } = await operatorSetup(db, { SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '2000' });
-      const proxy = await freezableProxy(new URL(env.DATABASE_URL));
-      let server: ServerProcess | undefined;
+      const proxy = await freezableProxy(new URL(cliEnv.DATABASE_URL!));
       try {
-        server = await spawnServer({ ...env, DATABASE_URL: proxy.url });
+        const server = await spawn({ DATABASE_URL: proxy.url });
         proxy.freeze();
         // Its credentials are not cached yet: the request waits on the frozen database.
         const pending = newAssessment(server.url, creds).then(
@@ -94,13 +79,11 @@ for (const db of testDatabases()) {
         assert.match(server.output(), /shutdown did not finish within SHUTDOWN_TIMEOUT_MS/);
         assert.equal(await pending, 'failed', 'the request waiting on the database got no answer');
       } finally {
-        await server?.stop('SIGKILL');
         await proxy.close();
-        rmSync(dataDir, { recursive: true, force: true });
       }
     });
-  });
-}
+  },
+);
 
 /** A TCP proxy to `target`'s server; `freeze` stops it passing anything on, in either direction. */
 async function freezableProxy(target: URL): Promise<{ url: string; freeze(): void; held: () => number; close(): Promise<void> }> {

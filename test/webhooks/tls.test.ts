@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { describe, test } from '../helpers/deadline.js';
+import { test } from '../helpers/deadline.js';
 import { ROOT } from '../../src/platform/paths.js';
 import { WebhookClient } from '../../src/webhooks/client.js';
-import { testDatabases } from '../helpers/databases.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { operatorSetup, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { eventually } from '../helpers/receiver.js';
 
 // A self-signed certificate for localhost and 127.0.0.1, valid until 2126, made for these tests only.
@@ -19,13 +18,14 @@ const TLS_DIR = join(ROOT, 'test', 'webhooks', 'tls');
 const CERT = join(TLS_DIR, 'localhost-cert.pem');
 
 // The client is the same on either database; the server's process needs one, so the first.
-for (const db of testDatabases().slice(0, 1)) {
-  describe(`webhooks over HTTPS [${db}]`, () => {
+// A process of its own: Node reads NODE_EXTRA_CA_CERTS, how an operator trusts a private CA, at start.
+suiteOnEachDatabase(
+  'webhooks over HTTPS',
+  { on: 'first', process: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: CERT } },
+  ({ serverProcess: server, creds }) => {
     let receiver: Server;
     let port: number;
     const received: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> = [];
-    let server: ServerProcess | undefined;
-    const dirs: string[] = [];
     before(async () => {
       receiver = createServer({ key: readFileSync(join(TLS_DIR, 'localhost-key.pem')), cert: readFileSync(CERT) }, (req, res) => {
         let body = '';
@@ -39,17 +39,11 @@ for (const db of testDatabases().slice(0, 1)) {
       port = (receiver.address() as AddressInfo).port;
     });
     after(async () => {
-      await server?.stop('SIGKILL');
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
       receiver.closeAllConnections();
       await new Promise((r) => receiver.close(r));
     });
 
     test('a receiver whose certificate the server trusts gets the POST, and the attempt is recorded delivered', async () => {
-      // How an operator trusts a private CA; Node reads it at start.
-      const { dataDir, env, creds } = await operatorSetup(db, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: CERT });
-      dirs.push(dataDir);
-      server = await spawnServer(env);
       const a = await newAssessment(server.url, creds, {
         WebhookUrl: `https://localhost:${port}/hooks/tls`,
         WebhookUsername: 'ats',
@@ -80,5 +74,5 @@ for (const db of testDatabases().slice(0, 1)) {
       }
       assert.equal(received.length, before, 'no request reached the receiver');
     });
-  });
-}
+  },
+);
