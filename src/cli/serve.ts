@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { startApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openStore } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -28,6 +27,8 @@ export function serveCommands(program: Command): void {
     .description('serve the API and the candidate portal (what npm start runs)')
     .action(async () => {
       const config = loadConfig();
+      // Loaded here, not with the CLI: the other commands start without the web server's modules.
+      const { startApp } = await import('../app.js');
       const starting = startApp(config);
       // Handled from the first moment: the server answers before its start has finished (on
       // Node.js 20 the listening descriptors are still being copied), and a signal then must

@@ -8,9 +8,10 @@ import { instruments } from '../helpers/results.js';
 
 const tma170 = instruments.get(0)!;
 
-// The norm files the CLI refuses, on a server of their own (norms.test.ts has the groups' life).
+// The norm files the CLI refuses, on a server of their own (norms.test.ts has the groups' life, on each database).
+// What is refused is decided before the database is asked: the first of the run's databases.
 // No example norms: this suite starts with no norm group at all.
-suiteOnEachDatabase('norm files the CLI refuses', { env: { EXAMPLE_NORMS: 'false' }, tenant: false }, ({ db, server, cliEnv: env }) => {
+suiteOnEachDatabase('norm files the CLI refuses', { on: 'first', env: { EXAMPLE_NORMS: 'false' }, tenant: false }, ({ db, server, cliEnv: env }) => {
   async function cli(...args: string[]) {
     const r = await runCli(args, env);
     assert.equal(r.code, 0, `assay ${args.join(' ')}: ${r.stderr}`);

@@ -11,7 +11,7 @@ const logLines = (output: string) =>
 
 const PRIVATE_WARNING = /WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: webhooks may reach .*never in production/;
 
-/** What each server here is started with: a data directory of its own, its SQLite database there, and the default log level. */
+/** What each server here is started with: a data directory of its own, its SQLite database there, and the default log level (no drain on SIGTERM, as every process suite). */
 const own = (freshDir: () => string) => ({ DATA_DIR: freshDir(), DATABASE_URL: undefined, LOG_LEVEL: undefined });
 
 suiteOnEachDatabase(

@@ -185,7 +185,15 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
           const env = sink ? mailEnv(sink, options.env) : (options.env ?? {});
           if (options.process) {
             const dataDir = ctx.freshDir();
-            processEnv = { DATA_DIR: dataDir, DEMO_TENANT: 'false', LOG_LEVEL: 'warn', DATABASE_URL: await freshDatabaseUrl(db, dataDir), ...env };
+            // As for a server in this process: no drain on SIGTERM unless the suite's subject is the drain.
+            processEnv = {
+              DATA_DIR: dataDir,
+              DEMO_TENANT: 'false',
+              LOG_LEVEL: 'warn',
+              SHUTDOWN_DRAIN_MS: '0',
+              DATABASE_URL: await freshDatabaseUrl(db, dataDir),
+              ...env,
+            };
             const domain = options.tenant ? options.tenant.portalDomain : undefined;
             if (typeof domain === 'function') throw new Error("a process suite's tenant is made before its server listens: its portal domain is a string");
             if (options.tenant !== false) creds = await operatorTenant(processEnv, options.tenant?.name, domain);
