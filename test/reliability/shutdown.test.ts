@@ -7,14 +7,13 @@ import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { request } from '../helpers/http.js';
 import { writeLoad } from '../helpers/load.js';
 import { eventually } from '../helpers/receiver.js';
-import { startServer } from '../helpers/server.js';
 import { within } from '../helpers/ticks.js';
 
 // Processes of their own: SIGTERM and the exit code are the subject.
 suiteOnEachDatabase(
   'graceful shutdown on SIGTERM under load',
   { process: true, receiver: true, env: { SHUTDOWN_DRAIN_MS: '1500', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } },
-  ({ db, serverProcess: server, receiver, creds, cliEnv }) => {
+  ({ serverProcess: server, receiver, creds, cliEnv, another }) => {
     test('unready, then a drain answering with Connection: close, no request cut off, webhook recorded, exit 0', async () => {
       // The receiver answers slowly: the webhook attempt is still in flight when SIGTERM arrives.
       receiver.behaviour = (res) => setTimeout(() => res.writeHead(200).end('ok'), 1_200);
@@ -41,14 +40,10 @@ suiteOnEachDatabase(
       assert.ok(closedDuringDrain > 0, 'requests on open connections were answered during the drain, asking clients to reconnect');
       assert.deepEqual([...result.statuses.keys()].sort(), [201]);
 
-      const reopened = await startServer(db, {}, { reuse: { dataDir: cliEnv.DATA_DIR!, databaseUrl: cliEnv.DATABASE_URL! } });
-      try {
-        const row = await reopened.running.deps.store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', a.id).executeTakeFirstOrThrow();
-        assert.equal(row.status, 'delivered', 'the in-flight attempt finished and was recorded');
-        assert.equal(row.response_status, 200);
-      } finally {
-        await reopened.stop(true);
-      }
+      const reopened = await another({}, { reuse: { dataDir: cliEnv.DATA_DIR!, databaseUrl: cliEnv.DATABASE_URL! } });
+      const row = await reopened.running.deps.store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', a.id).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'delivered', 'the in-flight attempt finished and was recorded');
+      assert.equal(row.response_status, 200);
     });
   },
 );
