@@ -177,7 +177,7 @@ export type DeliveryStatus = 'scheduled' | 'pending' | 'sending' | 'delivered' |
 export interface WebhookAttemptTable {
   id: string;
   analysis_id: string;
-  /** The assessment's tenant, copied so the dispatcher can share its places out by tenant (migration 0009). */
+  /** The assessment's tenant, copied so the dispatcher can share its slots out by tenant (migration 0009). */
   tenant_id: string;
   /** automatic: at completion; manual: an operator asked (redelivery); release: a Greenhouse order's PATCH again when the candidate released the results. */
   kind: 'automatic' | 'manual' | 'release';
