@@ -6,6 +6,7 @@ import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../db/database.js';
 import { portalLogo, portalSettings } from '../tenancy/portal-settings-store.js';
 import { assessmentUrl } from '../assessments/rules.js';
+import { OutboxLoop } from '../platform/outbox-loop.js';
 import { MailMetrics, type MailOutcome } from './metrics.js';
 import { claimDue, finish, releaseStale, type ClaimedMail, type Ending } from './outbox-store.js';
 import { decide, retryDelayMs } from './rules.js';
@@ -31,14 +32,7 @@ export class Mailer {
   readonly #log: FastifyBaseLogger;
   readonly #sender: Sender;
   readonly #metrics: MailMetrics | undefined;
-  readonly #inFlight = new Set<Promise<void>>();
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
-  #again = false;
-  #stopped = false;
-  #draining: Promise<void> = Promise.resolve();
-  // Looks at the outbox finished: tests wait on these (test/helpers/ticks.ts) before saying nothing more was sent.
-  #passes = 0;
+  readonly #loop: OutboxLoop;
 
   constructor(store: Store, config: MailConfig, instruments: Instruments, log: FastifyBaseLogger, metrics?: Metrics) {
     this.#store = store;
@@ -47,39 +41,33 @@ export class Mailer {
     this.#log = log.child({ component: 'mail' });
     this.#sender = new Sender(config);
     this.#metrics = metrics ? new MailMetrics(metrics) : undefined;
+    this.#loop = new OutboxLoop({
+      dialect: store.dialect,
+      pollIntervalMs: config.pollIntervalMs,
+      staleCutoff: () => this.#staleCutoff(),
+      sweep: (cutoff) => this.#release(cutoff),
+      pass: () => this.#pass(),
+      log: this.#log,
+      pausedMessage: 'mail paused; the poll will claim again',
+    });
   }
 
-  async start(): Promise<void> {
-    // On SQLite one server owns the file, so anything still 'sending' at start was cut off.
-    await this.#release(this.#store.dialect === 'sqlite' ? new Date().toISOString() : this.#staleCutoff());
-    this.#timer = setInterval(() => {
-      void this.#release(this.#staleCutoff());
-      this.wake();
-    }, this.#config.pollIntervalMs);
-    this.#timer.unref();
-    this.wake();
+  start(): Promise<void> {
+    return this.#loop.start();
   }
 
+  // Looks at the outbox finished and mail on its way: tests wait on these (test/helpers/ticks.ts) before saying nothing more was sent.
   get activity(): { passes: number; inFlight: number } {
-    return { passes: this.#passes, inFlight: this.#inFlight.size };
+    return { passes: this.#loop.passes, inFlight: this.#loop.inFlight };
   }
 
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = true;
-    this.#draining = this.#drain();
+    this.#loop.wake();
   }
 
   /** Stops claiming, then waits for the messages on their way: each ends within the SMTP timeouts. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearInterval(this.#timer);
-    await this.#draining;
-    await Promise.allSettled([...this.#inFlight]);
+    await this.#loop.stop();
     this.#sender.close();
   }
 
@@ -97,31 +85,18 @@ export class Mailer {
     }
   }
 
-  async #drain(): Promise<void> {
-    try {
-      do {
-        this.#again = false;
-        const room = this.#config.maxInFlight - this.#inFlight.size;
-        if (room > 0 && !this.#stopped) {
-          const rows = await claimDue(this.#store, this.#id, room);
-          for (const row of rows) {
-            const sending: Promise<void> = this.#deliver(row)
-              .catch((err: unknown) => this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'mail ended in an unexpected error'))
-              .finally(() => {
-                this.#inFlight.delete(sending);
-                this.wake();
-              });
-            this.#inFlight.add(sending);
-          }
-          if (rows.length === room) this.#again = true;
-        }
-        this.#passes += 1;
-      } while (this.#again && !this.#stopped);
-    } catch (err) {
-      this.#log.warn({ err }, 'mail paused; the poll will claim again');
-    } finally {
-      this.#running = false;
+  /** Claims as many due messages as there is room for, and starts sending them; a full claim looks again. */
+  async #pass(): Promise<boolean> {
+    const room = this.#config.maxInFlight - this.#loop.inFlight;
+    if (room <= 0 || this.#loop.stopped) return false;
+    const rows = await claimDue(this.#store, this.#id, room);
+    for (const row of rows) {
+      const sending = this.#deliver(row).catch((err: unknown) =>
+        this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'mail ended in an unexpected error'),
+      );
+      this.#loop.track(sending, () => this.wake());
     }
+    return rows.length === room;
   }
 
   async #deliver(row: ClaimedMail): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Store } from '../db/database.js';
+import { writeIfAny } from '../db/write-if-any.js';
 import type { DB, MailMessageTable } from '../db/schema.js';
 import type { AssessmentState } from './rules.js';
 
@@ -254,21 +255,9 @@ export async function eraseMail(trx: Kysely<DB>, analysisIds: string[]): Promise
  * at least once. The SMTP server may have taken one just before the stop; then it goes twice.
  */
 export async function releaseStale(store: Store, claimedBefore: string): Promise<number> {
-  const stale = await store.db
-    .selectFrom('mail_messages')
-    .select('id')
-    .where('status', '=', 'sending')
-    .where('claimed_at', '<', claimedBefore)
-    .limit(1)
-    .executeTakeFirst();
-  if (!stale) return 0;
-  const r = await store.write((trx) =>
-    trx
-      .updateTable('mail_messages')
-      .set({ status: 'pending', claimed_by: null, due_at: now() })
-      .where('status', '=', 'sending')
-      .where('claimed_at', '<', claimedBefore)
-      .executeTakeFirst(),
-  );
-  return Number(r.numUpdatedRows);
+  const stale = (eb: ExpressionBuilder<DB, 'mail_messages'>) => eb.and([eb('status', '=', 'sending'), eb('claimed_at', '<', claimedBefore)]);
+  return writeIfAny(store, store.db.selectFrom('mail_messages').select('id').where(stale), async (trx) => {
+    const r = await trx.updateTable('mail_messages').set({ status: 'pending', claimed_by: null, due_at: now() }).where(stale).executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  });
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Store } from '../db/database.js';
+import { OutboxLoop } from '../platform/outbox-loop.js';
 import {
   claimAttempts,
   claimedRows,
@@ -47,22 +48,13 @@ export class Dispatcher {
   readonly #metrics: Metrics | undefined;
   readonly #slots: number;
   readonly #share: number;
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #loop: OutboxLoop;
   // Slots taken, in all and by tenant: attempts in flight and slots held for ones being claimed.
   #taken = 0;
   readonly #takenBy = new Map<string, number>();
   // Whether the last look at the waiting tenants left one under its share short of slots.
   #short = false;
   readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: this.#share }), TENANTS_PER_WALK);
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
-  // The drain under way, if any: stop waits for it, so no claim commits after the store closes.
-  #draining: Promise<void> = Promise.resolve();
-  #again = false;
-  #started = false;
-  #stopped = false;
-  // Looks at the outbox finished: one that began after an event has seen what that event left.
-  #passes = 0;
 
   constructor(store: Store, box: SecretBox, config: Config, log: FastifyBaseLogger, options: { resolver?: Resolver; metrics?: Metrics } = {}) {
     const { resolver, metrics } = options;
@@ -74,36 +66,30 @@ export class Dispatcher {
     this.#share = Math.max(1, Math.floor(this.#slots / 2));
     this.#log = log.child({ component: 'webhooks' });
     this.#client = new WebhookClient({ ...config.webhook, ...(resolver ? { resolver } : {}) });
+    this.#loop = new OutboxLoop({
+      dialect: store.dialect,
+      pollIntervalMs: config.webhook.pollIntervalMs,
+      staleCutoff: () => this.#staleCutoff(),
+      sweep: (cutoff) => this.#abandon(cutoff),
+      pass: () => this.#pass(),
+      log: this.#log,
+      pausedMessage: 'webhook dispatch paused; the poll will retry claiming',
+    });
   }
 
   async start(): Promise<void> {
-    // On SQLite one server owns the file, so anything still 'sending' at start was cut off.
-    const cutoff = this.#store.dialect === 'sqlite' ? new Date().toISOString() : this.#staleCutoff();
-    await this.#abandon(cutoff);
-    this.#started = true;
-    this.#timer = setInterval(() => {
-      void this.#abandon(this.#staleCutoff());
-      this.wake();
-    }, this.#config.webhook.pollIntervalMs);
-    this.#timer.unref();
+    await this.#loop.start();
     // On PostgreSQL a completion on any instance wakes every dispatcher.
     this.#store.listen(NOTIFY_CHANNEL, () => this.wake());
-    this.wake();
   }
 
   /** Looks at the outbox finished, attempts under way, and whether a stop has begun (tests wait on these before saying what did not happen). */
   get activity(): { passes: number; inFlight: number; stopping: boolean } {
-    return { passes: this.#passes, inFlight: this.#inFlight.size, stopping: this.#stopped };
+    return { passes: this.#loop.passes, inFlight: this.#loop.inFlight, stopping: this.#loop.stopped };
   }
 
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = true;
-    this.#draining = this.#drain();
+    this.#loop.wake();
   }
 
   /**
@@ -116,7 +102,7 @@ export class Dispatcher {
    */
   completeWith<T extends { outcome: string; attemptId?: string }>(tenantId: string, complete: (claimer: string | undefined) => Promise<T>): Promise<T> {
     // While a tenant waits short of slots, a hand-off would take the slot it waits for: the claim decides instead.
-    if (!this.#started || this.#stopped || this.#short || this.#freeSlotsFor(tenantId) === 0) {
+    if (!this.#loop.started || this.#loop.stopped || this.#short || this.#freeSlotsFor(tenantId) === 0) {
       // Queued with every slot taken, this attempt waits for one another tenant holds.
       if (this.#taken >= this.#slots) this.#short = true;
       return complete(undefined).then((r) => {
@@ -126,16 +112,11 @@ export class Dispatcher {
     }
     this.#take(tenantId, 1);
     const done = complete(this.#id);
-    const attempt = done
-      .then(
-        (r) => (r.attemptId ? this.#sendClaimed(r.attemptId) : undefined),
-        () => undefined, // the completion failed and queued nothing; its caller hears of it
-      )
-      .finally(() => {
-        this.#inFlight.delete(attempt);
-        this.#give(tenantId, 1);
-      });
-    this.#inFlight.add(attempt);
+    const attempt = done.then(
+      (r) => (r.attemptId ? this.#sendClaimed(r.attemptId) : undefined),
+      () => undefined, // the completion failed and queued nothing; its caller hears of it
+    );
+    this.#loop.track(attempt, () => this.#give(tenantId, 1));
     return done;
   }
 
@@ -160,15 +141,12 @@ export class Dispatcher {
     const left = (this.#takenBy.get(tenantId) ?? 0) - n;
     if (left > 0) this.#takenBy.set(tenantId, left);
     else this.#takenBy.delete(tenantId);
-    if (wake && !this.#stopped) this.wake();
+    if (wake && !this.#loop.stopped) this.wake();
   }
 
   /** Stops claiming, then waits for attempts in flight: each ends within the webhook timeout. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearInterval(this.#timer);
-    await this.#draining;
-    await Promise.allSettled([...this.#inFlight]);
+    await this.#loop.stop();
     await this.#client.close();
   }
 
@@ -188,22 +166,8 @@ export class Dispatcher {
     }
   }
 
-  async #drain(): Promise<void> {
-    try {
-      do {
-        this.#again = false;
-        await this.#pass();
-        this.#passes += 1;
-      } while (this.#again && !this.#stopped);
-    } catch (err) {
-      this.#log.warn({ err }, 'webhook dispatch paused; the poll will retry claiming');
-    } finally {
-      this.#running = false;
-    }
-  }
-
-  /** One look at the outbox: claims what the waiting tenants' shares allow, and starts sending it. */
-  async #pass(): Promise<void> {
+  /** One look at the outbox: claims what the waiting tenants' shares allow, and starts sending it; what it got, it looks again. */
+  async #pass(): Promise<boolean> {
     // Retries that fell due join the pending; a read first, so none due costs no write.
     await promoteDue(this.#store);
     // A read first: an idle outbox, or one whose waiting tenants all hold their share, costs no commit.
@@ -213,7 +177,7 @@ export class Dispatcher {
     this.#short = short;
     // Nothing to claim now; a wake that came during the read still runs the loop again.
     // Stopped during the read: what waits stays pending for the next start.
-    if (wants.length === 0 || this.#stopped) return;
+    if (wants.length === 0 || this.#loop.stopped) return false;
     for (const want of wants) this.#take(want.tenantId, want.limit);
     let rows: ClaimedAttempt[] = [];
     try {
@@ -222,14 +186,8 @@ export class Dispatcher {
       // Slots held for attempts the claim did not get (another instance did, or none were left).
       for (const want of wants) this.#give(want.tenantId, want.limit - rows.filter((r) => r.tenant_id === want.tenantId).length, false);
     }
-    for (const row of rows) {
-      const attempt = this.#deliverSafely(row).finally(() => {
-        this.#inFlight.delete(attempt);
-        this.#give(row.tenant_id, 1);
-      });
-      this.#inFlight.add(attempt);
-    }
-    if (rows.length > 0) this.#again = true;
+    for (const row of rows) this.#loop.track(this.#deliverSafely(row), () => this.#give(row.tenant_id, 1));
+    return rows.length > 0;
   }
 
   async #sendClaimed(attemptId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Store } from '../db/database.js';
+import { writeIfAny } from '../db/write-if-any.js';
 import type { AssessmentTable, DB, WebhookAttemptTable } from '../db/schema.js';
 import { scheduleRetry } from './retry-store.js';
 
@@ -218,18 +219,9 @@ export async function recordAttempt(store: Store, attemptId: string, claimer: st
  * redeliver on purpose. A retried completion call (style 'patch') gets its next attempt scheduled.
  */
 export async function markAbandoned(store: Store, claimedBefore: string, retryBaseMs: number): Promise<number> {
-  const stale = await store.db
-    .selectFrom('webhook_attempts')
-    .select('id')
-    .where('status', '=', 'sending')
-    .where('claimed_at', '<', claimedBefore)
-    .limit(1)
-    .executeTakeFirst();
-  if (!stale) return 0;
-  return store.write(async (trx) => {
-    const ids = (await trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'sending').where('claimed_at', '<', claimedBefore).execute()).map(
-      (r) => r.id,
-    );
+  const stale = (eb: ExpressionBuilder<DB, 'webhook_attempts'>) => eb.and([eb('status', '=', 'sending'), eb('claimed_at', '<', claimedBefore)]);
+  return writeIfAny(store, store.db.selectFrom('webhook_attempts').select('id').where(stale), async (trx) => {
+    const ids = (await trx.selectFrom('webhook_attempts').select('id').where(stale).execute()).map((r) => r.id);
     if (ids.length === 0) return 0;
     await trx
       .updateTable('webhook_attempts')

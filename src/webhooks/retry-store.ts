@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Store } from '../db/database.js';
+import { writeIfAny } from '../db/write-if-any.js';
 import type { DB } from '../db/schema.js';
 import { nextAttemptAt } from './retry.js';
 
@@ -64,21 +65,9 @@ export async function scheduleRetry(trx: Kysely<DB>, attemptId: string, baseMs: 
  */
 export async function promoteDue(store: Store): Promise<number> {
   const at = now();
-  const due = await store.db
-    .selectFrom('webhook_attempts')
-    .select('id')
-    .where('status', '=', 'scheduled')
-    .where('due_at', '<=', at)
-    .limit(1)
-    .executeTakeFirst();
-  if (!due) return 0;
-  const result = await store.write((trx) =>
-    trx
-      .updateTable('webhook_attempts')
-      .set({ status: 'pending', created_at: at })
-      .where('status', '=', 'scheduled')
-      .where('due_at', '<=', at)
-      .executeTakeFirst(),
-  );
-  return Number(result.numUpdatedRows);
+  const due = (eb: ExpressionBuilder<DB, 'webhook_attempts'>) => eb.and([eb('status', '=', 'scheduled'), eb('due_at', '<=', at)]);
+  return writeIfAny(store, store.db.selectFrom('webhook_attempts').select('id').where(due), async (trx) => {
+    const r = await trx.updateTable('webhook_attempts').set({ status: 'pending', created_at: at }).where(due).executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  });
 }
