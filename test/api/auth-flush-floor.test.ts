@@ -10,9 +10,6 @@ import type { TestServer } from '../helpers/server.js';
 // "The suite above" in a test name below is auth-refresh.test.ts's, which sets the floor to an hour
 // (NO_FLUSH) so that it cannot fire during its timed requests.
 const NO_FLUSH = { AUTH_CACHE_FLUSH_MS: '3600000' };
-// Requests timed against the floor; the overload guard's event-loop check, on a busy machine,
-// would answer some of them 503.
-const NO_LOOP_GUARD = { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' };
 
 // The floor itself: on PostgreSQL the credentials version moves every AUTH_CACHE_FLUSH_MS whatever
 // NOTIFY does, so a credential change whose NOTIFY was lost (the LISTEN connection down) still
@@ -22,7 +19,7 @@ const FLUSH_MS = 1_000;
 // The default TTL (a minute): in these tests only the floor can end a kept caller.
 suiteOnEachDatabase(
   'the credentials-version floor: AUTH_CACHE_FLUSH_MS',
-  { on: 'postgres', env: { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS), ...NO_LOOP_GUARD }, tenant: false },
+  { on: 'postgres', env: { AUTH_CACHE_FLUSH_MS: String(FLUSH_MS) }, tenant: false },
   ({ server, another }) => {
     const ask = (api: ReturnType<typeof apiClient>) => api.get('/api/anonymous/candidate/nobody-made-this-one');
 
@@ -103,7 +100,7 @@ suiteOnEachDatabase(
     });
 
     test('set to an hour (as the suite above has it), the floor does not fire: the unheard revocation stays unheard past 2 seconds', async () => {
-      const quiet = await another({ ...NO_FLUSH, ...NO_LOOP_GUARD });
+      const quiet = await another({ ...NO_FLUSH });
       try {
         const store = quiet.running.deps.store;
         const tenant = await quiet.tenant();

@@ -14,9 +14,7 @@ function idOf(prefix: string, fill: string, length: number): string {
   return prefix + fill.repeat(length - [...prefix].length);
 }
 
-// The event-loop guard is off: a full run once starved this process past it, and its 503s
-// (every route, for a second) are not what this suite is about.
-suiteOnEachDatabase('ExternalIds at the longest create accepts', { env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' } }, ({ server, creds }) => {
+suiteOnEachDatabase('ExternalIds at the longest create accepts', {}, ({ server, creds }) => {
   const ids = () =>
     [
       ['ASCII', idOf(uniqueId('long'), 'x', LIMITS.externalId), encodeURIComponent],

@@ -71,44 +71,38 @@ suiteOnEachDatabase('the report refuses what it cannot show', {}, ({ server, cre
   });
 });
 
-// One PDF thread and no line: every PDF asked for while another renders is refused. The
-// event-loop guard is off: on a loaded machine a thread's start can starve the loop past it,
-// and its own 503s (for a second, every route) are not what this suite is about.
-suiteOnEachDatabase(
-  "PDFs past their threads' line",
-  { env: { PDF_THREADS: '1', PDF_QUEUE: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' } },
-  ({ server, creds: owner }) => {
-    const done: string[] = [];
-    before(async () => {
-      for (let i = 0; i < 4; i++) {
-        const a = await newAssessment(server.url, owner);
-        await completeViaForms(new FormClient(server.url), a.id);
-        done.push(a.id);
-      }
-    });
+// One PDF thread and no line: every PDF asked for while another renders is refused.
+suiteOnEachDatabase("PDFs past their threads' line", { env: { PDF_THREADS: '1', PDF_QUEUE: '0' } }, ({ server, creds: owner }) => {
+  const done: string[] = [];
+  before(async () => {
+    for (let i = 0; i < 4; i++) {
+      const a = await newAssessment(server.url, owner);
+      await completeViaForms(new FormClient(server.url), a.id);
+      done.push(a.id);
+    }
+  });
 
-    test('PDFs of four assessments at once: one renders, the others get 503 with Retry-After, and each renders when asked again', async () => {
-      const own = apiClient(server.url, owner);
-      const pdf = (id: string) => own.get(`/api/anonymous/assessment/${id}/report?format=pdf`);
-      const replies = await Promise.all(done.map(pdf));
-      assert.deepEqual(replies.map((r) => r.status).sort(), [200, 503, 503, 503], replies.map((r) => r.status).join(','));
-      for (const r of replies.filter((x) => x.status === 503)) {
-        assert.equal(errorCode(r), 'ServiceUnavailable');
-        assert.match(r.body.error.message, /reports are being rendered/, 'refused by the PDF line');
-        assert.ok(Number(r.headers.get('retry-after')) > 0);
-      }
-      for (const id of done) {
-        const again = await pdf(id);
-        assert.equal(again.status, 200, again.status === 200 ? '' : again.text.slice(0, 300));
-        assert.ok(again.text.startsWith('%PDF-'));
-      }
-    });
+  test('PDFs of four assessments at once: one renders, the others get 503 with Retry-After, and each renders when asked again', async () => {
+    const own = apiClient(server.url, owner);
+    const pdf = (id: string) => own.get(`/api/anonymous/assessment/${id}/report?format=pdf`);
+    const replies = await Promise.all(done.map(pdf));
+    assert.deepEqual(replies.map((r) => r.status).sort(), [200, 503, 503, 503], replies.map((r) => r.status).join(','));
+    for (const r of replies.filter((x) => x.status === 503)) {
+      assert.equal(errorCode(r), 'ServiceUnavailable');
+      assert.match(r.body.error.message, /reports are being rendered/, 'refused by the PDF line');
+      assert.ok(Number(r.headers.get('retry-after')) > 0);
+    }
+    for (const id of done) {
+      const again = await pdf(id);
+      assert.equal(again.status, 200, again.status === 200 ? '' : again.text.slice(0, 300));
+      assert.ok(again.text.startsWith('%PDF-'));
+    }
+  });
 
-    test('the server lays out no word of a PDF on its own thread: the layouts it would share stay empty', async () => {
-      const res = await apiClient(server.url, owner).get(`/api/anonymous/assessment/${done[0]}/report?format=pdf&lang=nl`);
-      assert.equal(res.status, 200, res.status === 200 ? '' : res.text.slice(0, 300));
-      assert.ok(res.text.startsWith('%PDF-'));
-      assert.equal(wordLayouts('regular').size + wordLayouts('bold').size, 0);
-    });
-  },
-);
+  test('the server lays out no word of a PDF on its own thread: the layouts it would share stay empty', async () => {
+    const res = await apiClient(server.url, owner).get(`/api/anonymous/assessment/${done[0]}/report?format=pdf&lang=nl`);
+    assert.equal(res.status, 200, res.status === 200 ? '' : res.text.slice(0, 300));
+    assert.ok(res.text.startsWith('%PDF-'));
+    assert.equal(wordLayouts('regular').size + wordLayouts('bold').size, 0);
+  });
+});

@@ -21,7 +21,13 @@ function readmeBanner(): string {
 }
 
 /** The README's `npm start`: a data directory of its own and nothing else set, so the embedded SQLite database in it. */
-const README_PATH = { DATABASE_URL: undefined, DEMO_TENANT: undefined, LOG_LEVEL: undefined, SHUTDOWN_DRAIN_MS: undefined };
+const README_PATH = {
+  DATABASE_URL: undefined,
+  DEMO_TENANT: undefined,
+  LOG_LEVEL: undefined,
+  SHUTDOWN_DRAIN_MS: undefined,
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: undefined,
+};
 /** The same, without the drain on SIGTERM, for the tests whose subject is not the stop's timing. */
 const NO_DRAIN = { ...README_PATH, SHUTDOWN_DRAIN_MS: '0' };
 

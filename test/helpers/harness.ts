@@ -185,12 +185,14 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
           const env = sink ? mailEnv(sink, options.env) : (options.env ?? {});
           if (options.process) {
             const dataDir = ctx.freshDir();
-            // As for a server in this process: no drain on SIGTERM unless the suite's subject is the drain.
+            // As for a server in this process (test/helpers/server.ts): no drain on SIGTERM and no
+            // event-loop guard, unless the suite's subject is the drain or shedding.
             processEnv = {
               DATA_DIR: dataDir,
               DEMO_TENANT: 'false',
               LOG_LEVEL: 'warn',
               SHUTDOWN_DRAIN_MS: '0',
+              OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
               DATABASE_URL: await freshDatabaseUrl(db, dataDir),
               ...env,
             };

@@ -43,6 +43,9 @@ export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<str
     LOG_LEVEL: process.env.ASSAY_TEST_LOG_LEVEL ?? 'silent',
     DEMO_TENANT: 'false',
     SHUTDOWN_DRAIN_MS: '0',
+    // Off: on a machine busy with other work the event-loop guard sheds a test's requests with 503.
+    // Suites whose subject is shedding turn it on (security/overload, api/typed-client).
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const running = await startApp(config, options.resolver ? { resolver: options.resolver } : {});

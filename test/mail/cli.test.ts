@@ -7,7 +7,7 @@ import type { Credentials } from '../helpers/http.js';
 import { spawnCli, type CliProcess } from '../helpers/process.js';
 import type { TestServer } from '../helpers/server.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
-import { address, NO_LOOP_GUARD } from '../helpers/smtp-sink.js';
+import { address } from '../helpers/smtp-sink.js';
 
 type Caught = { from: string; to: string[]; subject: string; links: string[]; text: string };
 
@@ -20,7 +20,7 @@ suiteOnEachDatabase('bin/assay portal set (mail options) and mail listen', { on:
   before(async () => {
     listener = spawnCli(['mail', 'listen', '--port', '0', '--json']);
     const url = await listener.line((l) => (JSON.parse(l) as { listening?: string }).listening);
-    server = await another({ SMTP_URL: url, SMTP_REQUIRE_TLS: 'false', MAIL_FROM: 'assessments@assay.test', ...NO_LOOP_GUARD });
+    server = await another({ SMTP_URL: url, SMTP_REQUIRE_TLS: 'false', MAIL_FROM: 'assessments@assay.test' });
     creds = await server.tenant();
     env = { DATA_DIR: server.dataDir, DATABASE_URL: server.databaseUrl };
   });

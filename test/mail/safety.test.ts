@@ -6,7 +6,7 @@ import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { apiClient, candidate, errorCode, uniqueId } from '../helpers/http.js';
 import { eventually } from '../helpers/receiver.js';
-import { address, NO_LOOP_GUARD } from '../helpers/smtp-sink.js';
+import { address } from '../helpers/smtp-sink.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 
 /** The header lines of a raw message, unfolded: what a mail client would read as headers. */
@@ -89,7 +89,7 @@ suiteOnEachDatabase(
     });
 
     test('without SMTP_URL: SendInvitation true is a 400 naming SMTP_URL; without it, creation is as before', async () => {
-      const plain = await another(NO_LOOP_GUARD);
+      const plain = await another();
       const c = await plain.tenant();
       const api = apiClient(plain.url, c);
       const body = candidate();
