@@ -41,7 +41,8 @@ writeFileSync(file, JSON.stringify({ ...rest, consistencyAntonyms: found, scorin
 console.error(`wrote ${found.length} consistency pairs to ${file}`);
 JS
 
-# One CSV per group, and per group the sentence that says who is in it and who was left out.
+# One CSV per group; per group the account of who is in it and who was left out (its source), and
+# the plain description a report shows, in English and in Dutch.
 Rscript --vanilla - "$root/content/instruments/spi.json" "$tmp" <<'R'
 args <- commandArgs(trailingOnly = TRUE)
 items <- vapply(jsonlite::fromJSON(args[1], simplifyVector = FALSE)$items, function(i) i$id, "")
@@ -53,6 +54,7 @@ adults <- spi[spi$age >= 18, ]
 incomplete <- sum(!complete.cases(adults[, items]))
 adults <- adults[complete.cases(adults[, items]), ]
 fmt <- function(x) format(x, big.mark = ",")
+fmt_nl <- function(x) format(x, big.mark = ".", decimal.mark = ",")
 # psychTools codes sex 1 = male, 2 = female; Assay's Gender codes are the same, NA is unknown.
 out <- data.frame(adults[, items], gender = ifelse(is.na(adults$sex), "", adults$sex), age = adults$age)
 base <- sprintf(paste(
@@ -60,19 +62,31 @@ base <- sprintf(paste(
   "%s web volunteers of the SAPA project (sapa-project.org) who answered online, not job applicants,",
   "in English. Exported by content/norms/build-spi.sh: %s under 18 left out, %s adults with a missing answer left out,",
   "%s adults kept."), version, fmt(n), fmt(minors), fmt(incomplete), fmt(nrow(out)))
+# For the descriptions: en = "<N> <en> of the SAPA project<age> who answered ...", nl = "<N> <nl> die de vragenlijst ... <via>online ...".
 groups <- list(
-  list(file = "spi-sapa", rows = rep(TRUE, nrow(out)), who = ""),
-  list(file = "spi-sapa-female", rows = !is.na(adults$sex) & adults$sex == 2, who = "women"),
-  list(file = "spi-sapa-male", rows = !is.na(adults$sex) & adults$sex == 1, who = "men"),
-  list(file = "spi-sapa-age18-24", rows = adults$age <= 24, who = "aged 18 to 24"),
-  list(file = "spi-sapa-age25-34", rows = adults$age >= 25 & adults$age <= 34, who = "aged 25 to 34"),
-  list(file = "spi-sapa-age35", rows = adults$age >= 35, who = "aged 35 and over")
+  list(file = "spi-sapa", rows = rep(TRUE, nrow(out)), who = "",
+       en = "adult web volunteers", age = "", nl = "volwassen vrijwilligers", via = ""),
+  list(file = "spi-sapa-female", rows = !is.na(adults$sex) & adults$sex == 2, who = "women",
+       en = "adult women among the web volunteers", age = "", nl = "volwassen vrouwen", via = "als vrijwilliger "),
+  list(file = "spi-sapa-male", rows = !is.na(adults$sex) & adults$sex == 1, who = "men",
+       en = "adult men among the web volunteers", age = "", nl = "volwassen mannen", via = "als vrijwilliger "),
+  list(file = "spi-sapa-age18-24", rows = adults$age <= 24, who = "aged 18 to 24",
+       en = "web volunteers", age = " aged 18 to 24", nl = "vrijwilligers van 18 tot en met 24 jaar", via = ""),
+  list(file = "spi-sapa-age25-34", rows = adults$age >= 25 & adults$age <= 34, who = "aged 25 to 34",
+       en = "web volunteers", age = " aged 25 to 34", nl = "vrijwilligers van 25 tot en met 34 jaar", via = ""),
+  list(file = "spi-sapa-age35", rows = adults$age >= 35, who = "aged 35 and over",
+       en = "web volunteers", age = " aged 35 and over", nl = "vrijwilligers van 35 jaar en ouder", via = "")
 )
 for (g in groups) {
-  about <- if (g$who == "") base else sprintf("%s Of these, only the %s %s (%s others left out).", base, fmt(sum(g$rows)), g$who, fmt(nrow(out) - sum(g$rows)))
+  n_g <- sum(g$rows)
+  about <- if (g$who == "") base else sprintf("%s Of these, only the %s %s (%s others left out).", base, fmt(n_g), g$who, fmt(nrow(out) - n_g))
+  en <- sprintf("%s %s of the SAPA project%s who answered online in English; not job applicants.", fmt(n_g), g$en, g$age)
+  nl <- sprintf("%s %s die de vragenlijst van het SAPA-project %sonline in het Engels invulden; geen sollicitanten.", fmt_nl(n_g), g$nl, g$via)
   write.csv(out[g$rows, ], file.path(args[2], paste0(g$file, ".csv")), row.names = FALSE, quote = FALSE, na = "")
   writeLines(about, file.path(args[2], paste0(g$file, ".about")))
-  message(sprintf("%s: %s", g$file, about))
+  writeLines(en, file.path(args[2], paste0(g$file, ".en")))
+  writeLines(nl, file.path(args[2], paste0(g$file, ".nl")))
+  message(sprintf("%s: %s\n  %s\n  %s", g$file, about, en, nl))
 }
 R
 
@@ -88,5 +102,6 @@ name() {
 }
 for group in spi-sapa spi-sapa-female spi-sapa-male spi-sapa-age18-24 spi-sapa-age25-34 spi-sapa-age35; do
   "$root/bin/assay" norms build --instrument 2 --language en --name "$(name "$group")" \
-    --from-csv "$tmp/$group.csv" --about "$(cat "$tmp/$group.about")" --out "$out/$group.json"
+    --from-csv "$tmp/$group.csv" --about "$(cat "$tmp/$group.about")" \
+    --description-en "$(cat "$tmp/$group.en")" --description-nl "$(cat "$tmp/$group.nl")" --out "$out/$group.json"
 done

@@ -4,11 +4,11 @@
 // never for selection decisions.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadInstruments } from '../../dist/src/domain/instruments/load.js';
-import { scoreAnswers } from '../../dist/src/domain/instruments/scoring.js';
-import { competenceScores } from '../../dist/src/domain/results/competences.js';
-import { loadCompetences } from '../../dist/src/domain/results/load.js';
-import { buildNormTable, toNormFile } from '../../dist/src/domain/results/norm-groups.js';
+import { loadInstruments } from '../../dist/src/measurement/instruments/load.js';
+import { scoreAnswers } from '../../dist/src/measurement/instruments/scoring.js';
+import { competenceScores } from '../../dist/src/measurement/competences.js';
+import { loadCompetences } from '../../dist/src/measurement/load.js';
+import { buildNormTable, toNormFile } from '../../dist/src/measurement/norm-groups.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const instruments = loadInstruments(fileURLToPath(new URL('../instruments', import.meta.url)));
@@ -43,6 +43,8 @@ function respondent() {
 
 const people = Array.from({ length: RESPONDENTS }, respondent);
 for (const instrument of instruments.values()) {
+  // The SPI has real norms of its own (build-spi.sh).
+  if (instrument.code === 'SPI') continue;
   const sample = people.map((answers) => {
     const own = new Map(instrument.items.map((item) => [item.id, answers.get(item.id)]));
     const scales = scoreAnswers(instrument, own);
@@ -54,10 +56,16 @@ for (const instrument of instruments.values()) {
       name: `Illustrative example (simulated), ${instrument.code}`,
       assessmentType: instrument.assessmentType,
       source: `Simulated answers of ${RESPONDENTS} fictitious respondents (content/norms/generate.mjs). Not a real norm sample: for trying Assay out, never for selection decisions.`,
+      description: {
+        en: `Illustrative only: ${RESPONDENTS.toLocaleString('en')} simulated, fictitious respondents for trying Assay out. Not a real comparison group; never use it for selection decisions.`,
+        nl: `Alleen ter illustratie: ${RESPONDENTS.toLocaleString('nl')} gesimuleerde, fictieve respondenten om Assay uit te proberen. Geen echte normgroep; nooit gebruiken voor selectiebeslissingen.`,
+      },
       sampleSize: RESPONDENTS,
       collectedFrom: null,
       collectedTo: null,
       illustrative: true,
+      contentVersion: null,
+      language: null,
       table,
     },
     instrument,

@@ -5,6 +5,7 @@ import { CsvError } from '../measurement/csv.js';
 import { NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../measurement/norm-groups.js';
 import { normGroupFromCsv } from '../measurement/norms-from-csv.js';
 import { insertNormGroup } from '../measurement/norms-store.js';
+import type { NormDescription } from '../measurement/types.js';
 import { CliError, loadContent, print, withStore } from './shared.js';
 
 /** `norms build --from-csv`: the group from a file of item responses, stored (inactive) or written as a norm file. */
@@ -15,6 +16,7 @@ export async function buildFromCsv(opts: {
   minSample: number;
   fromCsv: string;
   about?: string;
+  description: NormDescription | undefined;
   out?: string;
   tenant?: string;
   from?: string;
@@ -49,6 +51,7 @@ export async function buildFromCsv(opts: {
       });
       if (built.group.source.length > NORM_LIMITS.source)
         throw new CliError(`The group's source would be ${built.group.source.length} characters, more than ${NORM_LIMITS.source}: shorten --about`);
+      if (opts.description) built.group = { ...built.group, description: opts.description };
       return { built, file: toNormFile(built.group, instrument) };
     } catch (error) {
       if (error instanceof CsvError) throw new CliError(`${opts.fromCsv} is ${error.message}`);

@@ -1,7 +1,17 @@
 import type { Command } from 'commander';
 import { ASSESSMENT_TYPES, type AssessmentTypeNumber } from '../assessments/rules.js';
 import { readContent } from '../measurement/load.js';
-import { buildNormTable, DEFAULT_MIN_SAMPLE, MIN_SAMPLE_FLOOR, NORM_LIMITS, parseNormFile, textProblems, toNormFile } from '../measurement/norm-groups.js';
+import {
+  buildNormTable,
+  DEFAULT_MIN_SAMPLE,
+  descriptionProblems,
+  MIN_SAMPLE_FLOOR,
+  NORM_LIMITS,
+  parseNormFile,
+  textProblems,
+  toNormFile,
+  trimmedDescription,
+} from '../measurement/norm-groups.js';
 import { normSheet } from '../measurement/norm-sheet.js';
 import {
   activateNormGroup,
@@ -13,6 +23,7 @@ import {
   setPortalNormGroup,
   showNormGroup,
 } from '../measurement/norms-store.js';
+import type { NormDescription } from '../measurement/types.js';
 import { buildFromCsv } from './norms-csv.js';
 import { CliError, loadContent, portalKey, print, table, tenantId, withStore } from './shared.js';
 
@@ -36,6 +47,18 @@ function oneContentVersion(versions: ReadonlyArray<string | null>): string {
   return distinct[0] ?? 'unknown';
 }
 
+/** --description-en and --description-nl as the group's description; undefined with neither. */
+function descriptionOptions(opts: { descriptionEn?: string; descriptionNl?: string }): NormDescription | undefined {
+  const given: NormDescription = {
+    ...(opts.descriptionEn !== undefined ? { en: opts.descriptionEn } : {}),
+    ...(opts.descriptionNl !== undefined ? { nl: opts.descriptionNl } : {}),
+  };
+  if (Object.keys(given).length === 0) return undefined;
+  const [problem] = descriptionProblems(given, (lang) => `--description-${lang}`);
+  if (problem) throw new CliError(problem);
+  return trimmedDescription(given);
+}
+
 export function normsCommands(program: Command): void {
   const norms = program.command('norms').description('norm groups: what stens and percentiles are measured against');
 
@@ -56,6 +79,8 @@ export function normsCommands(program: Command): void {
       'build from this CSV of item responses instead of stored assessments: a header of item ids, optional gender, age and language columns, one respondent a row (README "Norm groups")',
     )
     .option('--about <text>', "with --from-csv: who the respondents are and where the data comes from; the group's source starts with it")
+    .option('--description-en <text>', 'who the sample is in a sentence or two, in English: the report shows it under the group (at most 300 characters)')
+    .option('--description-nl <text>', 'the same in Dutch, for reports in Dutch (without it they show the English)')
     .option('--out <file>', 'with --from-csv: write the group as a norm file instead of storing it (no database needed)')
     .option('--json', 'print one JSON object')
     .action(
@@ -69,6 +94,8 @@ export function normsCommands(program: Command): void {
         minSample: string;
         fromCsv?: string;
         about?: string;
+        descriptionEn?: string;
+        descriptionNl?: string;
         out?: string;
         json?: boolean;
       }) => {
@@ -83,7 +110,8 @@ export function normsCommands(program: Command): void {
         const language = opts.language;
         const from = date(opts.from, '--from');
         const to = date(opts.to, '--to');
-        if (opts.fromCsv !== undefined) return buildFromCsv({ ...opts, fromCsv: opts.fromCsv, type, minSample, language });
+        const description = descriptionOptions(opts);
+        if (opts.fromCsv !== undefined) return buildFromCsv({ ...opts, fromCsv: opts.fromCsv, type, minSample, language, description });
         if (opts.about !== undefined || opts.out !== undefined) throw new CliError('--about and --out go with --from-csv');
         const out = await withStore(async (store, config) => {
           const { instruments, competences } = loadContent(config);
@@ -120,6 +148,7 @@ export function normsCommands(program: Command): void {
             language,
             table: built.table,
             sample: built.sample,
+            ...(description ? { description } : {}),
           });
           return { id, name: opts.name, instrument: instrument.code, sampleSize: built.used, excluded: built.excluded };
         });

@@ -13,6 +13,7 @@ import * as contentVersionAndLanguage from './migrations/0010-content-version-an
 import * as mail from './migrations/0011-mail.js';
 import * as greenhouse from './migrations/0012-greenhouse.js';
 import * as normGroupSample from './migrations/0013-norm-group-sample.js';
+import * as normGroupDescription from './migrations/0014-norm-group-description.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-mail': mail,
   '0012-greenhouse': greenhouse,
   '0013-norm-group-sample': normGroupSample,
+  '0014-norm-group-description': normGroupDescription,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

@@ -162,6 +162,8 @@ export interface NormGroupTable {
   language: string | null;
   /** JSON NormSampleAccount: the make-up, exclusions and gender differences; null where not recorded (migration 0013). */
   sample: string | null;
+  /** JSON NormDescription: the plain description by language; null where the group has none (migration 0014). */
+  description: string | null;
 }
 
 export interface PortalNormTable {

@@ -1,11 +1,12 @@
 import type { Instrument, ScaleScore } from './instruments/types.js';
+import { LANGUAGES } from '../domain/language.js';
 import { textProblem } from '../domain/text.js';
 import { competencesFor } from './competences.js';
 import { consistencyNorm } from './consistency-norm.js';
 import { normEvidence } from './norm-evidence.js';
 import { describeSample, sampleAccountProblems } from './norm-sample.js';
 import { buildNorm, normTableProblems } from './norms.js';
-import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormGroup, NormSampleAccount, NormTable } from './types.js';
+import type { CompetenceModel, CompetenceScore, IntegrityFlag, NormDescription, NormGroup, NormSampleAccount, NormTable } from './types.js';
 
 /** A completed assessment as a norm sample sees it: scores only, nothing that identifies anyone. */
 export interface SampleMember {
@@ -86,12 +87,33 @@ export function buildNormTable(
 
 export class NormError extends Error {}
 
-export const NORM_LIMITS = { name: 200, source: 2000 } as const;
+export const NORM_LIMITS = { name: 200, source: 2000, description: 300 } as const;
 
 /** A norm group's name and source are printed by `norms list` and shown in reports: no control characters. */
 export function textProblems(fields: Record<string, string>): string[] {
   return Object.entries(fields).flatMap(([field, value]) => textProblem(field, value) ?? []);
 }
+
+/**
+ * A group's description: by language, a sentence or two a recruiter reads under the group's name
+ * in the report. `nameOf` names a language's text in the messages (a file's field, or a CLI option).
+ */
+export function descriptionProblems(value: unknown, nameOf = (lang: string) => `description.${lang}`): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['description must be an object of texts by language ("en", "nl")'];
+  const entries = Object.entries(value);
+  if (entries.length === 0) return ['description must give a text for at least one language ("en", "nl")'];
+  // An unknown key is not echoed: it could carry the very characters refused in the texts.
+  if (entries.some(([lang]) => !(LANGUAGES as readonly string[]).includes(lang))) return ['description may only have the languages "en" and "nl"'];
+  return entries.flatMap(([lang, text]): string[] => {
+    const at = nameOf(lang);
+    if (typeof text !== 'string' || !text.trim()) return [`${at} must be a text`];
+    if (text.length > NORM_LIMITS.description) return [`${at} must be at most ${NORM_LIMITS.description} characters (it has ${text.length})`];
+    return textProblems({ [at]: text });
+  });
+}
+
+/** A valid description as stored: each text trimmed. */
+export const trimmedDescription = (d: NormDescription): NormDescription => Object.fromEntries(Object.entries(d).map(([lang, text]) => [lang, text.trim()]));
 
 /** The norm file format (README "Norm groups"); what `norms import` reads and the example ships as. */
 export interface NormFile {
@@ -100,6 +122,8 @@ export interface NormFile {
   name: string;
   instrument: Instrument['code'];
   source: string;
+  /** Any version: who the sample is in plain words, by language, for the report. */
+  description?: NormDescription;
   sampleSize: number;
   collectedFrom?: string | null;
   collectedTo?: string | null;
@@ -131,6 +155,7 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
   // Every tenant's results carry the source: a bounded sentence or two, not a document.
   else if (f.source.length > NORM_LIMITS.source) problems.push(`source must be at most ${NORM_LIMITS.source} characters (it has ${f.source.length})`);
   else problems.push(...textProblems({ source: f.source }));
+  if (f.description !== undefined) problems.push(...descriptionProblems(f.description));
   if (!Number.isInteger(f.sampleSize) || (f.sampleSize ?? 0) < 2) problems.push('sampleSize must be a whole number of at least 2');
   for (const key of ['collectedFrom', 'collectedTo'] as const) {
     const v = f[key];
@@ -170,6 +195,7 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     name: f.name!.trim(),
     assessmentType: instrument!.assessmentType,
     source: f.source!.trim(),
+    ...(f.description !== undefined ? { description: trimmedDescription(f.description) } : {}),
     sampleSize: f.sampleSize!,
     collectedFrom: f.collectedFrom ?? null,
     collectedTo: f.collectedTo ?? null,
@@ -194,6 +220,7 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
     name: group.name,
     instrument: instrument.code,
     source: group.source,
+    ...(group.description ? { description: group.description } : {}),
     sampleSize: group.sampleSize,
     collectedFrom: group.collectedFrom,
     collectedTo: group.collectedTo,

@@ -21,6 +21,7 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
     `  sample:        N = ${group.sampleSize}, collected ${dates}`,
     `  language:      ${group.language ?? 'not recorded'}; content version ${group.contentVersion ?? 'not recorded'}`,
     `  source:        ${group.source}`,
+    ...Object.entries(group.description ?? {}).map(([lang, text]) => `  about (${lang}):    ${text}`),
     `  illustrative:  ${group.illustrative ? 'yes: simulated, never for selection decisions' : 'no'}`,
     `  active:        ${group.active ? 'yes, for its instrument' : 'no'}`,
     ...makeUp(group.sample),

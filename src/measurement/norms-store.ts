@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ScaleScore } from './instruments/types.js';
 import type { SampleMember } from './norm-groups.js';
-import type { CompetenceScore, IntegrityFlag, NormGroup, NormSampleAccount, NormTable } from './types.js';
+import type { CompetenceScore, IntegrityFlag, NormDescription, NormGroup, NormSampleAccount, NormTable } from './types.js';
 import type { Store } from '../db/database.js';
 import type { DB, NormGroupTable } from '../db/schema.js';
 import { onePerStore } from '../db/store-caches.js';
@@ -23,6 +23,7 @@ function toGroup(row: NormGroupTable): NormGroup {
     language: row.language,
     table: JSON.parse(row.norms) as NormTable,
     ...(row.sample ? { sample: JSON.parse(row.sample) as NormSampleAccount } : {}),
+    ...(row.description ? { description: JSON.parse(row.description) as NormDescription } : {}),
   };
 }
 
@@ -82,6 +83,7 @@ export async function insertNormGroup(store: Store, group: NewNormGroup): Promis
         language: group.language,
         norms: JSON.stringify(group.table),
         sample: group.sample ? JSON.stringify(group.sample) : null,
+        description: group.description ? JSON.stringify(group.description) : null,
         active: 0,
         created_at: now(),
       })

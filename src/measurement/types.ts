@@ -1,4 +1,5 @@
 import type { Localized, ScaleScore } from './instruments/types.js';
+import type { Language } from '../domain/language.js';
 
 /** One work competence: a weighted combination of scales (content/competences). */
 export interface Competence {
@@ -87,7 +88,12 @@ export interface NormGroup {
   table: NormTable;
   /** Who the sample is and who was left out; absent for groups stored or imported without it ("not recorded"). */
   sample?: NormSampleAccount;
+  /** Who the sample is in a sentence or two, by language, for the report; absent: the report shows `source`. */
+  description?: NormDescription;
 }
+
+/** A norm group's plain description by language (nl, en), each at most 300 characters. */
+export type NormDescription = Partial<Record<Language, string>>;
 
 /** One gender's figures on a scale: how many, their mean raw score, how many scored sten 7 or more; below 30 the count only. */
 export interface SubgroupCount {

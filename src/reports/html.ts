@@ -41,7 +41,7 @@ export function reportPage(m: ReportModel, opts: { pdfHref?: string; generatedAt
 <dt>${t.candidate}</dt><dd>${m.candidateName}</dd>
 <dt>${t.instrument}</dt><dd>${m.instrumentName}</dd>
 <dt>${t.completed}</dt><dd>${m.completedOn}</dd>
-<dt>${t.normGroup}</dt><dd>${m.norm.line}${m.norm.source ? html`<span class="norm-source">${m.norm.source}</span>` : ''}</dd>
+<dt>${t.normGroup}</dt><dd>${m.norm.line}${m.norm.about ? html`<span class="norm-source">${m.norm.about}</span>` : ''}</dd>
 </dl>
 ${m.norm.illustrative ? html`<p class="notice">${t.illustrative}</p>` : ''}
 ${m.translationNote ? html`<p class="notice translation">${m.translationNote}</p>` : ''}

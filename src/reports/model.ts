@@ -1,7 +1,7 @@
 import { FIVE_POINTS, type Instrument, type Language, type ResponseRange } from '../measurement/instruments/types.js';
 import { fullName } from '../domain/names.js';
 import type { Result, Scored } from '../measurement/result.js';
-import type { IntegrityFlag } from '../measurement/types.js';
+import type { IntegrityFlag, NormGroup } from '../measurement/types.js';
 import { band, type Band, type Interpretations } from './interpretations.js';
 import { longDate, reportTexts, type ReportTexts } from './texts.js';
 
@@ -26,10 +26,11 @@ export interface ReportModel {
   /** The instrument's response scale, on which raw scores lie; absent, the five-point scale. */
   rawRange?: ResponseRange;
   /**
-   * The norm group line, or the statement that the scores are not norm-referenced; `source`, who the
-   * group's people are as its file records it (e.g. volunteers, not applicants), as recorded.
+   * The norm group line, or the statement that the scores are not norm-referenced; `about`, who the
+   * group's people are (e.g. volunteers, not applicants): its description in the report's language,
+   * else in English, else its whole source as recorded.
    */
-  norm: { normed: boolean; line: string; illustrative: boolean; source?: string };
+  norm: { normed: boolean; line: string; illustrative: boolean; about?: string };
   /** Taken in a translation with no norms or evidence of its own: the instrument's sentence saying so. */
   translationNote?: string;
   scales: ReportScale[];
@@ -51,6 +52,7 @@ export interface ReportInput {
 export function reportModel({ lang, candidate, instrument, completedAt, result, interpretations }: ReportInput): ReportModel {
   const t = reportTexts(lang, instrument.kind);
   const group = result.normGroup;
+  const about = group && aboutGroup(group, lang);
   const scales = underDomains(instrument, result.scales).map(({ s, narrow }): ReportScale => {
     const b = band(s);
     const scale = instrument.scales.find((x) => x.number === s.id)!;
@@ -74,7 +76,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
           normed: true,
           line: t.normed(group.name, group.sampleSize, t.period(group.collectedFrom, group.collectedTo)),
           illustrative: group.illustrative,
-          ...(group.source ? { source: group.source } : {}),
+          ...(about ? { about } : {}),
         }
       : { normed: false, line: t.notNormed, illustrative: false },
     ...(result.translationNote ? { translationNote: result.translationNote[lang] } : {}),
@@ -86,6 +88,11 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     consistency: result.consistency === undefined ? t.noConsistency : t.consistency(result.consistency),
     flags: result.flags.map((flag) => ({ flag, text: t.flags[flag] })),
   };
+}
+
+/** Who the group's people are, for a recruiter: the description in `lang`, else the English one, else the source. */
+function aboutGroup(group: NormGroup, lang: Language): string {
+  return group.description?.[lang] ?? group.description?.en ?? group.source;
 }
 
 /** The 90% band of a sten as the report prints it, or '–' when the norm group records no reliability. */

@@ -51,7 +51,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   const y = doc.y;
   doc.font('bold').fontSize(10).fillColor(INK).text(t.normGroup, MARGIN, y, { lineBreak: false });
   flow(doc.font('regular'), m.norm.line, { x: MARGIN + 110, y, width: width - 110 });
-  if (m.norm.source) flow(doc.font('regular').fontSize(8.5).fillColor(MUTED), m.norm.source, { x: MARGIN + 110, width: width - 110 }).fillColor(INK);
+  if (m.norm.about) flow(doc.font('regular').fontSize(8.5).fillColor(MUTED), m.norm.about, { x: MARGIN + 110, width: width - 110 }).fillColor(INK);
   if (m.norm.illustrative) notice(doc, t.illustrative, width);
   if (m.translationNote) notice(doc, m.translationNote, width);
 

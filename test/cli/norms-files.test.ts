@@ -74,4 +74,33 @@ suiteOnEachDatabase('norm files the CLI refuses', { on: 'first', env: { EXAMPLE_
     const shown = (await cli('norms', 'list', '--json')).find((g: any) => g.id === imported.id);
     assert.equal(shown?.name, `Clean name ${db}`);
   });
+
+  test('a description over 300 characters, with a control character or in another language is refused, by import and by build; the same file without them imports', async () => {
+    const file = join(server.dataDir, 'described.json');
+    const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));
+    const base = { format: 'assay-norms/2', instrument: 'TMA170', sampleSize: 100, scales, name: `Described ${db}`, source: 'A test publisher' };
+    const refused = async (description: unknown, message: RegExp) => {
+      writeFileSync(file, JSON.stringify({ ...base, description }));
+      const r = await runCli(['norms', 'import', file], env);
+      assert.equal(r.code, 1, `${JSON.stringify(description).slice(0, 80)}: ${r.stdout}`);
+      assert.match(r.stderr, message);
+    };
+    await refused({ en: 'fine', nl: 'x'.repeat(301) }, /description\.nl must be at most 300 characters \(it has 301\)/);
+    await refused({ en: 'Web \u001b]0;owned\u0007 volunteers' }, /description\.en contains a character that is not allowed \(U\+001B/);
+    await refused({ en: 'Web \u202e volunteers' }, /description\.en contains a character that is not allowed \(U\+202E/);
+    await refused({ en: 'fine', de: 'Freiwillige' }, /description may only have the languages "en" and "nl"/);
+    await refused('Web volunteers', /description must be an object of texts by language/);
+    const build = await runCli(
+      ['norms', 'build', '--instrument', '0', '--name', 'Described', '--language', 'en', '--min-sample', '30', '--description-nl', 'Vrij\u0007willigers'],
+      env,
+    );
+    assert.equal(build.code, 1, build.stdout);
+    assert.match(build.stderr, /--description-nl contains a character that is not allowed \(U\+0007/);
+    // Positive control: the same file, with descriptions at the longest allowed, imports and keeps them.
+    const description = { en: 'e'.repeat(300), nl: 'n'.repeat(300) };
+    writeFileSync(file, JSON.stringify({ ...base, description }));
+    const imported = await cli('norms', 'import', file, '--json');
+    const shown = await cli('norms', 'show', imported.id, '--json');
+    assert.deepEqual([shown.name, shown.description], [`Described ${db}`, description]);
+  });
 });
