@@ -17,7 +17,12 @@ export async function activateTestNorms(store: Store): Promise<void> {
   for (const instrument of instruments.values()) {
     // The SPI ships real norms, not an illustrative example.
     if (instrument.code === 'SPI') continue;
-    const group = parseNormFile(readContent(join(EXAMPLE_NORMS_DIR, `example-${instrument.code.toLowerCase()}.json`)), instruments, model);
+    // Without the example's description, which says it is illustrative: this group is not.
+    const { description: _illustrativeOnly, ...group } = parseNormFile(
+      readContent(join(EXAMPLE_NORMS_DIR, `example-${instrument.code.toLowerCase()}.json`)),
+      instruments,
+      model,
+    );
     const id = await insertNormGroup(store, {
       ...group,
       name: `Test norms (${instrument.code})`,
