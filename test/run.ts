@@ -95,20 +95,34 @@ function runFiles(node: string, selected: string[], env: NodeJS.ProcessEnv): Pro
   return new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 }
 
-let code = await runFiles(process.execPath, files, { ...process.env, ...(pgUrl ? { TEST_PG_URL: pgUrl } : {}) });
-await postgres?.stop();
+/** Both passes; the second under Node.js 24 (see below). */
+async function bothPasses(): Promise<number> {
+  let code = await runFiles(process.execPath, files, { ...process.env, ...(pgUrl ? { TEST_PG_URL: pgUrl } : {}) });
+  await postgres?.stop();
 
-// The second pass: the same build under Node.js 24, all but the browser and PostgreSQL parts. It runs
-// with every full run (no filters), or when ASSAY_TEST_NODE24=1 asks; ASSAY_TEST_NODE24=0 leaves it out.
-const second = process.env.ASSAY_TEST_NODE24 ?? (filters.length === 0 ? '1' : '0');
-if (second === '1' && Number(process.versions.node.split('.')[0]) < 24) {
-  const { node, nodePath } = ensureNode24();
-  const selected = files.filter((f) => !relative(here, f).startsWith('e2e'));
-  process.stdout.write(`\nThe same tests under Node.js ${NODE24_VERSION} (SQLite, no browser): ${selected.length} files\n`);
-  // PATH first: bin/assay, spawned by the tests, runs on the `node` it finds there.
-  const env: NodeJS.ProcessEnv = { ...process.env, ASSAY_TEST_DATABASES: 'sqlite', NODE_PATH: nodePath, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
-  delete env.TEST_PG_URL;
-  code = (await runFiles(node, selected, env)) || code;
+  // The second pass: the same build under Node.js 24, all but the browser and PostgreSQL parts. It runs
+  // with every full run (no filters), or when ASSAY_TEST_NODE24=1 asks; ASSAY_TEST_NODE24=0 leaves it out.
+  const second = process.env.ASSAY_TEST_NODE24 ?? (filters.length === 0 ? '1' : '0');
+  if (second === '1' && Number(process.versions.node.split('.')[0]) < 24) {
+    const { node, nodePath } = ensureNode24();
+    const selected = files.filter((f) => !relative(here, f).startsWith('e2e'));
+    process.stdout.write(`\nThe same tests under Node.js ${NODE24_VERSION} (SQLite, no browser): ${selected.length} files\n`);
+    // PATH first: bin/assay, spawned by the tests, runs on the `node` it finds there.
+    const env: NodeJS.ProcessEnv = { ...process.env, ASSAY_TEST_DATABASES: 'sqlite', NODE_PATH: nodePath, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
+    delete env.TEST_PG_URL;
+    code = (await runFiles(node, selected, env)) || code;
+  }
+  return code;
 }
-rmSync(runTemp, { recursive: true, force: true });
+
+let code: number;
+try {
+  code = await bothPasses();
+} finally {
+  try {
+    rmSync(runTemp, { recursive: true, force: true, maxRetries: 3 });
+  } catch (error) {
+    process.stderr.write(`could not remove ${runTemp}: ${String(error)}\n`);
+  }
+}
 process.exit(code);

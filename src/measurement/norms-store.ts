@@ -64,7 +64,10 @@ export async function normGroupInForce(db: Kysely<DB>, apiKeyId: string, assessm
 
 export type NewNormGroup = Omit<NormGroup, 'id'> & { id?: string };
 
-/** Stores a group (inactive); a given id that exists already is left as it is. Returns the id. */
+/**
+ * Stores a group (inactive); a given id that exists already keeps its tables, its results being
+ * pinned to them, and gains the group's description if it had none. Returns the id.
+ */
 export async function insertNormGroup(store: Store, group: NewNormGroup): Promise<string> {
   const id = group.id ?? randomUUID();
   await store.write((trx) =>
@@ -87,7 +90,14 @@ export async function insertNormGroup(store: Store, group: NewNormGroup): Promis
         active: 0,
         created_at: now(),
       })
-      .onConflict((oc) => oc.column('id').doNothing())
+      .onConflict((oc) =>
+        group.description
+          ? oc
+              .column('id')
+              .doUpdateSet({ description: JSON.stringify(group.description) })
+              .where('norm_groups.description', 'is', null)
+          : oc.column('id').doNothing(),
+      )
       .execute(),
   );
   return id;
@@ -134,10 +144,11 @@ export async function setPortalNormGroup(store: Store, apiKeyId: string, id: str
   });
 }
 
-/** Which of these group ids are stored. */
-export async function normGroupIds(store: Store, ids: readonly string[]): Promise<string[]> {
+/** Which of these group ids are stored, and which of those have a description. */
+export async function normGroupIds(store: Store, ids: readonly string[]): Promise<{ id: string; described: boolean }[]> {
   if (ids.length === 0) return [];
-  return (await store.db.selectFrom('norm_groups').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+  const rows = await store.db.selectFrom('norm_groups').select(['id', 'description']).where('id', 'in', ids).execute();
+  return rows.map((r) => ({ id: r.id, described: r.description !== null }));
 }
 
 export async function countNormGroups(store: Store, assessmentType: number): Promise<number> {

@@ -8,7 +8,7 @@ import { activateNormGroup, countNormGroups, insertNormGroup, normGroupIds } fro
 import type { CompetenceModel } from './types.js';
 
 interface Manifest {
-  /** `instrument` is the file's own instrument code, so a start that finds every group stored reads no norm file. */
+  /** `instrument` is the file's own instrument code, so a start that finds every group stored, with its description, reads no norm file. */
   groups: Array<{ file: string; instrument: string; active?: boolean }>;
 }
 
@@ -28,13 +28,20 @@ export async function ensureShippedNorms(store: Store, instruments: Instruments,
     const instrument = [...instruments.values()].find((i) => i.code === g.instrument);
     return instrument ? [{ ...g, instrument, id: `${g.file.replace(/\.json$/, '')}-${instrument.version}` }] : [];
   });
-  const present = new Set(
-    await normGroupIds(
-      store,
-      loaded.map((g) => g.id),
-    ),
+  const stored = new Map(
+    (
+      await normGroupIds(
+        store,
+        loaded.map((g) => g.id),
+      )
+    ).map((g) => [g.id, g.described]),
   );
-  const missing = loaded.filter((g) => !present.has(g.id));
+  // Stored before norm files had descriptions: read again for the description alone.
+  for (const g of loaded.filter((x) => stored.get(x.id) === false)) {
+    const group = parseNormFile(readContent(join(dir, g.file)), instruments, model);
+    if (group.description) await insertNormGroup(store, { ...group, id: g.id });
+  }
+  const missing = loaded.filter((g) => !stored.has(g.id));
   const empty = new Set<number>();
   for (const type of new Set(missing.map((g) => g.instrument.assessmentType))) if ((await countNormGroups(store, type)) === 0) empty.add(type);
   const activated: string[] = [];

@@ -78,9 +78,12 @@ export class Dispatcher {
   }
 
   async start(): Promise<void> {
+    // On PostgreSQL a completion on any instance wakes every dispatcher: listening before the first
+    // look, so none committed meanwhile waits for the poll; heard only once the start sweep is done.
+    this.#store.listen(NOTIFY_CHANNEL, () => {
+      if (this.#loop.started) this.wake();
+    });
     await this.#loop.start();
-    // On PostgreSQL a completion on any instance wakes every dispatcher.
-    this.#store.listen(NOTIFY_CHANNEL, () => this.wake());
   }
 
   /** Looks at the outbox finished, attempts under way, and whether a stop has begun (tests wait on these before saying what did not happen). */

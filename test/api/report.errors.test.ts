@@ -8,7 +8,8 @@ import { apiClient, candidate, errorCode, request, type Credentials } from '../h
 import { eventually } from '../helpers/receiver.js';
 import { wordLayouts } from '../../src/reports/fonts.js';
 
-suiteOnEachDatabase('the report refuses what it cannot show', {}, ({ server, creds: owner }) => {
+// The event-loop guard at its default: that another tenant is not shed while PDFs render is one of the checks.
+suiteOnEachDatabase('the report refuses what it cannot show', { env: { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500' } }, ({ server, creds: owner }) => {
   let other: Credentials;
   let done: string;
   before(async () => {

@@ -17,7 +17,7 @@ type Checker = Awaited<ReturnType<typeof responseChecker>>;
  */
 suiteOnEachDatabase(
   'every API route through the client generated from the OpenAPI document',
-  { smtp: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500' } },
+  { smtp: true, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' } },
   ({ server, creds }) => {
     let checker: Checker;
     let api: ReturnType<typeof typedClient>;

@@ -58,6 +58,10 @@ for (const db of testDatabases()) {
           '30',
           '--about',
           'Volunteers of a test.',
+          '--description-en',
+          'Forty volunteers of a test.',
+          '--description-nl',
+          'Veertig vrijwilligers van een test.',
           '--json',
         ],
         env,
@@ -69,6 +73,7 @@ for (const db of testDatabases()) {
       assert.equal(shown.code, 0, shown.stderr);
       const group = JSON.parse(shown.stdout);
       assert.equal(group.sampleSize, 35);
+      assert.deepEqual(group.description, { en: 'Forty volunteers of a test.', nl: 'Veertig vrijwilligers van een test.' });
       assert.deepEqual([group.language, group.contentVersion, group.active], ['en', tma170.version, false]);
       assert.match(
         group.source,

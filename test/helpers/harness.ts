@@ -100,10 +100,13 @@ function handle<T extends object>(what: string, get: () => T | undefined): T {
   });
 }
 
-/** A server whose stop may be called more than once: a test may stop it, and the teardown stops what is left. */
-function stoppedOnce(server: TestServer): TestServer {
+/**
+ * A server whose stop may be called more than once: a test may stop it, and the teardown stops what
+ * is left. `keepData`: what a stop does with its data folder unless told.
+ */
+function stoppedOnce(server: TestServer, keepData = false): TestServer {
   let stopping: Promise<void> | undefined;
-  return Object.assign(Object.create(server) as TestServer, { stop: (keepData?: boolean) => (stopping ??= server.stop(keepData)) });
+  return Object.assign(Object.create(server) as TestServer, { stop: (keep = keepData) => (stopping ??= server.stop(keep)) });
 }
 
 /** Resolves once `child` has exited, killing it first if it has not. */
@@ -155,7 +158,8 @@ export function suiteOnEachDatabase(name: string, options: SuiteOptions, body: (
         sink: handle('SMTP server', () => sink),
         cliEnv: handle('CLI environment', () => processEnv ?? (server && { DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir })),
         async another(env = {}, serverOptions = {}) {
-          const other = stoppedOnce(await startServer(db, env, serverOptions));
+          // One on another server's folder leaves it at its stop: that server owns it.
+          const other = stoppedOnce(await startServer(db, env, serverOptions), Boolean(serverOptions.reuse));
           others.push(other);
           return other;
         },

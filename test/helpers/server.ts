@@ -44,7 +44,7 @@ export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<str
     DEMO_TENANT: 'false',
     SHUTDOWN_DRAIN_MS: '0',
     // Off: on a machine busy with other work the event-loop guard sheds a test's requests with 503.
-    // Suites whose subject is shedding turn it on (security/overload, api/typed-client).
+    // Suites that check shedding, or that nothing is shed, turn it on (security/overload, api/report.errors).
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });

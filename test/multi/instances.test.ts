@@ -59,14 +59,14 @@ suiteOnEachDatabase(
         SHUTDOWN_DRAIN_MS: '0',
       };
       // All three start, and so migrate, at the same moment on an empty database.
-      const started = await Promise.all(
+      await Promise.all(
         [0, 1, 2].map(() => {
           const dataDir = freshDir();
           dirs.push(dataDir);
-          return spawn({ ...env, DATA_DIR: dataDir });
+          // Each counted once it listens, so the teardown stops it before PostgreSQL even if another failed to start.
+          return spawn({ ...env, DATA_DIR: dataDir }).then((s) => (instances.push(s), s));
         }),
       );
-      instances.push(...started);
       const out = await runCli(['tenant', 'create', '--name', 'multi', '--portal-domain', 'https://p.test', '--json'], { ...env, DATA_DIR: dirs[0]! });
       assert.equal(out.code, 0, out.stderr);
       creds = JSON.parse(out.stdout);

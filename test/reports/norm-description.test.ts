@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/deadline.js';
+import { ROOT } from '../../src/platform/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
@@ -79,6 +80,15 @@ suiteOnEachDatabase(
         }
     });
 
+    test('with a Dutch description only: the Dutch report shows it, the English one the source', async () => {
+      const id = await groupInForce('Dutch only', { description: { nl: NL } });
+      const r = await reports(id);
+      for (const what of ['page', 'pdf'] as const) {
+        assert.ok(r.nl[what].includes(NL) && !r.nl[what].includes(SOURCE), `nl ${what}: ${r.nl[what].slice(0, 600)}`);
+        assert.ok(r.en[what].includes(SOURCE) && !r.en[what].includes(NL), `en ${what}: ${r.en[what].slice(0, 600)}`);
+      }
+    });
+
     test('without a description: both reports show the whole source, as before', async () => {
       const id = await groupInForce('No description', {});
       const r = await reports(id);
@@ -90,3 +100,27 @@ suiteOnEachDatabase(
     });
   },
 );
+
+const SHIPPED = `spi-sapa-${instruments.get(2)!.version}`;
+const shippedDescription = (JSON.parse(readFileSync(join(ROOT, 'content', 'norms', 'spi-sapa.json'), 'utf8')) as { description: { en: string; nl: string } })
+  .description;
+
+suiteOnEachDatabase('a shipped norm group stored before norm files had descriptions', { tenant: false }, ({ server, cliEnv, another }) => {
+  const shown = async () => {
+    const r = await runCli(['norms', 'show', SHIPPED, '--json'], cliEnv);
+    assert.equal(r.code, 0, r.stderr);
+    return (JSON.parse(r.stdout) as { description?: unknown }).description;
+  };
+
+  test('gains the description of its shipped file at the next start, its tables unchanged', async () => {
+    assert.deepEqual(await shown(), shippedDescription, 'positive control: stored with it on a first start');
+    const tables = async () =>
+      (await server.running.deps.store.db.selectFrom('norm_groups').select('norms').where('id', '=', SHIPPED).executeTakeFirstOrThrow()).norms;
+    const before = await tables();
+    await server.running.deps.store.write((trx) => trx.updateTable('norm_groups').set({ description: null }).where('id', '=', SHIPPED).execute());
+    assert.equal(await shown(), undefined, 'as stored before descriptions');
+    await another({}, { reuse: { dataDir: server.dataDir, databaseUrl: server.databaseUrl } });
+    assert.deepEqual(await shown(), shippedDescription);
+    assert.equal(await tables(), before);
+  });
+});
