@@ -75,7 +75,7 @@ suiteOnEachDatabase('norm files the CLI refuses', { on: 'first', env: { EXAMPLE_
     assert.equal(shown?.name, `Clean name ${db}`);
   });
 
-  test('a description over 300 characters, with a control character or in another language is refused, by import and by build; the same file without them imports', async () => {
+  test('a description over 300 characters, with a control character or in another language is refused by import, and a long one or a control character by build; the same file without them imports', async () => {
     const file = join(server.dataDir, 'described.json');
     const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));
     const base = { format: 'assay-norms/2', instrument: 'TMA170', sampleSize: 100, scales, name: `Described ${db}`, source: 'A test publisher' };
@@ -96,6 +96,12 @@ suiteOnEachDatabase('norm files the CLI refuses', { on: 'first', env: { EXAMPLE_
     );
     assert.equal(build.code, 1, build.stdout);
     assert.match(build.stderr, /--description-nl contains a character that is not allowed \(U\+0007/);
+    const long = await runCli(
+      ['norms', 'build', '--instrument', '0', '--name', 'Described', '--language', 'en', '--min-sample', '30', '--description-en', 'x'.repeat(301)],
+      env,
+    );
+    assert.equal(long.code, 1, long.stdout);
+    assert.match(long.stderr, /--description-en must be at most 300 characters/);
     // Positive control: the same file, with descriptions at the longest allowed, imports and keeps them.
     const description = { en: 'e'.repeat(300), nl: 'n'.repeat(300) };
     writeFileSync(file, JSON.stringify({ ...base, description }));
