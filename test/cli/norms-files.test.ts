@@ -90,18 +90,14 @@ suiteOnEachDatabase('norm files the CLI refuses', { on: 'first', env: { EXAMPLE_
     await refused({ en: 'Web \u202e volunteers' }, /description\.en contains a character that is not allowed \(U\+202E/);
     await refused({ en: 'fine', de: 'Freiwillige' }, /description may only have the languages "en" and "nl"/);
     await refused('Web volunteers', /description must be an object of texts by language/);
-    const build = await runCli(
-      ['norms', 'build', '--instrument', '0', '--name', 'Described', '--language', 'en', '--min-sample', '30', '--description-nl', 'Vrij\u0007willigers'],
-      env,
-    );
-    assert.equal(build.code, 1, build.stdout);
-    assert.match(build.stderr, /--description-nl contains a character that is not allowed \(U\+0007/);
-    const long = await runCli(
-      ['norms', 'build', '--instrument', '0', '--name', 'Described', '--language', 'en', '--min-sample', '30', '--description-en', 'x'.repeat(301)],
-      env,
-    );
-    assert.equal(long.code, 1, long.stdout);
-    assert.match(long.stderr, /--description-en must be at most 300 characters/);
+    for (const [option, text, message] of [
+      ['--description-nl', 'Vrij\u0007willigers', /--description-nl contains a character that is not allowed \(U\+0007/],
+      ['--description-en', 'x'.repeat(301), /--description-en must be at most 300 characters/],
+    ] as const) {
+      const build = await runCli(['norms', 'build', '--instrument', '0', '--name', 'Described', '--language', 'en', '--min-sample', '30', option, text], env);
+      assert.equal(build.code, 1, `${option}: ${build.stdout}`);
+      assert.match(build.stderr, message);
+    }
     // Positive control: the same file, with descriptions at the longest allowed, imports and keeps them.
     const description = { en: 'e'.repeat(300), nl: 'n'.repeat(300) };
     writeFileSync(file, JSON.stringify({ ...base, description }));

@@ -116,15 +116,20 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     assert.match(report.text, /Potter/);
   });
 
-  test('a release PATCH that Greenhouse answers with 500 is retried as the completion PATCH is, until it is taken', async () => {
-    const path = '/gh-release-retry';
-    const ordered = await gh('/send_test', { method: 'POST', body: sendTestBody(ctx.receiver.url(path), '4343') });
+  /**
+   * An order for `person` taken to completion, its completion PATCH received; then, after
+   * `beforeRelease`, the candidate releases while Greenhouse answers the first PATCH after that
+   * with 500 and the next ones with 204. Resolves once the release PATCH and its retry arrived and
+   * the dispatcher is quiet, with the assessment's attempts as [Kind, Status].
+   */
+  async function releasedWithFirstPatchFailing(path: string, person: string, beforeRelease: (id: string) => Promise<void> = async () => {}) {
+    const ordered = await gh('/send_test', { method: 'POST', body: sendTestBody(ctx.receiver.url(path), person) });
     assert.equal(ordered.status, 200);
     const id: string = ordered.body.partner_interview_id;
     const candidate = new FormClient(ctx.server.url);
     const end = await completeViaForms(candidate, id);
     await ctx.receiver.waitForPath(path, 1);
-    // From now on, the first PATCH to this path fails; the next ones are taken.
+    await beforeRelease(id);
     let failed = 0;
     ctx.receiver.behaviour = (res, req) => res.writeHead(req.url === path && failed++ === 0 ? 500 : 204).end();
     const page = await candidate.get(end.location!);
@@ -140,54 +145,30 @@ suiteOnEachDatabase('Greenhouse test_status while the candidate withholds the re
     );
     await dispatcherQuiet(webhooks);
     const log = (await apiClient(ctx.server.url, ctx.creds).get(`/api/anonymous/assessment/${id}/webhooks`)).body.Data;
-    assert.deepEqual(
-      (log.Attempts ?? log).map((a: { Kind: string; Status: string }) => [a.Kind, a.Status]),
-      [
-        ['Automatic', 'Delivered'],
-        ['Release', 'Failed'],
-        ['Release', 'Delivered'],
-      ],
-    );
+    return (log.Attempts ?? log).map((a: { Kind: string; Status: string }) => [a.Kind, a.Status]) as [string, string][];
+  }
+
+  const RETRIED = [
+    ['Automatic', 'Delivered'],
+    ['Release', 'Failed'],
+    ['Release', 'Delivered'],
+  ];
+
+  test('a release PATCH that Greenhouse answers with 500 is retried as the completion PATCH is, until it is taken', async () => {
+    const path = '/gh-release-retry';
+    assert.deepEqual(await releasedWithFirstPatchFailing(path, '4343'), RETRIED);
     assert.equal(ctx.receiver.received.filter((r) => r.url === path).length, 3, 'completion, the failed release PATCH, its retry');
   });
 
   test("a release eight days after completion, past the completion's seven-day retry window, still has its failed PATCH retried", async () => {
-    const path = '/gh-release-late';
-    const ordered = await gh('/send_test', { method: 'POST', body: sendTestBody(ctx.receiver.url(path), '4344') });
-    assert.equal(ordered.status, 200);
-    const id: string = ordered.body.partner_interview_id;
-    const candidate = new FormClient(ctx.server.url);
-    const end = await completeViaForms(candidate, id);
-    await ctx.receiver.waitForPath(path, 1);
     // The completion's PATCH as if queued eight days ago: a retry counted from it would be past the window.
     const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000).toISOString();
-    const store = ctx.server.running.deps.store;
-    const moved = await store.write((trx) =>
-      trx.updateTable('webhook_attempts').set({ created_at: eightDaysAgo }).where('analysis_id', '=', id).executeTakeFirst(),
-    );
-    assert.equal(Number(moved.numUpdatedRows), 1, 'positive control: the completion attempt was moved back');
-    let failed = 0;
-    ctx.receiver.behaviour = (res, req) => res.writeHead(req.url === path && failed++ === 0 ? 500 : 204).end();
-    const page = await candidate.get(end.location!);
-    assert.equal((await candidate.post(end.location!, { _csrf: csrfToken(page.html), decision: 'release' })).status, 303);
-    const webhooks = ctx.server.running.deps.webhooks;
-    await eventually(
-      async () => {
-        webhooks.wake();
-        return ctx.receiver.received.filter((r) => r.url === path).length >= 3 ? true : undefined;
-      },
-      15_000,
-      'the late release PATCH and its retry',
-    );
-    await dispatcherQuiet(webhooks);
-    const log = (await apiClient(ctx.server.url, ctx.creds).get(`/api/anonymous/assessment/${id}/webhooks`)).body.Data;
-    assert.deepEqual(
-      (log.Attempts ?? log).map((a: { Kind: string; Status: string }) => [a.Kind, a.Status]),
-      [
-        ['Automatic', 'Delivered'],
-        ['Release', 'Failed'],
-        ['Release', 'Delivered'],
-      ],
-    );
+    const attempts = await releasedWithFirstPatchFailing('/gh-release-late', '4344', async (id) => {
+      const moved = await ctx.server.running.deps.store.write((trx) =>
+        trx.updateTable('webhook_attempts').set({ created_at: eightDaysAgo }).where('analysis_id', '=', id).executeTakeFirst(),
+      );
+      assert.equal(Number(moved.numUpdatedRows), 1, 'positive control: the completion attempt was moved back');
+    });
+    assert.deepEqual(attempts, RETRIED);
   });
 });
