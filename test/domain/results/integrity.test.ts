@@ -43,7 +43,7 @@ describe('consistency', () => {
         if (score < INTEGRITY.lowConsistency) low++;
         runs++;
       }),
-      // 2000 sets: the share under the threshold (about 0.93) then lies 5 standard errors above 0.9.
+      // 2000 sets: the share under the threshold (about 0.93) then lies nearly 5 standard errors above 0.9.
       { numRuns: 2000 },
     );
     const mean = total / runs;
