@@ -145,7 +145,7 @@ export async function setPortalNormGroup(store: Store, apiKeyId: string, id: str
 }
 
 /** Which of these group ids are stored, and which of those have a description. */
-export async function normGroupIds(store: Store, ids: readonly string[]): Promise<{ id: string; described: boolean }[]> {
+export async function storedNormGroups(store: Store, ids: readonly string[]): Promise<{ id: string; described: boolean }[]> {
   if (ids.length === 0) return [];
   const rows = await store.db.selectFrom('norm_groups').select(['id', 'description']).where('id', 'in', ids).execute();
   return rows.map((r) => ({ id: r.id, described: r.description !== null }));

@@ -4,7 +4,7 @@ import type { Store } from '../db/database.js';
 import type { Instruments } from './instruments/load.js';
 import { ContentError, readContent } from './load.js';
 import { parseNormFile } from './norm-groups.js';
-import { activateNormGroup, countNormGroups, insertNormGroup, normGroupIds } from './norms-store.js';
+import { activateNormGroup, countNormGroups, insertNormGroup, storedNormGroups } from './norms-store.js';
 import type { CompetenceModel } from './types.js';
 
 interface Manifest {
@@ -28,14 +28,11 @@ export async function ensureShippedNorms(store: Store, instruments: Instruments,
     const instrument = [...instruments.values()].find((i) => i.code === g.instrument);
     return instrument ? [{ ...g, instrument, id: `${g.file.replace(/\.json$/, '')}-${instrument.version}` }] : [];
   });
-  const stored = new Map(
-    (
-      await normGroupIds(
-        store,
-        loaded.map((g) => g.id),
-      )
-    ).map((g) => [g.id, g.described]),
+  const found = await storedNormGroups(
+    store,
+    loaded.map((g) => g.id),
   );
+  const stored = new Map(found.map((g) => [g.id, g.described]));
   // Stored before norm files had descriptions: read again for the description alone.
   for (const g of loaded.filter((x) => stored.get(x.id) === false)) {
     const group = parseNormFile(readContent(join(dir, g.file)), instruments, model);
