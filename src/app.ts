@@ -98,6 +98,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     },
     readiness,
     tokenGuesses: new WindowLimiter(config.rateLimit.portalUnknownTokenPerMinute),
+    codeGuesses: {
+      byAddress: new WindowLimiter(config.rateLimit.portalCodeGuessesPerAddress, 15 * 60_000),
+      byAssessment: new WindowLimiter(config.rateLimit.portalCodeGuessesPerAssessment, 60 * 60_000),
+    },
     metrics,
   };
   metrics?.watch({ kdf, pdf: pdfs, assessmentsByStatus: () => countByStatus(store), webhooks: deps.webhooks });
@@ -106,7 +110,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     ...(options.resolver ? { resolver: options.resolver } : {}),
     ...(metrics ? { metrics } : {}),
   });
-  mailer = config.mail ? new Mailer(store, config.mail, instruments, app.log, metrics) : undefined;
+  mailer = config.mail ? new Mailer(store, config.mail, instruments, deps.candidateKeys, app.log, metrics) : undefined;
 
   let extraListeners: NetServer[] = [];
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;

@@ -41,7 +41,14 @@ export interface Config {
   /** The PDF report threads (reports/pdf-threads.ts). */
   pdf: { threads: number; queue: number };
   overload: { maxInFlight: number; maxEventLoopDelayMs: number; bodyBytes: number; bodyBytesPerClient: number };
-  rateLimit: { perKeyPerMinute: number; portalUnknownTokenPerMinute: number };
+  rateLimit: {
+    perKeyPerMinute: number;
+    portalUnknownTokenPerMinute: number;
+    /** Wrong personal codes one address may type in 15 minutes, over all assessments. */
+    portalCodeGuessesPerAddress: number;
+    /** Wrong personal codes one assessment may be sent in an hour, from all addresses. */
+    portalCodeGuessesPerAssessment: number;
+  };
   http: { requestTimeoutMs: number; keepAliveTimeoutMs: number; headersTimeoutMs: number; maxHeaderBytes: number };
   shutdownDrainMs: number;
   /** From the signal: the process exits by then, finished or not. */
@@ -238,6 +245,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: {
       perKeyPerMinute: int(env, 'RATE_LIMIT_PER_KEY_PER_MINUTE', 600_000, 1, 100_000_000),
       portalUnknownTokenPerMinute: int(env, 'PORTAL_UNKNOWN_TOKEN_PER_MINUTE', 30, 1, 100_000),
+      portalCodeGuessesPerAddress: int(env, 'PORTAL_CODE_GUESSES_PER_ADDRESS', 10, 1, 100_000),
+      portalCodeGuessesPerAssessment: int(env, 'PORTAL_CODE_GUESSES_PER_ASSESSMENT', 30, 1, 100_000),
     },
     http: {
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),

@@ -77,6 +77,8 @@ export interface AssessmentTable {
   norm_group_id: string | null;
   /** The candidate's last page post (or start): the start of the time spent on the next page. */
   last_activity_at: string | null;
+  /** 1 once a browser holds the candidate's credential from Start; 0 before, and for rows started before that rule. */
+  candidate_bound: number;
   /** Signs the report's share links; replaced to revoke them, cleared on erasure. */
   report_nonce: string | null;
   /** Null when the portal does not ask the candidate; else pending, released or declined. */

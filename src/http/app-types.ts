@@ -27,7 +27,7 @@ export interface Deps {
   competences: CompetenceModel;
   interpretations: Interpretations;
   reportLinks: ReportLinks;
-  /** The candidate's own credential for their feedback and release decision. */
+  /** The candidate's own credential, from Start on: their answers, finishing, feedback and release decision. */
   candidateKeys: CandidateKeys;
   authenticator: Authenticator;
   /** The password-check threads: their queue is observable (tests, metrics). */
@@ -41,6 +41,8 @@ export interface Deps {
   readiness: { shuttingDown: boolean };
   /** Portal lookups of unknown tokens, per client IP: token guessing is rate-limited. */
   tokenGuesses: WindowLimiter;
+  /** Wrong personal codes, per client IP and per assessment: counted apart from unknown links. */
+  codeGuesses: { byAddress: WindowLimiter; byAssessment: WindowLimiter };
   /** Prometheus metrics, when METRICS_PORT turns them on. */
   metrics: Metrics | undefined;
 }

@@ -5,7 +5,7 @@ import type { Instruments } from '../measurement/instruments/load.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../db/database.js';
 import { portalLogo, portalSettings } from '../tenancy/portal-settings-store.js';
-import { assessmentUrl } from '../assessments/rules.js';
+import { personalLinkPath, type CandidateCodes } from '../security/candidate-codes.js';
 import { OutboxLoop } from '../platform/outbox-loop.js';
 import { MailMetrics, type MailOutcome } from './metrics.js';
 import { claimDue, finish, releaseStale, type ClaimedMail, type Ending } from './outbox-store.js';
@@ -27,6 +27,7 @@ const INLINE_LOGO = new Set(['image/png', 'image/jpeg', 'image/gif']);
 export class Mailer {
   readonly #id = randomUUID();
   readonly #store: Store;
+  readonly #codes: CandidateCodes;
   readonly #config: MailConfig;
   readonly #instruments: Instruments;
   readonly #log: FastifyBaseLogger;
@@ -34,8 +35,9 @@ export class Mailer {
   readonly #metrics: MailMetrics | undefined;
   readonly #loop: OutboxLoop;
 
-  constructor(store: Store, config: MailConfig, instruments: Instruments, log: FastifyBaseLogger, metrics?: Metrics) {
+  constructor(store: Store, config: MailConfig, instruments: Instruments, codes: CandidateCodes, log: FastifyBaseLogger, metrics?: Metrics) {
     this.#store = store;
+    this.#codes = codes;
     this.#config = config;
     this.#instruments = instruments;
     this.#log = log.child({ component: 'mail' });
@@ -143,7 +145,8 @@ export class Mailer {
       organisation: portal.organisation_name,
       logoCid: logo ? 'logo@assay' : null,
       instrument,
-      link: assessmentUrl(row.portal_domain, row.analysis_id),
+      // The candidate's personal link: it opens their session on any device, unlike the employer's copy of the AssessmentUrl.
+      link: row.portal_domain + personalLinkPath(row.analysis_id, this.#codes.resumeToken(row.analysis_id)),
       expiresAt: row.expires_at,
       privacyUrl: portal.privacy_url,
       contactEmail: portal.contact_email,

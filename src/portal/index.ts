@@ -11,6 +11,7 @@ import { PORTAL_BODY_LIMIT } from '../platform/limits.js';
 import { formParser } from './form.js';
 import { pageContext, sendPage } from './render.js';
 import { brandRoutes } from './routes/brand.js';
+import { codeRoutes } from './routes/code.js';
 import { detailsRoutes } from './routes/details.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { questionRoutes } from './routes/questions.js';
@@ -72,6 +73,7 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
   detailsRoutes(app, deps);
   questionRoutes(app, deps);
   feedbackRoutes(app, deps);
+  codeRoutes(app, deps);
   brandRoutes(app, deps);
 }
 

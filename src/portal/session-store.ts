@@ -35,6 +35,7 @@ const SESSION_KEYS = [
   'expires_at',
   'last_activity_at',
   'results_release',
+  'candidate_bound',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 const SESSION_COLUMNS = SESSION_KEYS.map((c) => `a.${c}` as const);
 export type SessionAssessment = Pick<AssessmentRow, (typeof SESSION_KEYS)[number]>;
@@ -90,16 +91,29 @@ export async function loadSession(store: Store, analysisId: string): Promise<Ses
   };
 }
 
-export async function markStarted(store: Store, analysisId: string): Promise<void> {
+/**
+ * Starts the assessment and binds it to the browser that pressed Start. True for that one request
+ * only: of two browsers pressing Start at once, one becomes the candidate's.
+ */
+export async function markStarted(store: Store, analysisId: string): Promise<boolean> {
   const at = now();
-  await store.write((trx) =>
+  const r = await store.write((trx) =>
     trx
       .updateTable('assessments')
-      .set({ status: 'Started', started_at: at, last_activity_at: at })
+      .set({ status: 'Started', started_at: at, last_activity_at: at, candidate_bound: 1 })
       .where('analysis_id', '=', analysisId)
       .where('status', '=', 'Created')
-      .execute(),
+      .executeTakeFirst(),
   );
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Binds an assessment started before binding existed to the browser that opens it next; true for that one. */
+export async function claimUnbound(store: Store, analysisId: string): Promise<boolean> {
+  const r = await store.write((trx) =>
+    trx.updateTable('assessments').set({ candidate_bound: 1 }).where('analysis_id', '=', analysisId).where('candidate_bound', '=', 0).executeTakeFirst(),
+  );
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export async function updateCandidateDetails(

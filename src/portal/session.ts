@@ -4,11 +4,12 @@ import { currentStep, type Progress, type Step } from '../measurement/instrument
 import { effectiveStatus } from '../lifecycle/rules.js';
 import { brandOf } from './brand.js';
 import type { Instrument } from '../measurement/instruments/types.js';
-import { loadSession, type Session } from './session-store.js';
+import { claimUnbound, loadSession, type Session } from './session-store.js';
 import { pageContext, redirect, sendPage } from './render.js';
 import type { PageContext } from './views/layout.js';
 import { TEXTS } from './texts.js';
 import { closedPage, messagePage, notFoundPage } from './views/pages.js';
+import { startedElsewherePage } from './views/feedback.js';
 
 /** AnalysisIds are 24 URL-safe characters; anything far from that is not worth a query. */
 const ANALYSIS_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -39,9 +40,17 @@ export function stepUrl(id: string, step: Step): string {
 
 /**
  * Reads the assessment behind the URL's token and where its candidate stands. Sends the
- * friendly 404 page itself and returns undefined when there is no such assessment.
+ * friendly 404 page itself and returns undefined when there is no such assessment. From Start on,
+ * only the candidate's browser gets past it: any other is sent the page that asks for the personal
+ * code (`stranger: 'allow'` lets the code pages themselves through).
  */
-export async function load(deps: Deps, request: FastifyRequest, reply: FastifyReply, ctx = pageContext(request, reply)): Promise<Loaded | undefined> {
+export async function load(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx = pageContext(request, reply),
+  opts: { stranger?: 'allow' } = {},
+): Promise<Loaded | undefined> {
   const id = (request.params as { id: string }).id;
   const session = ANALYSIS_ID.test(id) ? await loadSession(deps.store, id) : undefined;
   if (!session) {
@@ -63,8 +72,20 @@ export async function load(deps: Deps, request: FastifyRequest, reply: FastifyRe
     sendPage(reply, closedPage(l.ctx, l.step.kind), { status: 410 });
     return undefined;
   }
+  if (l.progress.status === 'Started') {
+    if (deps.candidateKeys.holds(request, id)) l.ctx.personalCode = deps.candidateKeys.code(id);
+    else if (session.assessment.candidate_bound === 0 && (await claimUnbound(deps.store, id))) {
+      deps.candidateKeys.grant(reply, id);
+      l.ctx.personalCode = deps.candidateKeys.code(id);
+    } else if (opts.stranger !== 'allow') {
+      sendPage(reply, startedElsewherePage(l.ctx, codeUrl(id), reply.generateCsrf({ userInfo: id })), { status: 403 });
+      return undefined;
+    }
+  }
   return l;
 }
+
+export const codeUrl = (id: string) => `/anonymous/analyse/${id}/code`;
 
 /** Where the candidate of `session` stands, as read fresh or kept from their last page. */
 export function loadedFrom(deps: Deps, ctx: PageContext, id: string, session: Session): Loaded {

@@ -155,10 +155,17 @@ suiteOnEachDatabase(
         await p1.getByRole('button', { name: 'Next' }).click();
       }
       await p1.waitForURL(/\/questions\/3$/);
+      const code = (await p1.locator('.personal-code strong.code').textContent())!.trim();
       await first.close();
 
+      // Another context is asked for the personal code its first pages showed.
       const second = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const p2 = await second.newPage();
+      await p2.goto(a.url);
+      assert.equal(await p2.locator('h1').textContent(), 'This questionnaire was started on another device');
+      await p2.getByLabel('Personal code').fill(code);
+      await p2.getByRole('button', { name: 'Continue' }).click();
+      await p2.waitForURL(/\/questions\/3$/);
       await p2.goto(a.url);
       assert.equal(await p2.locator('h1').textContent(), 'Welcome back');
       await assertAccessible(p2, 'resume');

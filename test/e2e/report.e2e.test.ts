@@ -24,14 +24,14 @@ suiteOnEachDatabase(
       await browser?.close();
     });
 
-    /** Answers every page but the last through plain forms, so the browser only finishes. */
-    async function allButLastPage(id: string): Promise<void> {
+    /** Answers every page but the last through plain forms, so the browser only finishes: that browser and the personal code its pages show. */
+    async function allButLastPage(id: string): Promise<{ client: FormClient; code: string }> {
       const client = new FormClient(server.url);
       let res = await client.submit(startPath(id), {});
       // More pages than any questionnaire has: a flow that never ends fails.
       for (let pages = 0; pages < 50; pages++) {
         const page = await client.get(res.location!);
-        if (/value="finish"/.test(page.html)) return;
+        if (/value="finish"/.test(page.html)) return { client, code: /<strong class="code">([0-9A-Z-]{14})<\/strong>/.exec(page.html)![1]! };
         const fields: Record<string, string> = { _csrf: csrfToken(page.html), nav: 'next' };
         for (const [i, name] of itemNames(page.html).entries()) fields[name] = String((i % 5) + 1);
         res = await client.post(res.location!, fields);
@@ -41,13 +41,18 @@ suiteOnEachDatabase(
 
     test('the candidate finishes, reads their summary, agrees to share, and goes back to the ATS; the results open up', async () => {
       const a = await newAssessment(server.url, creds, { AssessmentType: 0, ReturnUrl: receiver.url('/return') });
-      await allButLastPage(a.id);
+      const { code } = await allButLastPage(a.id);
       const context = await browser.newContext({ ...PHONE, locale: 'en-GB' });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      // The candidate goes on in the browser with their personal code.
       await page.goto(a.url);
+      await page.getByLabel('Personal code').fill(code);
       await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(/\/questions\/\d+$/);
+      // The code page answers 403 on purpose; what must not appear from here on is a refused script, style or form.
+      errors.length = 0;
       await page.waitForSelector('fieldset.item');
       await answerPage(page);
       await page.getByRole('button', { name: 'Finish' }).click();
@@ -71,8 +76,7 @@ suiteOnEachDatabase(
 
     test('the report from a share link: no accessibility violations in nl or en, no CSP errors, and it prints on A4', async () => {
       const a = await newAssessment(server.url, creds, { AssessmentType: 0 }, { FirstName: 'Zoë', Preposition: 'de', LastName: 'Vries' });
-      await allButLastPage(a.id);
-      const client = new FormClient(server.url);
+      const { client } = await allButLastPage(a.id);
       const last = `/anonymous/analyse/${a.id}/questions/17`;
       const html = (await client.get(last)).html;
       const fields: Record<string, string> = { _csrf: csrfToken(html), nav: 'finish' };

@@ -156,11 +156,11 @@ suiteOnEachDatabase(
       const invitations = sink.to('hpotter@hogwarts.edu').slice(before);
       assert.equal(invitations.length, 1);
       const text = invitations[0]!.parsed.text ?? '';
-      const href = text.match(/https?:\/\/\S+\/anonymous\/analyse\/start\/[A-Za-z0-9_-]+/)?.[0];
-      assert.ok(href, 'the e-mail carries the assessment link');
+      const href = text.match(/https?:\/\/\S+\/anonymous\/analyse\/[A-Za-z0-9_-]+\/resume\/[A-Za-z0-9_-]+/)?.[0];
+      assert.ok(href, "the e-mail carries the candidate's personal link to the assessment");
       const link = new URL(href);
       assert.equal(link.origin, creds.portalDomain);
-      assert.equal(link.pathname.split('/').at(-1), id);
+      assert.equal(link.pathname.split('/')[3], id);
 
       const pending = await gh(`/test_status?partner_interview_id=${id}`);
       assert.equal(pending.status, 200);
@@ -168,7 +168,9 @@ suiteOnEachDatabase(
       assert.equal(pending.body.partner_profile_url, null);
 
       // The candidate follows the e-mailed link (its path, on this server).
-      await completeViaForms(new FormClient(server.url), link.pathname.split('/').at(-1)!);
+      const candidate = new FormClient(server.url);
+      assert.equal((await candidate.get(link.pathname)).status, 303);
+      await completeViaForms(candidate, id);
 
       const hits = () => receiver.received.filter((r) => r.url === path);
       const webhooks = server.running.deps.webhooks;

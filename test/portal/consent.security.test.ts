@@ -89,7 +89,7 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
 
   test('a burst of wrong codes from one address is refused with 429 and Retry-After, the right code included, until the window passes', async () => {
     // A server of its own with a small window: the other tests' guesses do not count here.
-    const small = await another({ PORTAL_UNKNOWN_TOKEN_PER_MINUTE: '3' });
+    const small = await another({ PORTAL_CODE_GUESSES_PER_ADDRESS: '3' });
     try {
       const tenant = (await small.tenant()) as Tenant;
       const r = await runCli(['portal', 'set', '--key', tenant.apiKeyId, '--candidate-release', 'on', '--json'], {

@@ -95,7 +95,16 @@ suiteOnEachDatabase('candidate portal without JavaScript', {}, ({ server, creds 
     assert.match(again1.html, new RegExp(`name="${names[2]}" value="3" checked`), 'earlier answers are shown');
     assert.match(again1.html, /11 of 170/, 'the partial answer from page 2 was saved');
 
+    // Another browser needs the personal code, which the candidate's own pages show.
+    const code = /<strong class="code">([0-9A-Z-]{14})<\/strong>/.exec(again1.html)?.[1];
+    assert.ok(code, "the candidate's page shows the personal code");
     const other = new FormClient(server.url);
+    const asked = await other.get(startPath(a.id));
+    assert.equal(asked.status, 403);
+    assert.match(asked.html, /started on another device/);
+    assert.doesNotMatch(asked.html, /checked/);
+    const entered = await other.post(`/anonymous/analyse/${a.id}/code`, { _csrf: csrfToken(asked.html), code });
+    assert.equal(entered.location, `/anonymous/analyse/${a.id}/questions/2`);
     const resume = await other.get(startPath(a.id));
     assert.match(resume.html, /Welcome back/);
     const cont = await other.post(startPath(a.id), { _csrf: csrfToken(resume.html) });

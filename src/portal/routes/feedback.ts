@@ -9,7 +9,7 @@ import { redirect, sendPage } from '../render.js';
 import { load, toCurrentStep } from '../session.js';
 import { afterwards, isCandidate, offersFeedback } from '../feedback-offer.js';
 import { TEXTS } from '../texts.js';
-import { codePage, feedbackPage } from '../views/feedback.js';
+import { feedbackPage } from '../views/feedback.js';
 import { messagePage } from '../views/pages.js';
 
 const strength = (s: Scored) => s.sten ?? s.raw;
@@ -17,7 +17,6 @@ const DECISIONS = new Set(['release', 'decline', 'withdraw']);
 
 export function feedbackRoutes(app: App, deps: Deps): void {
   const feedbackUrl = (id: string) => `/anonymous/analyse/${id}/feedback`;
-  const codeUrl = (id: string) => `/anonymous/analyse/${id}/code`;
 
   app.get('/:id/feedback', async (request, reply) => {
     const l = await load(deps, request, reply);
@@ -69,32 +68,5 @@ export function feedbackRoutes(app: App, deps: Deps): void {
     }
     // After a withdrawal the candidate sees their page again, with the state it now has.
     return redirect(reply, decision === 'withdraw' ? feedbackUrl(l.id) : afterwards(l));
-  });
-
-  app.get('/:id/code', async (request, reply) => {
-    const l = await load(deps, request, reply);
-    if (!l) return reply;
-    if (l.step.kind !== 'completed' || !(await offersFeedback(deps, l))) return toCurrentStep(reply, l);
-    if (isCandidate(deps, request, l)) return redirect(reply, feedbackUrl(l.id));
-    return sendPage(reply, codePage(l.ctx, codeUrl(l.id), reply.generateCsrf({ userInfo: l.id }), false));
-  });
-
-  app.post('/:id/code', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const code = takeForm(request).code;
-    const l = await load(deps, request, reply);
-    if (!l) return reply;
-    if (l.step.kind !== 'completed' || !(await offersFeedback(deps, l))) return toCurrentStep(reply, l);
-    // Wrong codes count with unknown links against the client's address: guessing is rate-limited.
-    const wait = deps.tokenGuesses.retryAfter(request.ip);
-    if (wait > 0) {
-      const t = TEXTS[l.ctx.lang];
-      return sendPage(reply.header('retry-after', String(wait)), messagePage(l.ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
-    }
-    if (deps.candidateKeys.matches(l.id, code)) {
-      deps.candidateKeys.grant(reply, l.id);
-      return redirect(reply, feedbackUrl(l.id));
-    }
-    deps.tokenGuesses.count(request.ip);
-    return sendPage(reply, codePage(l.ctx, codeUrl(l.id), reply.generateCsrf({ userInfo: l.id }), true), { status: 400 });
   });
 }

@@ -80,7 +80,9 @@ export function questionRoutes(app: App, deps: Deps): void {
     const form = takeForm(request);
     const page = pageNumber((request.params as { page: string }).page);
     const ctx = pageContext(request, reply);
-    const recent = recentSessions(deps.store).take((request.params as { id: string }).id);
+    const id = (request.params as { id: string }).id;
+    // Only the candidate's browser skips the read; any other goes through load's check.
+    const recent = deps.candidateKeys.holds(request, id) ? recentSessions(deps.store).take(id) : undefined;
     if (recent && (await postOnRecent(deps, reply, loadedFrom(deps, ctx, recent.assessment.analysis_id, recent), page, form))) return reply;
     const l = await load(deps, request, reply, ctx);
     if (!l) return reply;

@@ -34,7 +34,9 @@ export function startRoutes(app: App, deps: Deps): void {
     const l = await load(deps, request, reply);
     if (!l) return reply;
     if (l.step.kind === 'start') {
-      await markStarted(deps.store, l.id);
+      // Of two browsers pressing Start at once, the one that started it becomes the candidate's; the other is asked for the code.
+      if (!(await markStarted(deps.store, l.id))) return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+      deps.candidateKeys.grant(reply, l.id);
       return redirect(reply, stepUrl(l.id, currentStep(l.instrument, { ...l.progress, status: 'Started' })));
     }
     return redirect(reply, stepUrl(l.id, l.step));

@@ -72,12 +72,23 @@ ${undecided ? html`<p><a href="${v.next}">${t.releaseLater}</a></p>` : html`<p><
 /** Where a candidate on another device (or after clearing cookies) types their personal code. */
 export function codePage(ctx: PageContext, action: string, csrf: string, wrong: boolean): Html {
   const t = textsFor(ctx);
+  return codeForm(ctx, t.codeFormTitle, t.codeFormIntro, action, csrf, wrong);
+}
+
+/** What a browser other than the candidate's sees once the assessment is started: a way in with the code. */
+export function startedElsewherePage(ctx: PageContext, action: string, csrf: string, wrong = false): Html {
+  const t = textsFor(ctx);
+  return codeForm(ctx, t.startedElsewhereTitle, t.startedElsewhereIntro, action, csrf, wrong);
+}
+
+function codeForm(ctx: PageContext, title: string, intro: string, action: string, csrf: string, wrong: boolean): Html {
+  const t = textsFor(ctx);
   return layout(
     ctx,
-    t.codeFormTitle,
+    title,
     html`${wrong ? errorSummary(ctx, undefined, [{ href: '#f-code', message: t.codeWrong }]) : ''}
-<h1>${t.codeFormTitle}</h1>
-<p class="lead">${t.codeFormIntro}</p>
+<h1>${title}</h1>
+<p class="lead">${intro}</p>
 <form method="post" action="${action}" novalidate>
 <input type="hidden" name="_csrf" value="${csrf}">
 <div class="field${wrong ? ' has-error' : ''}">

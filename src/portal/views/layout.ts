@@ -11,6 +11,8 @@ export interface PageContext {
   brand?: Brand;
   /** What the assessment's instrument measures, once known: the words around the questions and the feedback follow it. */
   kind?: 'motivation' | 'personality';
+  /** The candidate's personal code, on the pages of their own browser from Start until they finish. */
+  personalCode?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ ${brand?.themeUrl ? html`<link rel="stylesheet" href="${brand.themeUrl}">` : ''}
 </header>
 <main id="main" tabindex="-1">
 ${body}
+${ctx.personalCode ? html`<p class="personal-code">${t.personalCode} <strong class="code">${ctx.personalCode}</strong></p>` : ''}
 </main>
 ${
   brand?.privacyUrl || brand?.contact

@@ -1,0 +1,84 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App, Deps } from '../../http/app-types.js';
+import { takeForm } from '../form.js';
+import { redirect, sendPage } from '../render.js';
+import { codeUrl, load, stepUrl, toCurrentStep, type Loaded } from '../session.js';
+import { isCandidate, offersFeedback } from '../feedback-offer.js';
+import { TEXTS } from '../texts.js';
+import { codePage, startedElsewherePage } from '../views/feedback.js';
+import { messagePage } from '../views/pages.js';
+
+const feedbackUrl = (id: string) => `/anonymous/analyse/${id}/feedback`;
+
+/** Where the personal code leads: the step of a started assessment, the feedback of a finished one; undefined when it opens nothing. */
+async function codeOpens(deps: Deps, l: Loaded): Promise<string | undefined> {
+  if (l.progress.status === 'Started') return stepUrl(l.id, l.step);
+  if (l.step.kind === 'completed' && (await offersFeedback(deps, l))) return feedbackUrl(l.id);
+  return undefined;
+}
+
+function codeForm(l: Loaded, reply: FastifyReply, wrong: boolean) {
+  const csrf = reply.generateCsrf({ userInfo: l.id });
+  const page = l.progress.status === 'Started' ? startedElsewherePage(l.ctx, codeUrl(l.id), csrf, wrong) : codePage(l.ctx, codeUrl(l.id), csrf, wrong);
+  return sendPage(reply, page, { status: wrong ? 400 : 200 });
+}
+
+/**
+ * Seconds until this client may try a code for this assessment. Only wrong codes count, apart
+ * from unknown links: the address's own guesses, and every address's for the assessment, so a
+ * shared address's other traffic never locks a candidate out, and one address's burst never
+ * uses up the assessment's allowance.
+ */
+function codeWait(deps: Deps, request: FastifyRequest, id: string): number {
+  return Math.max(deps.codeGuesses.byAddress.retryAfter(request.ip), deps.codeGuesses.byAssessment.retryAfter(id));
+}
+
+/** The personal code's pages and the personal link from the candidate's e-mail: the ways back into a session on another device. */
+export function codeRoutes(app: App, deps: Deps): void {
+  app.get('/:id/code', async (request, reply) => {
+    const l = await load(deps, request, reply, undefined, { stranger: 'allow' });
+    if (!l) return reply;
+    const opens = await codeOpens(deps, l);
+    if (!opens) return toCurrentStep(reply, l);
+    if (isCandidate(deps, request, l)) return redirect(reply, opens);
+    return codeForm(l, reply, false);
+  });
+
+  app.post('/:id/code', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const code = takeForm(request).code;
+    const l = await load(deps, request, reply, undefined, { stranger: 'allow' });
+    if (!l) return reply;
+    const opens = await codeOpens(deps, l);
+    if (!opens) return toCurrentStep(reply, l);
+    const wait = codeWait(deps, request, l.id);
+    if (wait > 0) {
+      const t = TEXTS[l.ctx.lang];
+      return sendPage(reply.header('retry-after', String(wait)), messagePage(l.ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
+    }
+    if (deps.candidateKeys.matches(l.id, code)) {
+      deps.candidateKeys.grant(reply, l.id);
+      return redirect(reply, opens);
+    }
+    deps.codeGuesses.byAddress.count(request.ip);
+    deps.codeGuesses.byAssessment.count(l.id);
+    return codeForm(l, reply, true);
+  });
+
+  // The personal link in the candidate's e-mails: it gives the browser the credential, before or after Start.
+  app.get('/:id/resume/:token', async (request, reply) => {
+    const l = await load(deps, request, reply, undefined, { stranger: 'allow' });
+    if (!l) return reply;
+    const wait = codeWait(deps, request, l.id);
+    const { token } = request.params as { token: string };
+    if (wait === 0 && deps.candidateKeys.resumeMatches(l.id, token)) {
+      deps.candidateKeys.grant(reply, l.id);
+      return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+    }
+    if (wait === 0) {
+      deps.codeGuesses.byAddress.count(request.ip);
+      deps.codeGuesses.byAssessment.count(l.id);
+    }
+    // A wrong or refused link leads to the assessment's own page, which asks for the code where it must.
+    return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+  });
+}
