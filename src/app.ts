@@ -41,6 +41,8 @@ export interface StartOptions {
   print?: (text: string) => void;
   /** DNS for webhooks; tests substitute one to exercise the address checks. */
   resolver?: Resolver;
+  /** The file PDF threads render with; tests substitute one that holds its thread until told. */
+  pdfWorker?: URL;
 }
 
 /** Opens the store, migrates, loads content, builds the server and the dispatcher, and listens. */
@@ -66,7 +68,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   }
 
   const kdf = new KdfPool(config.kdf);
-  const pdfs = new PdfThreads(config.pdf);
+  const pdfs = new PdfThreads(config.pdf, options.pdfWorker);
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
   let mailer: Mailer | undefined;

@@ -63,4 +63,51 @@ describe('Threads', { timeout: 30_000 }, () => {
       }
     }
   });
+
+  const shared = (queue: number) =>
+    new Threads<{ id: string; ms: number }, string>(
+      WORKER,
+      { threads: 1, queue },
+      { message: 'full', retryAfterSeconds: 7 },
+      { overShare: { message: 'over share', retryAfterSeconds: 3 } },
+    );
+
+  test("a freed thread goes to the owners in turn: one that ran least recently first, each owner's jobs in order", async () => {
+    const threads = shared(8);
+    try {
+      const finished: string[] = [];
+      const ask = (owner: string, id: string) => threads.run({ id, ms: 5 }, owner).then((r) => finished.push(r));
+      // All asked before the first ends: a1 takes the thread, the rest wait.
+      const jobs = [ask('A', 'a1'), ask('A', 'a2'), ask('A', 'a3'), ask('A', 'a4'), ask('B', 'b1'), ask('B', 'b2'), ask('C', 'c1')];
+      assert.equal(threads.queued, 6);
+      await Promise.all(jobs);
+      assert.deepEqual(finished, ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  test('an owner holds at most half of the places the others leave: past it 429, other owners still wait; a full line is 503', async () => {
+    const threads = shared(4);
+    try {
+      const ask = (owner: string, id: string) => threads.run({ id, ms: 20 }, owner);
+      const outcomes = await Promise.allSettled([...['a1', 'a2', 'a3', 'a4', 'a5'].map((id) => ask('A', id)), ask('B', 'b1'), ask('C', 'c1'), ask('D', 'd1')]);
+      const said = outcomes.map((o) =>
+        o.status === 'fulfilled' ? o.value : `${(o.reason as DomainError).code}:${String((o.reason as DomainError).details.retryAfterSeconds)}`,
+      );
+      // a1 runs; A waits in 2 of the 4 places, B in 1 of the 2 left, C in the last; D finds the line full.
+      assert.deepEqual(said, ['a1', 'a2', 'a3', 'TooManyRequests:3', 'TooManyRequests:3', 'b1', 'c1', 'ServiceUnavailable:7']);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  test('close refuses the jobs still waiting, and the running one fails', async () => {
+    const threads = shared(4);
+    const running = threads.run({ id: 'a1', ms: 200 }, 'A');
+    const waiting = threads.run({ id: 'b1', ms: 0 }, 'B');
+    const refused = Promise.all([assert.rejects(waiting, /closed/), assert.rejects(running)]);
+    await threads.close();
+    await refused;
+  });
 });

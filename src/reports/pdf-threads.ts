@@ -14,17 +14,23 @@ const IDLE_MS = 10 * 60_000;
  * PDFs are rendered on worker threads (`pdf-worker.ts`), never on the event loop: a PDF takes
  * tens of milliseconds of CPU, and ten rendered on the loop held every tenant's requests behind
  * them. Up to `queue` wait for a thread; past that, a PDF request gets 503 with
- * Retry-After. A thread that runs out of its heap ends, its PDF fails, and another takes its place.
+ * Retry-After. Tenants share them: one tenant holds at most half of the places the others leave
+ * (past that, 429), and a freed thread goes to the tenants in turn, so one tenant's burst neither
+ * refuses nor holds up another's PDF. A thread that runs out of its heap ends, its PDF fails, and
+ * another takes its place.
  */
 export class PdfThreads {
   readonly #threads: Threads<PdfTask, Uint8Array>;
   #ahead = false;
 
-  constructor(limits: ThreadLimits) {
+  /** `worker`: the file a thread renders with; tests give one that holds its thread until told. */
+  constructor(limits: ThreadLimits, worker = new URL('./pdf-worker.js', import.meta.url)) {
     const busy = { message: 'Too many reports are being rendered; retry shortly', retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
-    this.#threads = new Threads(new URL('./pdf-worker.js', import.meta.url), limits, busy, {
+    const overShare = { message: "Too many of this account's reports are waiting to be rendered; retry shortly", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+    this.#threads = new Threads(worker, limits, busy, {
       idleMs: IDLE_MS,
       resourceLimits: { maxOldGenerationSizeMb: 256 },
+      overShare,
     });
   }
 
@@ -52,9 +58,10 @@ export class PdfThreads {
       });
   }
 
-  async render(model: ReportModel, generatedAt: string): Promise<Buffer> {
+  /** Renders `model` on a thread, in the line of `tenantId`: the tenant whose assessment it is. */
+  async render(model: ReportModel, generatedAt: string, tenantId: string): Promise<Buffer> {
     const { t: _texts, ...rest } = model;
-    const bytes = await this.#threads.run({ model: rest, generatedAt });
+    const bytes = await this.#threads.run({ model: rest, generatedAt }, tenantId);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

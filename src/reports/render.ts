@@ -163,9 +163,12 @@ export function reportHtmlOf(deps: Deps, summary: AssessmentSummary, lang: Langu
   return cachedReport(deps, summary, lang, `html:${lang}:${pdfHref ?? ''}`, (model) => Buffer.from(reportHtml(model, pdfHref).value));
 }
 
-/** The report as a PDF; undefined until completed or after erasure. */
+/**
+ * The report as a PDF; undefined until completed or after erasure. It waits for a PDF thread in
+ * the line of the assessment's tenant, whoever asks: its API key or its share link.
+ */
 export function reportPdfOf(deps: Deps, summary: AssessmentSummary, lang: Language): Promise<Buffer | undefined> {
-  return cachedReport(deps, summary, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang)));
+  return cachedReport(deps, summary, lang, `pdf:${lang}`, (model) => deps.pdfs.render(model, stamp(model.lang), summary.tenant_id));
 }
 
 /**

@@ -19,7 +19,7 @@ const NAMES: Record<DatabaseKind, string> = { sqlite: 'SQLite', postgres: 'Postg
 export interface SuiteOptions {
   /** Settings for the suite's server, on top of the test defaults (test/helpers/server.ts). */
   env?: Record<string, string>;
-  /** Options for the suite's server (a DNS resolver). */
+  /** Options for the suite's server (a DNS resolver, a PDF thread's file). */
   serverOptions?: ServerOptions;
   /** false: no server at the start; the suite's tests start their own with `ctx.another`. */
   start?: boolean;

@@ -29,6 +29,8 @@ export interface ServerOptions {
   /** Reopen an earlier server's data directory and database instead of fresh ones. */
   reuse?: { dataDir: string; databaseUrl: string };
   resolver?: Resolver;
+  /** The file PDF threads render with (test/helpers/gated-pdf-worker.ts holds its thread until told). */
+  pdfWorker?: URL;
 }
 
 /** A real Assay server, in this process, listening on a free loopback port, on a fresh database. */
@@ -48,7 +50,10 @@ export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<str
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
-  const running = await startApp(config, options.resolver ? { resolver: options.resolver } : {});
+  const running = await startApp(config, {
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(options.pdfWorker ? { pdfWorker: options.pdfWorker } : {}),
+  });
   return {
     url: running.url,
     dataDir,

@@ -29,9 +29,9 @@ suiteOnEachDatabase('a report page makes its PDF ahead while no PDF thread runs'
   before(async () => {
     const pdfs = server.running.deps.pdfs;
     const render = pdfs.render.bind(pdfs);
-    pdfs.render = (model: ReportModel, generatedAt: string) => {
+    pdfs.render = (model: ReportModel, generatedAt: string, tenantId: string) => {
       rendered.push(model.candidateName);
-      return render(model, generatedAt);
+      return render(model, generatedAt, tenantId);
     };
     const ahead = pdfs.ahead.bind(pdfs);
     pdfs.ahead = (make) =>
