@@ -29,33 +29,39 @@ const COLUMNS = [
   'webhook_style',
   'webhook_username_enc',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
+// An ATS integration's order also writes its order key (migration 0015); the caller API's rows have none.
+const ORDER_COLUMNS = [...COLUMNS, 'order_key'] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 // Set only by an ATS integration's order; the caller API leaves them out, and they bind null.
-type OptionalColumn = 'ordered_via' | 'webhook_style' | 'webhook_username_enc';
+type OptionalColumn = 'ordered_via' | 'webhook_style' | 'webhook_username_enc' | 'order_key';
 const INTEGER_COLUMNS = new Set<string>(['assessment_type']);
 
-type Written = Pick<AssessmentRow, (typeof COLUMNS)[number]>;
+type Written = Pick<AssessmentRow, (typeof ORDER_COLUMNS)[number]>;
 /** What creation writes; the rest of the row fills in as the candidate goes. */
 export type NewAssessment = Omit<Written, OptionalColumn> & Partial<Pick<Written, OptionalColumn>>;
 
-/** The bound values in COLUMNS' order, read off the given row: a spread copy is a cost on this hot path (bench/NOTES.md). */
-const valuesOf = (row: NewAssessment) => COLUMNS.map((c) => row[c] ?? null);
+/** The bound values in `columns`' order, read off the given row: a spread copy is a cost on this hot path (bench/NOTES.md). */
+const valuesOf = (row: NewAssessment, columns: ReadonlyArray<keyof Written> = COLUMNS) => columns.map((c) => row[c] ?? null);
 
 /**
  * One statement: insert ... select from the candidate row, so a candidate that does not exist
  * in this tenant inserts nothing. Casts give PostgreSQL the types of the bound values.
  */
-const insertForOwnCandidate = prepared((db, ...values: unknown[]) =>
-  db
+function insertSelect(db: Kysely<DB>, columns: ReadonlyArray<keyof Written>, values: unknown[]) {
+  return db
     .insertInto('assessments')
-    .columns([...COLUMNS])
+    .columns([...columns])
     .expression((eb) =>
       eb
         .selectFrom('candidates')
-        .select(COLUMNS.map((c, i) => eb.cast(eb.val(values[i]), INTEGER_COLUMNS.has(c) ? 'integer' : 'text').as(c)))
-        .where('external_id', '=', values[COLUMNS.length] as string)
-        .where('tenant_id', '=', values[COLUMNS.length + 1] as string),
-    ),
-);
+        .select(columns.map((c, i) => eb.cast(eb.val(values[i]), INTEGER_COLUMNS.has(c) ? 'integer' : 'text').as(c)))
+        .where('external_id', '=', values[columns.length] as string)
+        .where('tenant_id', '=', values[columns.length + 1] as string),
+    );
+}
+
+const insertForOwnCandidate = prepared((db, ...values: unknown[]) => insertSelect(db, COLUMNS, values));
+// A second order with the same key collides with migration 0015's unique index: it inserts nothing, and waits for none.
+const insertOrderForOwnCandidate = prepared((db, ...values: unknown[]) => insertSelect(db, ORDER_COLUMNS, values).onConflict((oc) => oc.doNothing()));
 
 /**
  * PostgreSQL: the assessments created in one turn go in as one statement, one round trip and
@@ -99,6 +105,22 @@ export async function insertAssessmentWith(store: Store, given: NewAssessment, a
   const query = insertForOwnCandidate(store.db, store.dialect, ...valuesOf(given), given.external_id, given.tenant_id);
   const results = await store.executeAll([query, ...also]);
   return results?.[0]?.changes === 1 ? 'created' : 'no-candidate';
+}
+
+/**
+ * An ATS integration's order, inserted as `insertAssessmentWith` does, at most once per tenant,
+ * candidate, test and `order_key`: atomically, by a unique index, however many arrive at once.
+ * 'not-created' when the candidate is gone or an order with the key exists; then `also`'s
+ * statements about the new row find none and insert nothing.
+ */
+export async function insertOrderWith(
+  store: Store,
+  given: NewAssessment & { order_key: string },
+  also: ReadonlyArray<CompiledQuery>,
+): Promise<'created' | 'not-created'> {
+  const query = insertOrderForOwnCandidate(store.db, store.dialect, ...valuesOf(given, ORDER_COLUMNS), given.external_id, given.tenant_id);
+  const results = await store.executeAll([query, ...also]);
+  return results?.[0]?.changes === 1 ? 'created' : 'not-created';
 }
 
 const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));

@@ -14,6 +14,7 @@ import * as mail from './migrations/0011-mail.js';
 import * as greenhouse from './migrations/0012-greenhouse.js';
 import * as normGroupSample from './migrations/0013-norm-group-sample.js';
 import * as normGroupDescription from './migrations/0014-norm-group-description.js';
+import * as greenhouseOneOrder from './migrations/0015-greenhouse-one-order.js';
 import * as candidateBound from './migrations/0016-candidate-bound.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0012-greenhouse': greenhouse,
   '0013-norm-group-sample': normGroupSample,
   '0014-norm-group-description': normGroupDescription,
+  '0015-greenhouse-one-order': greenhouseOneOrder,
   '0016-candidate-bound': candidateBound,
 };
 

@@ -61,6 +61,8 @@ export interface AssessmentTable {
   webhook_style: 'patch' | null;
   /** A Basic username that is itself a secret (a partner's key), sealed like the password. */
   webhook_username_enc: string | null;
+  /** A Greenhouse order's completion url as SHA-256: unique per tenant, candidate and test (migration 0015); null otherwise. */
+  order_key: string | null;
   /** Expired is not stored: it follows from expires_at. */
   status: 'Created' | 'Started' | 'Completed' | 'Cancelled';
   /** JSON ScaleScore[], set at completion. */

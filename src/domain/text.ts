@@ -20,3 +20,18 @@ export function textProblem(field: string, s: string): string | undefined {
   const c = refusedCharacter(s);
   return c ? `${field} contains a character that is not allowed (${c}: a control or bidirectional control character)` : undefined;
 }
+
+/**
+ * `textProblem` for every string in `value` (parsed JSON) and every key of its objects, each named
+ * by its path from `at`. A refused key is named by where it is, never quoted (the message goes to a
+ * terminal too), and nothing under it is searched.
+ */
+export function textProblemsWithin(value: unknown, at: string): string[] {
+  if (typeof value === 'string') return [textProblem(at, value) ?? []].flat();
+  if (typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => textProblemsWithin(v, `${at}[${i}]`));
+  return Object.entries(value).flatMap(([key, v]) => {
+    const refused = textProblem(`a key of ${at}`, key);
+    return refused ? [refused] : textProblemsWithin(v, `${at}.${key}`);
+  });
+}

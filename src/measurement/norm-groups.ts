@@ -1,6 +1,6 @@
 import type { Instrument, ScaleScore } from './instruments/types.js';
 import { LANGUAGES } from '../domain/language.js';
-import { textProblem } from '../domain/text.js';
+import { textProblem, textProblemsWithin } from '../domain/text.js';
 import { competencesFor } from './competences.js';
 import { consistencyNorm } from './consistency-norm.js';
 import { normEvidence } from './norm-evidence.js';
@@ -144,6 +144,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Reads a norm file for one of the instruments; every problem is listed in the error. */
 export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, Instrument>, model: CompetenceModel): Omit<NormGroup, 'id'> {
   if (typeof data !== 'object' || data === null) throw new NormError('the file does not hold a JSON object');
+  // Every string and key is printed somewhere (norms show, reports), so all get name's and source's
+  // check. Alone when they fail: the other messages quote keys.
+  const text = Object.entries(data).flatMap(([key, value]) => textProblem('a key of the file', key) ?? textProblemsWithin(value, key));
+  if (text.length > 0) throw new NormError(`not a valid norm file:\n${text.map((p) => `  - ${p}`).join('\n')}`);
   const f = data as Partial<NormFile>;
   const problems: string[] = [];
   if (f.format !== 'assay-norms/1' && f.format !== 'assay-norms/2') problems.push('format must be "assay-norms/1" or "assay-norms/2"');

@@ -75,6 +75,40 @@ suiteOnEachDatabase('norm files the CLI refuses', { on: 'first', env: { EXAMPLE_
     assert.equal(shown?.name, `Clean name ${db}`);
   });
 
+  test("terminal escapes in a key of the sample's exclusion reasons or age bands are refused by import, unquoted; the same file with plain keys imports and shows them", async () => {
+    const file = join(server.dataDir, 'sample-keys.json');
+    const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));
+    const base = { format: 'assay-norms/2', instrument: 'TMA170', sampleSize: 100, scales, name: `Sample keys ${db}`, source: 'A test publisher' };
+    const withKeys = (reason: string, band: string) => ({
+      ...base,
+      sample: {
+        considered: 110,
+        excluded: { total: 10, reasons: { [reason]: 10 } },
+        age: { known: 100, unknown: 0, min: 20, max: 60, median: 38, bands: { [band]: 100 } },
+      },
+    });
+    for (const [reason, band, message] of [
+      ['Speeding\u001b]0;owned\u0007', '25-34', /a key of sample\.excluded\.reasons contains a character that is not allowed \(U\+001B/],
+      ['Speeding', '25-34\u0007', /a key of sample\.age\.bands contains a character that is not allowed \(U\+0007/],
+    ] as const) {
+      writeFileSync(file, JSON.stringify(withKeys(reason, band)));
+      const r = await runCli(['norms', 'import', file], env);
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, message);
+      assert.ok(!['\u0007', '\u001b'].some((c) => (r.stdout + r.stderr).includes(c)), 'the refusal does not print the key');
+    }
+    const list = await runCli(['norms', 'list'], env);
+    assert.equal(list.code, 0, list.stderr);
+    assert.doesNotMatch(list.stdout, /Sample keys/);
+    // Positive control: the same file with plain keys imports, and norms show prints them.
+    writeFileSync(file, JSON.stringify(withKeys('Speeding', '25-34')));
+    const imported = await cli('norms', 'import', file, '--json');
+    const shown = await runCli(['norms', 'show', imported.id], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /10 Speeding/);
+    assert.match(shown.stdout, /25-34/);
+  });
+
   test('a description over 300 characters, with a control character or in another language is refused by import, and a long one or a control character by build; the same file without them imports', async () => {
     const file = join(server.dataDir, 'described.json');
     const scales = Object.fromEntries(tma170.scales.map((s) => [s.id, { mean: 3, sd: 0.5 }]));

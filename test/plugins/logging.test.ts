@@ -32,6 +32,17 @@ describe('logs', () => {
     assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx?%73ig=Zm9vYmFy'), '/reports/AbCdEf...?sig=...');
     assert.equal(redactUrl('/api/anonymous/%63andidate/cand-1'), '/api/anonymous/candidate/...');
     assert.equal(redactUrl('/search?q=a%2Fb'), '/search?q=a%2Fb', 'reserved characters stay encoded');
+    // Greenhouse's poll carries the AnalysisId in its query; a resume link a token of its own, cut whole.
+    assert.equal(
+      redactUrl('/integrations/greenhouse/test_status?partner_interview_id=AbCdEfGhIjKlMnOpQrStUvWx'),
+      '/integrations/greenhouse/test_status?partner_interview_id=AbCdEf...',
+    );
+    assert.equal(
+      redactUrl('/x?a=1&partner_interview_%69d=AbCdEfGhIj&partner_interview_id=ZyXwVuTsRq'),
+      '/x?a=1&partner_interview_id=AbCdEf...&partner_interview_id=ZyXwVu...',
+    );
+    assert.equal(redactUrl('/anonymous/analyse/AbCdEfGhIjKlMnOpQrStUvWx/resume/Zm9v-YmFy/x?lang=en'), '/anonymous/analyse/AbCdEf.../resume/...?lang=en');
+    assert.equal(redactUrl('/reports/AbCdEfGhIjKlMnOpQrStUvWx?sig=a&sig=b'), '/reports/AbCdEf...?sig=...&sig=...');
   });
 
   test("a PostgreSQL error's detail, which quotes key values, is not logged", () => {

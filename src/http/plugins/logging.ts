@@ -14,6 +14,15 @@ const TOKEN_AFTER = ['/anonymous/analyse/start/', '/anonymous/analyse/', '/anony
 const EXTERNAL_ID_AFTER = '/api/anonymous/candidate/';
 // A report share link's signature is its secret.
 const SIG_IN_QUERY = ['?sig=', '&sig='];
+// An AnalysisId in a query: Greenhouse polls test_status with it, often.
+const TOKEN_IN_QUERY = ['?partner_interview_id=', '&partner_interview_id='];
+// The portal's resume link carries a secret of its own after the AnalysisId: all after it goes,
+// up to the query, in case a raw '/' runs it past its segment.
+const PORTAL = '/anonymous/analyse/';
+const RESUME = '/resume/';
+const QUESTION = 63;
+const AMPERSAND = 38;
+const HASH = 35;
 
 /** A character of an AnalysisId (base64url). */
 function tokenChar(code: number): boolean {
@@ -28,8 +37,8 @@ function cut(url: string, start: number, keep: (code: number) => boolean, replac
 }
 
 /**
- * AnalysisIds are bearer capabilities: logs keep a prefix to correlate, never the whole token, and
- * never a share link's signature. Every request's line passes here, so it is plain string
+ * AnalysisIds are bearer capabilities, in a path or in Greenhouse's query: logs keep a prefix to
+ * correlate, never the whole token, and never a share link's signature or a resume link's token. Every request's line passes here, so it is plain string
  * searching rather than a regular expression with a `replace` callback, which cost far more.
  */
 export function redactUrl(raw: string): string {
@@ -46,15 +55,32 @@ export function redactUrl(raw: string): string {
       break;
     }
   }
-  for (const marker of SIG_IN_QUERY) {
-    const at = redacted.indexOf(marker);
-    if (at !== -1)
-      redacted = cut(
-        redacted,
-        at + marker.length,
-        (code) => code !== 38 && code !== 35,
-        () => REDACTED,
-      );
+  const portal = redacted.indexOf(PORTAL);
+  const resume = portal === -1 ? -1 : redacted.indexOf(RESUME, portal + PORTAL.length);
+  if (resume !== -1)
+    redacted = cut(
+      redacted,
+      resume + RESUME.length,
+      (code) => code !== QUESTION && code !== HASH,
+      () => REDACTED,
+    );
+  // Every occurrence: a repeated parameter reaches the route as a list.
+  for (const marker of SIG_IN_QUERY)
+    redacted = cutEach(
+      redacted,
+      marker,
+      (code) => code !== AMPERSAND && code !== HASH,
+      () => REDACTED,
+    );
+  for (const marker of TOKEN_IN_QUERY) redacted = cutEach(redacted, marker, tokenChar, redactToken);
+  return redacted;
+}
+
+/** `cut` after each occurrence of `marker`. */
+function cutEach(url: string, marker: string, keep: (code: number) => boolean, replacement: (part: string) => string): string {
+  let redacted = url;
+  for (let at = redacted.indexOf(marker); at !== -1; at = redacted.indexOf(marker, at + marker.length)) {
+    redacted = cut(redacted, at + marker.length, keep, replacement);
   }
   return redacted;
 }

@@ -1,13 +1,18 @@
 import type { Store } from '../../db/database.js';
+import { sha256 } from '../../security/tokens.js';
 
 /** Marks what this door ordered: test_status answers for these only. */
 export const ORDERED_VIA = 'greenhouse';
 
 /**
- * The assessment an earlier send_test made for this person, test and completion `url`, if any.
- * Greenhouse's `url` names one test instance it sent (take_home_tests/{id}), so a send_test that
- * repeats all three is a retry of that order, not a new one.
+ * An order's key: its completion `url` as SHA-256, as migration 0015 keys earlier orders. Greenhouse's
+ * `url` names one test instance it sent (take_home_tests/{id}), so a send_test that repeats the
+ * person, test and url is a retry of that order, not a new one; the unique index on the key makes
+ * sure of that whatever the timing.
  */
+export const orderKey = (url: string): string => sha256(url);
+
+/** The assessment an earlier send_test made for this person, test and completion `url`, if any. */
 export async function findOrderForUrl(
   store: Store,
   order: { tenantId: string; externalId: string; assessmentType: number; url: string },
@@ -18,9 +23,7 @@ export async function findOrderForUrl(
     .where('tenant_id', '=', order.tenantId)
     .where('external_id', '=', order.externalId)
     .where('assessment_type', '=', order.assessmentType)
-    .where('ordered_via', '=', ORDERED_VIA)
-    .where('webhook_url', '=', order.url)
-    .orderBy('created_at')
+    .where('order_key', '=', orderKey(order.url))
     .executeTakeFirst();
   return row?.analysis_id;
 }

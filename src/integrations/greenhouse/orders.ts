@@ -1,6 +1,6 @@
 import type { Deps } from '../../http/app-types.js';
 import { findOwnCandidate, insertCandidate } from '../../assessments/candidates-store.js';
-import { findOwnAssessment, insertAssessmentWith } from '../../assessments/assessments-store.js';
+import { findOwnAssessment, insertOrderWith } from '../../assessments/assessments-store.js';
 import { invitationQuery } from '../../mail/outbox-store.js';
 import { checkAssessmentRequest } from '../../assessments/rules.js';
 import { DomainError } from '../../domain/errors.js';
@@ -8,7 +8,7 @@ import { effectiveStatus, expiryFor } from '../../lifecycle/rules.js';
 import { resultOf, withheld } from '../../reports/render.js';
 import { newAnalysisId } from '../../security/tokens.js';
 import { assessmentTypeOf, externalIdFor, metadata, partnerScore, partnerStatus, PROFILE_LINK_DAYS, type Metadata } from './mapping.js';
-import { findOrderForUrl, followEmail, ORDERED_VIA } from './orders-store.js';
+import { findOrderForUrl, followEmail, orderKey, ORDERED_VIA } from './orders-store.js';
 import type { SendTestBody } from './schemas.js';
 import type { GreenhouseCaller } from './types.js';
 
@@ -24,7 +24,7 @@ const invalid = (field: string, message: string) => new DomainError('ValidationE
  * `url` as its completion call (a PATCH, retried; the key sealed to authenticate it), and the
  * invitation e-mail queued in the same commit. Nothing is created when e-mail is not configured.
  * A repeat for the same person, test and `url` is Greenhouse retrying: it gets the first order's id,
- * and nothing new is created or sent.
+ * and nothing new is created or sent, also when the repeats arrive at once (orders-store.orderKey).
  */
 export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body: SendTestBody): Promise<string> {
   if (!deps.config.mail) throw invalid('candidate.email', NO_MAIL);
@@ -61,8 +61,9 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
   // Existing: this tenant's, from an earlier order (another tenant's could only be a hash collision).
   const person = fresh ? undefined : await findOwnCandidate(deps.store, caller.tenantId, externalId);
   if (!fresh && !person) throw invalid('candidate.greenhouse_profile_url', 'This candidate cannot be created in Assay');
+  const order = { tenantId: caller.tenantId, externalId, assessmentType: type, url: checked.webhook!.url };
   if (person) {
-    const earlier = await findOrderForUrl(deps.store, { tenantId: caller.tenantId, externalId, assessmentType: type, url: checked.webhook!.url });
+    const earlier = await findOrderForUrl(deps.store, order);
     if (earlier) return earlier;
     await followEmail(deps.store, caller.tenantId, externalId, candidate.email);
   }
@@ -82,6 +83,7 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
     webhook_username_enc: deps.secretBox.seal(caller.key, analysisId),
     webhook_style: 'patch',
     ordered_via: ORDERED_VIA,
+    order_key: orderKey(order.url),
     status: 'Created',
     scores: null,
     created_at: at,
@@ -89,8 +91,13 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
     completed_at: null,
     expires_at: expiryFor(undefined, deps.config.lifecycle.expiryDays),
   } as const;
-  const outcome = await insertAssessmentWith(deps.store, row, [invitationQuery(deps.store.db, analysisId, false)]);
-  if (outcome === 'no-candidate') throw invalid('candidate.greenhouse_profile_url', 'The candidate was erased meanwhile; send the test again');
+  const outcome = await insertOrderWith(deps.store, row, [invitationQuery(deps.store.db, analysisId, false)]);
+  if (outcome === 'not-created') {
+    // A concurrent send_test for the same order got there first: its id, as for a repeat.
+    const earlier = await findOrderForUrl(deps.store, order);
+    if (earlier) return earlier;
+    throw invalid('candidate.greenhouse_profile_url', 'The candidate was erased meanwhile; send the test again');
+  }
   deps.mail.wake();
   return analysisId;
 }

@@ -35,6 +35,7 @@ suiteOnEachDatabase('migration 0007: the answers in one B-tree', { tenant: false
       down.results?.map((r) => [r.migrationName, r.status]),
       [
         ['0016-candidate-bound', 'Success'],
+        ['0015-greenhouse-one-order', 'Success'],
         ['0014-norm-group-description', 'Success'],
         ['0013-norm-group-sample', 'Success'],
         ['0012-greenhouse', 'Success'],
