@@ -43,9 +43,12 @@ suiteOnEachDatabase('migration 0015: one Greenhouse order per person, test and u
       .execute();
     const up = await migrator(store).migrateToLatest();
     assert.equal(up.error, undefined);
-    assert.deepEqual(
-      up.results?.map((r) => [r.migrationName, r.status]),
-      [['0015-greenhouse-one-order', 'Success']],
+    // 0015 first, then any later ones, each a success.
+    const ran = up.results?.map((r) => [r.migrationName, r.status]) ?? [];
+    assert.deepEqual(ran[0], ['0015-greenhouse-one-order', 'Success']);
+    assert.ok(
+      ran.every(([, status]) => status === 'Success'),
+      JSON.stringify(ran),
     );
 
     assert.deepEqual(await ordersOf(first), [
