@@ -2,37 +2,47 @@ import assert from 'node:assert/strict';
 import { test } from '../helpers/deadline.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { FormClient, startPath } from '../helpers/forms.js';
+import { csrfToken, FormClient, startPath } from '../helpers/forms.js';
 import { eventually } from '../helpers/receiver.js';
 import { address } from '../helpers/smtp-sink.js';
 
 const LINK = /https?:\/\/[^\s"<>]+\/anonymous\/analyse\/[A-Za-z0-9_-]+\/resume\/[A-Za-z0-9_-]{22}/;
 
-suiteOnEachDatabase("the invitation's personal link opens the candidate's session on another device", { smtp: true }, ({ server, sink, creds }) => {
-  test('after Start on one device, the link from the mailbox continues on another; the same link with another token does not', async () => {
-    const to = address();
-    const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });
-    const [m] = await eventually(async () => (sink.to(to).length > 0 ? sink.to(to) : undefined));
-    const link = new URL(LINK.exec(m!.parsed.text ?? '')![0]);
-    assert.ok(link.pathname.startsWith(`/anonymous/analyse/${a.id}/resume/`));
+suiteOnEachDatabase(
+  "the invitation's personal link opens the candidate's session on another device",
+  { smtp: true, env: { PORTAL_CODE_GUESSES_PER_ASSESSMENT: '2' } },
+  ({ server, sink, creds }) => {
+    test('after Start on one device, the link from the mailbox continues on another, even once wrong codes have used up the bound; the same link with another token does not', async () => {
+      const to = address();
+      const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });
+      const [m] = await eventually(async () => (sink.to(to).length > 0 ? sink.to(to) : undefined));
+      const link = new URL(LINK.exec(m!.parsed.text ?? '')![0]);
+      assert.ok(link.pathname.startsWith(`/anonymous/analyse/${a.id}/resume/`));
 
-    const laptop = new FormClient(server.url);
-    assert.equal((await laptop.submit(startPath(a.id), {})).status, 303);
+      const laptop = new FormClient(server.url);
+      assert.equal((await laptop.submit(startPath(a.id), {})).status, 303);
 
-    const forged = new FormClient(server.url);
-    const wrong = await forged.get(link.pathname.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
-    assert.equal(wrong.location, startPath(a.id));
-    const refused = await forged.get(wrong.location!);
-    assert.equal(refused.status, 403, 'a wrong token gives no credential');
-    assert.match(refused.html, /started on another device/);
+      const forged = new FormClient(server.url);
+      const wrong = await forged.get(link.pathname.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
+      assert.equal(wrong.location, startPath(a.id));
+      const refused = await forged.get(wrong.location!);
+      assert.equal(refused.status, 403, 'a wrong token gives no credential');
+      assert.match(refused.html, /started on another device/);
 
-    const phone = new FormClient(server.url);
-    const opened = await phone.get(link.pathname);
-    assert.equal(opened.status, 303);
-    assert.equal(opened.location, startPath(a.id));
-    const resumed = await phone.get(opened.location!);
-    assert.equal(resumed.status, 200);
-    assert.match(resumed.html, /Welcome back/);
-    assert.equal((await phone.get(`/anonymous/analyse/${a.id}/questions/1`)).status, 200);
-  });
-});
+      // Wrong codes use up the assessment's bound: the code is refused from then on, the personal link is not.
+      for (const expected of [400, 400, 429]) {
+        const asked = await forged.get(startPath(a.id));
+        const posted = await forged.post(`/anonymous/analyse/${a.id}/code`, { _csrf: csrfToken(asked.html), code: '0000-0000-0000' });
+        assert.equal(posted.status, expected);
+      }
+      const phone = new FormClient(server.url);
+      const opened = await phone.get(link.pathname);
+      assert.equal(opened.status, 303);
+      assert.equal(opened.location, startPath(a.id));
+      const resumed = await phone.get(opened.location!);
+      assert.equal(resumed.status, 200);
+      assert.match(resumed.html, /Welcome back/);
+      assert.equal((await phone.get(`/anonymous/analyse/${a.id}/questions/1`)).status, 200);
+    });
+  },
+);

@@ -65,20 +65,12 @@ export function codeRoutes(app: App, deps: Deps): void {
   });
 
   // The personal link in the candidate's e-mails: it gives the browser the credential, before or after Start.
+  // Its 128-bit token cannot be guessed, so it counts no guesses either: no one can lock the mailbox's link out.
   app.get('/:id/resume/:token', async (request, reply) => {
     const l = await load(deps, request, reply, undefined, { stranger: 'allow' });
     if (!l) return reply;
-    const wait = codeWait(deps, request, l.id);
-    const { token } = request.params as { token: string };
-    if (wait === 0 && deps.candidateKeys.resumeMatches(l.id, token)) {
-      deps.candidateKeys.grant(reply, l.id);
-      return redirect(reply, `/anonymous/analyse/start/${l.id}`);
-    }
-    if (wait === 0) {
-      deps.codeGuesses.byAddress.count(request.ip);
-      deps.codeGuesses.byAssessment.count(l.id);
-    }
-    // A wrong or refused link leads to the assessment's own page, which asks for the code where it must.
+    if (deps.candidateKeys.resumeMatches(l.id, (request.params as { token: string }).token)) deps.candidateKeys.grant(reply, l.id);
+    // A wrong link leads to the assessment's own page, which asks for the code where it must.
     return redirect(reply, `/anonymous/analyse/start/${l.id}`);
   });
 }
