@@ -15,12 +15,12 @@ export function withheld(row: Pick<AssessmentRow, 'results_release'>): boolean {
 }
 
 /**
- * Whether the answers are kept back too: while withheld, and while a questionnaire whose portal
- * asks for a release is unfinished (the release question comes at the end, and scoring is
- * public, so the answers would give the results away).
+ * Whether the answers are kept back too: while the results are withheld, and until the candidate
+ * finishes. Answers are the candidate's from Start, and scoring is public, so they would give
+ * the results away.
  */
-export function answersWithheld(row: Pick<AssessmentRow, 'results_release' | 'status'>, portalAsksRelease: boolean): boolean {
-  return withheld(row) || (row.status !== 'Completed' && portalAsksRelease);
+export function answersWithheld(row: Pick<AssessmentRow, 'results_release' | 'status'>): boolean {
+  return withheld(row) || row.status !== 'Completed';
 }
 
 const RELEASE = { none: 'NotRequired', pending: 'Pending', released: 'Released', declined: 'Declined' } as const;

@@ -1368,7 +1368,7 @@ export interface paths {
         };
         /**
          * Everything held about a candidate (extension)
-         * @description Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay out while the candidate has not released them (a portal setting), and while such an assessment is unfinished. Tenant-scoped: another tenant's candidate is 404.
+         * @description Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay out while the candidate has not released them (a portal setting), and until the candidate finishes. Tenant-scoped: another tenant's candidate is 404.
          */
         get: {
             parameters: {

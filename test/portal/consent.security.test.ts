@@ -162,11 +162,13 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
     assert.doesNotMatch(pdf.headers.get('content-type') ?? '', /pdf/);
   });
 
-  test('the access call gives no answers while an assessment that needs a release is unfinished', async () => {
+  test('the access call gives no answers while an assessment is unfinished, whether or not the portal asks for a release', async () => {
     const asks = await newAssessment(server.url, await portal('--candidate-release', 'on'));
     const free = await newAssessment(server.url, await server.tenant());
+    const clients = new Map<string, FormClient>();
     for (const a of [asks, free]) {
       const client = new FormClient(server.url);
+      clients.set(a.id, client);
       let res = await client.submit(startPath(a.id), {});
       // Answer the first questionnaire page, then stop.
       for (let steps = 0; !/\/questions\/\d+$/.test(res.location ?? ''); steps++) {
@@ -179,11 +181,15 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
       assert.equal((await client.post(res.location!, fields)).status, 303);
     }
     const access = async (a: typeof asks) => (await a.api.get(`/api/anonymous/candidate/${encodeURIComponent(a.externalId)}`)).body.Data.Assessments[0];
-    const held = await access(asks);
-    assert.equal(held.Status, 'Started');
-    assert.deepEqual([held.Answers, held.Results], [null, null]);
-    // Positive control: the same progress on a portal that does not ask shows its answers.
+    for (const a of [asks, free]) {
+      const held = await access(a);
+      assert.equal(held.Status, 'Started');
+      assert.deepEqual([held.Answers, held.Results], [null, null]);
+    }
+    // Positive control: once finished on the portal that does not ask, its answers show.
+    await completeViaForms(clients.get(free.id)!, free.id);
     const shown = await access(free);
+    assert.equal(shown.Status, 'Completed');
     assert.ok(shown.Answers.length > 0);
   });
 

@@ -3,7 +3,6 @@ import { DomainError } from '../../domain/errors.js';
 import { effectiveStatus, erasureDue } from '../../lifecycle/rules.js';
 import type { Scored } from '../../measurement/result.js';
 import { answersWithheld, releaseState, resultOf } from '../../reports/render.js';
-import { portalSettings } from '../../tenancy/portal-settings-store.js';
 import { CandidateData, CandidateParams } from '../../schemas/candidate-data.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { findOwnCandidate } from '../../assessments/candidates-store.js';
@@ -34,7 +33,7 @@ export function candidateGet(app: App, deps: Deps): void {
         description:
           "Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, " +
           'time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay ' +
-          "out while the candidate has not released them (a portal setting), and while such an assessment is unfinished. Tenant-scoped: another tenant's candidate is 404.",
+          "out while the candidate has not released them (a portal setting), and until the candidate finishes. Tenant-scoped: another tenant's candidate is 404.",
         tags: ['Candidates'],
         params: CandidateParams,
         response: { 200: CandidateData, ...apiErrors({ body: false }, 'NotFound') },
@@ -50,8 +49,7 @@ export function candidateGet(app: App, deps: Deps): void {
       const due = erasureDue(candidate.created_at, rows, days);
       const assessments = [];
       for (const row of rows) {
-        const asks = (await portalSettings(store.db, store.dialect, row.api_key_id)).candidate_release === 1;
-        const held = answersWithheld(row, asks);
+        const held = answersWithheld(row);
         const answers = held
           ? null
           : (await listAnswers(store.db, row.analysis_id)).map((a) => ({ ItemId: a.item_id, Value: a.value, AnsweredAt: a.answered_at }));
