@@ -81,6 +81,8 @@ export interface AssessmentTable {
   last_activity_at: string | null;
   /** 1 once a browser holds the candidate's credential from Start; 0 before, and for rows started before that rule. */
   candidate_bound: number;
+  /** The candidate credential's generation: the personal link moves it on to cut off other browsers. */
+  candidate_key_gen: number;
   /** Signs the report's share links; replaced to revoke them, cleared on erasure. */
   report_nonce: string | null;
   /** Null when the portal does not ask the candidate; else pending, released or declined. */

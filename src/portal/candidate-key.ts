@@ -13,14 +13,14 @@ const MAX_AGE_SECONDS = 365 * 86_400;
  */
 export class CandidateKeys extends CandidateCodes {
   /** Whether the request carries the candidate's cookie for this assessment. */
-  holds(request: FastifyRequest, analysisId: string): boolean {
-    return this.matches(analysisId, request.cookies?.[cookieName(analysisId)]);
+  holds(request: FastifyRequest, analysisId: string, gen: number): boolean {
+    return this.matches(analysisId, request.cookies?.[cookieName(analysisId)], gen);
   }
 
   /** Gives this browser the credential, for this assessment's pages only. */
-  grant(reply: FastifyReply, analysisId: string): void {
+  grant(reply: FastifyReply, analysisId: string, gen: number): void {
     // Lax, not Strict: a candidate who comes back through a link in an e-mail must be recognised.
-    reply.setCookie(cookieName(analysisId), normaliseCode(this.code(analysisId)), {
+    reply.setCookie(cookieName(analysisId), normaliseCode(this.code(analysisId, gen)), {
       path: '/anonymous/analyse',
       maxAge: MAX_AGE_SECONDS,
       sameSite: 'lax',

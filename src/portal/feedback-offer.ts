@@ -15,6 +15,6 @@ export async function offersFeedback(deps: Deps, l: Loaded): Promise<boolean> {
 }
 
 /** The request comes from the candidate: the browser that finished, or one given their personal code. */
-export function isCandidate(deps: Deps, request: FastifyRequest, l: Pick<Loaded, 'id'>): boolean {
-  return deps.candidateKeys.holds(request, l.id);
+export function isCandidate(deps: Deps, request: FastifyRequest, l: Pick<Loaded, 'id' | 'session'>): boolean {
+  return deps.candidateKeys.holds(request, l.id, l.session.assessment.candidate_key_gen);
 }

@@ -42,6 +42,16 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
     },
   });
 
+  // A form posted from another site, even a sibling subdomain that could plant a CSRF cookie, is
+  // refused: browsers say where a request comes from, and the portal's forms post to themselves.
+  app.addHook('onRequest', async (request, reply) => {
+    const site = request.headers['sec-fetch-site'];
+    if (request.method !== 'POST' || site === undefined || site === 'same-origin') return;
+    const ctx = pageContext(request, reply);
+    const t = TEXTS[ctx.lang];
+    return sendPage(reply, messagePage(ctx, t.errorTitle, t.errorText), { status: 403 });
+  });
+
   app.setErrorHandler((err, request, reply) => {
     const ctx = pageContext(request, reply);
     const t = TEXTS[ctx.lang];

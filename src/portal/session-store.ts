@@ -36,6 +36,7 @@ const SESSION_KEYS = [
   'last_activity_at',
   'results_release',
   'candidate_bound',
+  'candidate_key_gen',
 ] as const satisfies ReadonlyArray<keyof AssessmentRow>;
 const SESSION_COLUMNS = SESSION_KEYS.map((c) => `a.${c}` as const);
 export type SessionAssessment = Pick<AssessmentRow, (typeof SESSION_KEYS)[number]>;
@@ -103,6 +104,23 @@ export async function markStarted(store: Store, analysisId: string): Promise<boo
       .set({ status: 'Started', started_at: at, last_activity_at: at, candidate_bound: 1 })
       .where('analysis_id', '=', analysisId)
       .where('status', '=', 'Created')
+      .executeTakeFirst(),
+  );
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Moves the credential of a started assessment on from `gen`, cutting off every browser given it
+ * before; true for the one request that did.
+ */
+export async function rekey(store: Store, analysisId: string, gen: number): Promise<boolean> {
+  const r = await store.write((trx) =>
+    trx
+      .updateTable('assessments')
+      .set({ candidate_key_gen: gen + 1, candidate_bound: 1 })
+      .where('analysis_id', '=', analysisId)
+      .where('candidate_key_gen', '=', gen)
+      .where('status', '=', 'Started')
       .executeTakeFirst(),
   );
   return Number(r.numUpdatedRows) === 1;

@@ -72,11 +72,13 @@ export async function load(
     sendPage(reply, closedPage(l.ctx, l.step.kind), { status: 410 });
     return undefined;
   }
+  const gen = session.assessment.candidate_key_gen;
   if (l.progress.status === 'Started') {
-    if (deps.candidateKeys.holds(request, id)) l.ctx.personalCode = deps.candidateKeys.code(id);
-    else if (session.assessment.candidate_bound === 0 && (await claimUnbound(deps.store, id))) {
-      deps.candidateKeys.grant(reply, id);
-      l.ctx.personalCode = deps.candidateKeys.code(id);
+    if (deps.candidateKeys.holds(request, id, gen)) l.ctx.personalCode = deps.candidateKeys.code(id, gen);
+    // Not on HEAD: a link preview or scanner must not claim the candidate's session.
+    else if (session.assessment.candidate_bound === 0 && request.method !== 'HEAD' && (await claimUnbound(deps.store, id))) {
+      deps.candidateKeys.grant(reply, id, gen);
+      l.ctx.personalCode = deps.candidateKeys.code(id, gen);
     } else if (opts.stranger !== 'allow') {
       sendPage(reply, startedElsewherePage(l.ctx, codeUrl(id), reply.generateCsrf({ userInfo: id })), { status: 403 });
       return undefined;

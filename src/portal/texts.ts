@@ -99,6 +99,10 @@ const en = {
   startedElsewhereIntro:
     'Your answers stay with the browser where you pressed Start. To go on here, enter the personal code shown on the questionnaire’s pages there, or open the personal link in your invitation e-mail.',
   personalCode: 'Your personal code, to go on with this questionnaire on another device:',
+  moveHereTitle: 'Go on with the questionnaire on this device?',
+  moveHereText:
+    'It was started in another browser. If you go on here, that browser stops working for it, and this device shows a new personal code. Your answers so far are kept.',
+  moveHereButton: 'Go on here',
   codeLabel: 'Personal code',
   codeHint: 'Twelve letters and digits, for example 7K2M-9QXA-H4TZ',
   codeSubmit: 'Continue',
@@ -216,6 +220,10 @@ const nl: Texts = {
   startedElsewhereIntro:
     'Uw antwoorden blijven bij de browser waarin u op Start drukte. Om hier verder te gaan, vult u de persoonlijke code in die daar op de pagina’s van de vragenlijst staat, of opent u de persoonlijke link in uw uitnodigingsmail.',
   personalCode: 'Uw persoonlijke code, om op een ander apparaat verder te gaan met deze vragenlijst:',
+  moveHereTitle: 'Verdergaan met de vragenlijst op dit apparaat?',
+  moveHereText:
+    'Hij is in een andere browser begonnen. Als u hier verdergaat, werkt die browser er niet meer voor, en toont dit apparaat een nieuwe persoonlijke code. Uw antwoorden tot nu toe blijven bewaard.',
+  moveHereButton: 'Hier verdergaan',
   codeLabel: 'Persoonlijke code',
   codeHint: 'Twaalf letters en cijfers, bijvoorbeeld 7K2M-9QXA-H4TZ',
   codeSubmit: 'Verder',

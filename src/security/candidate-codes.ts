@@ -19,9 +19,10 @@ export class CandidateCodes {
     this.#key = key;
   }
 
-  /** The personal code, 12 characters (60 bits) in groups of four. */
-  code(analysisId: string): string {
-    const mac = this.#mac(`candidate.${analysisId}`);
+  /** The personal code of the credential's generation `gen`, 12 characters (60 bits) in groups of four. */
+  code(analysisId: string, gen = 0): string {
+    // Generation 0 keeps the form codes had before generations, so codes already given still work.
+    const mac = this.#mac(gen === 0 ? `candidate.${analysisId}` : `candidate.${analysisId}.${gen}`);
     let bits = 0n;
     for (const byte of mac.subarray(0, 8)) bits = (bits << 8n) | BigInt(byte);
     let plain = '';
@@ -30,9 +31,9 @@ export class CandidateCodes {
   }
 
   /** Whether `given`, as typed (any case, spaces or dashes, O for 0, I or L for 1), is this assessment's code. */
-  matches(analysisId: string, given: unknown): boolean {
+  matches(analysisId: string, given: unknown, gen = 0): boolean {
     if (typeof given !== 'string' || given.length > 64) return false;
-    return sameBytes(normaliseCode(given), normaliseCode(this.code(analysisId)));
+    return sameBytes(normaliseCode(given), normaliseCode(this.code(analysisId, gen)));
   }
 
   /** The token of the personal link, 128 bits in base64url. */

@@ -89,6 +89,28 @@ suiteOnEachDatabase("the candidate's answers are theirs from Start: the Assessme
     });
   }
 
+  test("a form posted from another site is refused and changes nothing, even with the candidate's cookie and token", async () => {
+    const a = await newAssessment(ctx.server.url, await portal());
+    const candidate = new FormClient(ctx.server.url);
+    await candidate.submit(startPath(a.id), {});
+    const q1 = `/anonymous/analyse/${a.id}/questions/1`;
+    const page = await candidate.get(q1);
+    const names = itemNames(page.html);
+    const body = new URLSearchParams({ _csrf: csrfToken(page.html), nav: 'next', ...Object.fromEntries(names.map((n) => [n, '5'])) }).toString();
+    const post = (site: string) =>
+      fetch(ctx.server.url + q1, {
+        method: 'POST',
+        redirect: 'manual',
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: candidate.cookieHeader(), 'sec-fetch-site': site },
+      });
+    for (const site of ['same-site', 'cross-site']) assert.equal((await post(site)).status, 403, site);
+    assert.doesNotMatch((await candidate.get(q1)).html, /checked/, 'nothing was saved');
+    // Positive control: the same post from the portal's own page saves.
+    assert.equal((await post('same-origin')).status, 303);
+    assert.match((await candidate.get(q1)).html, new RegExp(`name="${names[0]}" value="5" checked`));
+  });
+
   test('two browsers pressing Start at once: exactly one becomes the candidate, the other is asked for the code', async () => {
     const a = await newAssessment(ctx.server.url, await portal());
     const browsers = [new FormClient(ctx.server.url), new FormClient(ctx.server.url)];
@@ -125,6 +147,10 @@ suiteOnEachDatabase("the candidate's answers are theirs from Start: the Assessme
     await earlier.submit(startPath(a.id), {});
     // As a row started by the previous version reads: started, bound to no browser.
     await ctx.server.running.deps.store.write((trx) => trx.updateTable('assessments').set({ candidate_bound: 0 }).where('analysis_id', '=', a.id).execute());
+    // A link preview's HEAD claims nothing.
+    const head = await fetch(ctx.server.url + startPath(a.id), { method: 'HEAD' });
+    assert.equal(head.status, 403);
+    assert.ok(!head.headers.getSetCookie().some((c) => c.startsWith('assay_candidate_')), 'no credential for a HEAD');
     const mid = new FormClient(ctx.server.url);
     const first = await mid.get(startPath(a.id));
     assert.equal(first.status, 200);

@@ -184,13 +184,14 @@ suiteOnEachDatabase("the candidate's consent needs the candidate's own credentia
     for (const a of [asks, free]) {
       const held = await access(a);
       assert.equal(held.Status, 'Started');
-      assert.deepEqual([held.Answers, held.Results], [null, null]);
+      assert.deepEqual([held.Answers, held.Results, held.SecondsPerPage], [null, null, []]);
     }
     // Positive control: once finished on the portal that does not ask, its answers show.
     await completeViaForms(clients.get(free.id)!, free.id);
     const shown = await access(free);
     assert.equal(shown.Status, 'Completed');
     assert.ok(shown.Answers.length > 0);
+    assert.ok(shown.SecondsPerPage.length > 0);
   });
 
   test('share links: none while withheld; the tenant revokes them over the API, another tenant cannot', async () => {

@@ -33,7 +33,7 @@ export function candidateGet(app: App, deps: Deps): void {
         description:
           "Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, " +
           'time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay ' +
-          "out while the candidate has not released them (a portal setting), and until the candidate finishes. Tenant-scoped: another tenant's candidate is 404.",
+          "out while the candidate has not released them (a portal setting), and until the candidate finishes (time per page too). Tenant-scoped: another tenant's candidate is 404.",
         tags: ['Candidates'],
         params: CandidateParams,
         response: { 200: CandidateData, ...apiErrors({ body: false }, 'NotFound') },
@@ -70,7 +70,8 @@ export function candidateGet(app: App, deps: Deps): void {
           Language: row.language,
           ResultsRelease: releaseState(row),
           Answers: answers,
-          SecondsPerPage: [...(await readPageTimes(store.db, row.analysis_id))].map(([Page, ms]) => ({ Page, Seconds: Math.round(ms / 100) / 10 })),
+          // How long each page took tells about the answers too: none until the candidate finishes.
+          SecondsPerPage: held ? [] : [...(await readPageTimes(store.db, row.analysis_id))].map(([Page, ms]) => ({ Page, Seconds: Math.round(ms / 100) / 10 })),
           Results: result
             ? {
                 Scales: result.scales.map(scored),

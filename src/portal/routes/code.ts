@@ -5,7 +5,8 @@ import { redirect, sendPage } from '../render.js';
 import { codeUrl, load, stepUrl, toCurrentStep, type Loaded } from '../session.js';
 import { isCandidate, offersFeedback } from '../feedback-offer.js';
 import { TEXTS } from '../texts.js';
-import { codePage, startedElsewherePage } from '../views/feedback.js';
+import { codePage, moveHerePage, startedElsewherePage } from '../views/feedback.js';
+import { rekey } from '../session-store.js';
 import { messagePage } from '../views/pages.js';
 
 const feedbackUrl = (id: string) => `/anonymous/analyse/${id}/feedback`;
@@ -55,8 +56,9 @@ export function codeRoutes(app: App, deps: Deps): void {
       const t = TEXTS[l.ctx.lang];
       return sendPage(reply.header('retry-after', String(wait)), messagePage(l.ctx, t.tooManyTitle, t.tooManyText), { status: 429 });
     }
-    if (deps.candidateKeys.matches(l.id, code)) {
-      deps.candidateKeys.grant(reply, l.id);
+    const gen = l.session.assessment.candidate_key_gen;
+    if (deps.candidateKeys.matches(l.id, code, gen)) {
+      deps.candidateKeys.grant(reply, l.id, gen);
       return redirect(reply, opens);
     }
     deps.codeGuesses.byAddress.count(request.ip);
@@ -69,8 +71,26 @@ export function codeRoutes(app: App, deps: Deps): void {
   app.get('/:id/resume/:token', async (request, reply) => {
     const l = await load(deps, request, reply, undefined, { stranger: 'allow' });
     if (!l) return reply;
-    if (deps.candidateKeys.resumeMatches(l.id, (request.params as { token: string }).token)) deps.candidateKeys.grant(reply, l.id);
+    const gen = l.session.assessment.candidate_key_gen;
+    if (deps.candidateKeys.resumeMatches(l.id, (request.params as { token: string }).token) && !isCandidate(deps, request, l)) {
+      // A session under way elsewhere moves here only on the candidate's say-so (the post below).
+      if (l.progress.status === 'Started') return sendPage(reply, moveHerePage(l.ctx, request.url.split('?')[0]!, reply.generateCsrf({ userInfo: l.id })));
+      deps.candidateKeys.grant(reply, l.id, gen);
+    }
     // A wrong link leads to the assessment's own page, which asks for the code where it must.
+    return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+  });
+
+  // Moves a started session to this browser: a new generation of the credential cuts off every browser given it before.
+  app.post('/:id/resume/:token', { preHandler: app.csrfProtection }, async (request, reply) => {
+    takeForm(request);
+    const l = await load(deps, request, reply, undefined, { stranger: 'allow' });
+    if (!l) return reply;
+    const gen = l.session.assessment.candidate_key_gen;
+    const right = deps.candidateKeys.resumeMatches(l.id, (request.params as { token: string }).token);
+    if (right && l.progress.status === 'Started' && !isCandidate(deps, request, l) && (await rekey(deps.store, l.id, gen))) {
+      deps.candidateKeys.grant(reply, l.id, gen + 1);
+    }
     return redirect(reply, `/anonymous/analyse/start/${l.id}`);
   });
 }

@@ -46,7 +46,7 @@ export function feedbackRoutes(app: App, deps: Deps): void {
         most: ranked.slice(0, 3).map(text),
         least: ranked.slice(-2).reverse().map(text),
         release: state ? { state, action: feedbackUrl(l.id), csrf: reply.generateCsrf({ userInfo: l.id }) } : null,
-        code: deps.candidateKeys.code(l.id),
+        code: deps.candidateKeys.code(l.id, l.session.assessment.candidate_key_gen),
         norms: !result.normGroup ? 'none' : result.normGroup.illustrative ? 'illustrative' : 'real',
         next: afterwards(l),
       }),

@@ -82,8 +82,9 @@ export function questionRoutes(app: App, deps: Deps): void {
     const ctx = pageContext(request, reply);
     const id = (request.params as { id: string }).id;
     // Only the candidate's browser skips the read; any other goes through load's check.
-    const recent = deps.candidateKeys.holds(request, id) ? recentSessions(deps.store).take(id) : undefined;
-    if (recent && (await postOnRecent(deps, reply, loadedFrom(deps, ctx, recent.assessment.analysis_id, recent), page, form))) return reply;
+    const recent = recentSessions(deps.store).take(id);
+    if (recent && !deps.candidateKeys.holds(request, id, recent.assessment.candidate_key_gen)) recentSessions(deps.store).remember(recent);
+    else if (recent && (await postOnRecent(deps, reply, loadedFrom(deps, ctx, recent.assessment.analysis_id, recent), page, form))) return reply;
     const l = await load(deps, request, reply, ctx);
     if (!l) return reply;
     if (!mayVisitPage(l.instrument, l.progress, page)) return toCurrentStep(reply, l);
@@ -123,7 +124,6 @@ export function questionRoutes(app: App, deps: Deps): void {
     if (done.outcome === 'incomplete') return redirect(reply, pageUrl(l.id, resumePage(l.instrument, l.session.answers)));
     if (done.outcome === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
     // The browser that finished holds the candidate's credential: the employer's copy of the link does not.
-    if (done.outcome === 'completed') deps.candidateKeys.grant(reply, l.id);
     if (done.outcome === 'completed' && done.candidatePage) return redirect(reply, `/anonymous/analyse/${l.id}/feedback`);
     return redirect(reply, afterwards(l));
   });

@@ -36,7 +36,7 @@ export function startRoutes(app: App, deps: Deps): void {
     if (l.step.kind === 'start') {
       // Of two browsers pressing Start at once, the one that started it becomes the candidate's; the other is asked for the code.
       if (!(await markStarted(deps.store, l.id))) return redirect(reply, `/anonymous/analyse/start/${l.id}`);
-      deps.candidateKeys.grant(reply, l.id);
+      deps.candidateKeys.grant(reply, l.id, l.session.assessment.candidate_key_gen);
       return redirect(reply, stepUrl(l.id, currentStep(l.instrument, { ...l.progress, status: 'Started' })));
     }
     return redirect(reply, stepUrl(l.id, l.step));

@@ -81,6 +81,21 @@ export function startedElsewherePage(ctx: PageContext, action: string, csrf: str
   return codeForm(ctx, t.startedElsewhereTitle, t.startedElsewhereIntro, action, csrf, wrong);
 }
 
+/** The personal link opened in a browser other than the one the session is in: a button, so a mail scanner's visit moves nothing. */
+export function moveHerePage(ctx: PageContext, action: string, csrf: string): Html {
+  const t = textsFor(ctx);
+  return layout(
+    ctx,
+    t.moveHereTitle,
+    html`<h1>${t.moveHereTitle}</h1>
+<p class="lead">${t.moveHereText}</p>
+<form method="post" action="${action}">
+<input type="hidden" name="_csrf" value="${csrf}">
+<button type="submit" class="primary">${t.moveHereButton}</button>
+</form>`,
+  );
+}
+
 function codeForm(ctx: PageContext, title: string, intro: string, action: string, csrf: string, wrong: boolean): Html {
   const t = textsFor(ctx);
   return layout(
