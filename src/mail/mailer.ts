@@ -9,7 +9,7 @@ import { assessmentUrl } from '../assessments/rules.js';
 import { OutboxLoop } from '../platform/outbox-loop.js';
 import { MailMetrics, type MailOutcome } from './metrics.js';
 import { claimDue, finish, releaseStale, type ClaimedMail, type Ending } from './outbox-store.js';
-import { decide, retryDelayMs } from './rules.js';
+import { decide, givenUp, retryDelayMs, tenantReply } from './rules.js';
 import { Sender } from './sender.js';
 import { mailSettings } from './settings-store.js';
 import { renderMail } from './templates.js';
@@ -119,13 +119,16 @@ export class Mailer {
               ? 'cancelled'
               : undefined;
     if (outcome) this.#metrics?.message(row.kind, outcome);
-    // Never the address or the reply, which may quote it: personal data stays out of the logs.
+    // Never the address or the relay's reply, which may quote it: personal data stays out of the logs.
+    // A failure of Assay's own (network, DNS, TLS) is the operator's detail, which the tenant sees generalised.
+    const reply = 'reply' in ending ? ending.reply : undefined;
     this.#log.info(
       {
         analysis: row.analysis_id.slice(0, 6),
         kind: row.kind,
         outcome: ending.kind,
         attempts: row.attempts + (ending.kind === 'sent' || ending.kind === 'retry' ? 1 : 0),
+        ...(reply !== undefined && tenantReply(reply) !== reply ? { detail: reply } : {}),
       },
       'mail',
     );
@@ -166,8 +169,7 @@ export class Mailer {
     }
     if (out.kind === 'permanent') return { kind: 'failed', recipient: out.recipient, reply: out.reply, attempted: out.recipient !== null };
     const first = Date.parse(row.first_attempt_at ?? new Date().toISOString());
-    if (Date.now() - first >= this.#config.retryForMs)
-      return { kind: 'failed', recipient: out.recipient, reply: `given up after retrying: ${out.reply}`.slice(0, 500), attempted: true };
+    if (Date.now() - first >= this.#config.retryForMs) return { kind: 'failed', recipient: out.recipient, reply: givenUp(out.reply), attempted: true };
     const dueAt = new Date(Date.now() + retryDelayMs(row.attempts + 1, this.#config.retryBaseMs)).toISOString();
     return { kind: 'retry', recipient: out.recipient, reply: out.reply, dueAt };
   }

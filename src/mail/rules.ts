@@ -30,6 +30,29 @@ export function classify(err: { responseCode?: number; response?: string; code?:
   return { kind: 'transient', reply };
 }
 
+/**
+ * What a tenant reads of a failure that was Assay's own (connection refused, a timeout, DNS, TLS):
+ * the relay is the operator's, and its address, port or certificate names are this network's, not
+ * the tenant's to see. The operator's log keeps the detail.
+ */
+export const RELAY_NOT_REACHED = 'no reply from the mail server (a network, DNS, TLS or timeout failure); the operator has the details';
+
+/** A reply the relay itself gave: an SMTP code first. */
+export const isRelayReply = (reply: string) => /^[2-5]\d\d(?:[ -]|$)/.test(reply);
+
+const GIVEN_UP = 'given up after retrying: ';
+
+/**
+ * A stored reply as a tenant may read it: the relay's own replies and Assay's reasons ("not
+ * sent: …") as they are, anything else (a network error's text) generalised.
+ */
+export function tenantReply(reply: string): string {
+  if (reply.startsWith(GIVEN_UP)) return GIVEN_UP + tenantReply(reply.slice(GIVEN_UP.length));
+  return isRelayReply(reply) || reply.startsWith('not sent: ') ? reply : RELAY_NOT_REACHED;
+}
+
+export const givenUp = (reply: string) => `${GIVEN_UP}${reply}`.slice(0, 500);
+
 export interface AssessmentState {
   status: 'Created' | 'Started' | 'Completed' | 'Cancelled';
   expires_at: string | null;
