@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely, type Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../db/database.js';
 import { prepared, run } from '../db/prepared.js';
 import { PREPARE } from '../db/pg-prepared.js';
@@ -92,13 +92,12 @@ export async function insertAssessment(store: Store, given: NewAssessment): Prom
 }
 
 /**
- * Inserts the assessment as `insertAssessment` does, and `also` (statements that depend on it, such
- * as its invitation queued) in the same commit: all or none.
+ * Inserts the assessment as `insertAssessment` does, inside the caller's transaction: for a write
+ * that checks and queues more in the same commit (its invitation, src/mail/queue-store.ts).
  */
-export async function insertAssessmentWith(store: Store, given: NewAssessment, also: ReadonlyArray<CompiledQuery>): Promise<'created' | 'no-candidate'> {
-  const query = insertForOwnCandidate(store.db, store.dialect, ...valuesOf(given), given.external_id, given.tenant_id);
-  const results = await store.executeAll([query, ...also]);
-  return results?.[0]?.changes === 1 ? 'created' : 'no-candidate';
+export async function insertAssessmentIn(trx: Kysely<DB>, dialect: Store['dialect'], given: NewAssessment): Promise<'created' | 'no-candidate'> {
+  const query = insertForOwnCandidate(trx, dialect, ...valuesOf(given), given.external_id, given.tenant_id);
+  return (await run(trx, query)).changes === 1 ? 'created' : 'no-candidate';
 }
 
 const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));

@@ -7,12 +7,16 @@ import type { Store } from '../db/database.js';
 import { portalLogo, portalSettings } from '../tenancy/portal-settings-store.js';
 import { assessmentUrl } from '../assessments/rules.js';
 import { OutboxLoop } from '../platform/outbox-loop.js';
+import { shareOut, TenantWalk } from '../webhooks/share.js';
 import { MailMetrics, type MailOutcome } from './metrics.js';
-import { claimDue, finish, releaseStale, type ClaimedMail, type Ending } from './outbox-store.js';
+import { claimDue, dueTenants, finish, releaseStale, type ClaimedMail, type Ending } from './outbox-store.js';
 import { decide, givenUp, retryDelayMs, tenantReply } from './rules.js';
 import { Sender } from './sender.js';
 import { mailSettings } from './settings-store.js';
 import { renderMail } from './templates.js';
+
+// Tenants with mail due looked at per walk; the next walk goes on from the last one.
+const TENANTS_PER_WALK = 256;
 
 // Logo types mail clients show inline; others (SVG, WebP) are left out and the name stands alone.
 const INLINE_LOGO = new Set(['image/png', 'image/jpeg', 'image/gif']);
@@ -23,6 +27,10 @@ const INLINE_LOGO = new Set(['image/png', 'image/jpeg', 'image/gif']);
  * MAIL_POLL_INTERVAL_MS, so a reminder goes out within about that long of falling due, on
  * whichever instance claims it first. A message claimed by a process that stopped mid-send is
  * released for another try by the poll.
+ *
+ * MAIL_MAX_IN_FLIGHT is shared out by tenant as the webhook dispatcher's slots are
+ * (webhooks/share.ts): one tenant's messages take at most half, and a tenant sending none goes
+ * before one that is, so one tenant's backlog never holds another's invitation back.
  */
 export class Mailer {
   readonly #id = randomUUID();
@@ -33,6 +41,10 @@ export class Mailer {
   readonly #sender: Sender;
   readonly #metrics: MailMetrics | undefined;
   readonly #loop: OutboxLoop;
+  readonly #share: number;
+  // Messages on their way, by tenant.
+  readonly #sendingBy = new Map<string, number>();
+  readonly #walk: TenantWalk;
 
   constructor(store: Store, config: MailConfig, instruments: Instruments, log: FastifyBaseLogger, metrics?: Metrics) {
     this.#store = store;
@@ -41,6 +53,8 @@ export class Mailer {
     this.#log = log.child({ component: 'mail' });
     this.#sender = new Sender(config);
     this.#metrics = metrics ? new MailMetrics(metrics) : undefined;
+    this.#share = Math.max(1, Math.floor(config.maxInFlight / 2));
+    this.#walk = new TenantWalk((options) => dueTenants(store.db, { ...options, cap: this.#share }), TENANTS_PER_WALK);
     this.#loop = new OutboxLoop({
       dialect: store.dialect,
       pollIntervalMs: config.pollIntervalMs,
@@ -85,18 +99,27 @@ export class Mailer {
     }
   }
 
-  /** Claims as many due messages as there is room for, and starts sending them; a full claim looks again. */
+  /** Claims what the tenants with mail due may have of the free places, and starts sending it; what it got, it looks again. */
   async #pass(): Promise<boolean> {
     const room = this.#config.maxInFlight - this.#loop.inFlight;
     if (room <= 0 || this.#loop.stopped) return false;
-    const rows = await claimDue(this.#store, this.#id, room);
+    // Only this loop adds to the counts, one pass at a time: what ends meanwhile only frees more.
+    const { wants } = shareOut(await this.#walk.next(), (t) => this.#sendingBy.get(t) ?? 0, room, this.#share);
+    if (wants.length === 0 || this.#loop.stopped) return false;
+    const rows = await claimDue(this.#store, this.#id, wants);
     for (const row of rows) {
+      this.#sendingBy.set(row.tenant_id, (this.#sendingBy.get(row.tenant_id) ?? 0) + 1);
       const sending = this.#deliver(row).catch((err: unknown) =>
         this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'mail ended in an unexpected error'),
       );
-      this.#loop.track(sending, () => this.wake());
+      this.#loop.track(sending, () => {
+        const left = (this.#sendingBy.get(row.tenant_id) ?? 1) - 1;
+        if (left > 0) this.#sendingBy.set(row.tenant_id, left);
+        else this.#sendingBy.delete(row.tenant_id);
+        this.wake();
+      });
     }
-    return rows.length === room;
+    return rows.length > 0;
   }
 
   async #deliver(row: ClaimedMail): Promise<void> {

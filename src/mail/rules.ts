@@ -1,4 +1,5 @@
-/** The mail room's rules, pure: durations, retries, what may be sent, and what an address may hold. */
+/** The mail room's rules, pure: durations, retries, caps, what may be sent, what an address may hold, and what a tenant sees of a failure. */
+import { DomainError } from '../domain/errors.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
 
@@ -52,6 +53,34 @@ export function tenantReply(reply: string): string {
 }
 
 export const givenUp = (reply: string) => `${GIVEN_UP}${reply}`.slice(0, 500);
+
+/** How much mail a tenant may queue: invitations to one address an hour, and in all a minute. */
+export interface MailCaps {
+  perRecipientPerHour: number;
+  perTenantPerMinute: number;
+}
+
+/** A cap an invitation would pass: nothing was queued. */
+export interface Capped {
+  cap: 'recipient' | 'tenant';
+  limit: number;
+  retryAfterSeconds: number;
+}
+
+/** The address as the cap per recipient counts it: one mailbox, however its letters are cased. */
+export const addressKey = (email: string) => email.toLowerCase();
+
+/** The 429 for a cap: what was refused, the limit, and when to try again (Retry-After). */
+export function cappedError(c: Capped): DomainError {
+  const message =
+    c.cap === 'recipient'
+      ? `At most ${c.limit} invitations an hour to one e-mail address; nothing was created or queued, retry in ${c.retryAfterSeconds} s`
+      : `At most ${c.limit} invitations a minute per tenant; nothing was created or queued, retry in ${c.retryAfterSeconds} s`;
+  return new DomainError('TooManyRequests', message, {
+    retryAfterSeconds: c.retryAfterSeconds,
+    limit: c.cap === 'recipient' ? 'mailPerRecipient' : 'mailPerTenant',
+  });
+}
 
 export interface AssessmentState {
   status: 'Created' | 'Started' | 'Completed' | 'Cancelled';

@@ -25,11 +25,14 @@ export type Refusal = (rcpt: string) => { code: number; message: string } | unde
 /**
  * A real SMTP server over TCP in this process (smtp-server), offering STARTTLS with the test
  * certificate, keeping every message it accepts parsed with mailparser. It can be stopped and
- * started again on the same port (the relay down and back), and told to refuse recipients.
+ * started again on the same port (the relay down and back), told to refuse recipients, and made
+ * slow to answer a message's end of data.
  */
 export class SmtpSink {
   readonly caught: Caught[] = [];
   refuse: Refusal = () => undefined;
+  /** How long the answer to a message's end of data waits; the message counts as caught before it. */
+  dataDelayMs = 0;
   #server: SMTPServer | undefined;
   #port = 0;
 
@@ -73,7 +76,9 @@ export class SmtpSink {
                 raw,
                 parsed,
               });
-              callback();
+              const delay = this.dataDelayMs;
+              if (delay > 0) setTimeout(() => callback(), delay);
+              else callback();
             },
             (err: Error) => callback(err),
           );
