@@ -9,9 +9,10 @@ import { assessmentUrl } from '../assessments/rules.js';
 import { OutboxLoop } from '../platform/outbox-loop.js';
 import { shareOut, TenantWalk } from '../webhooks/share.js';
 import { MailMetrics, type MailOutcome } from './metrics.js';
-import { claimDue, dueTenants, finish, releaseStale, type ClaimedMail, type Ending } from './outbox-store.js';
+import { claimDue, dueTenants, finish, releaseStale, stillClaimed, type ClaimedMail, type Ending } from './outbox-store.js';
 import { decide, givenUp, retryDelayMs, tenantReply } from './rules.js';
 import { Sender } from './sender.js';
+import { sendsInFlight, type Send } from './sends.js';
 import { mailSettings } from './settings-store.js';
 import { renderMail } from './templates.js';
 
@@ -82,7 +83,6 @@ export class Mailer {
   /** Stops claiming, then waits for the messages on their way: each ends within the SMTP timeouts. */
   async stop(): Promise<void> {
     await this.#loop.stop();
-    this.#sender.close();
   }
 
   // A send takes at most the connection, greeting and socket timeouts; a claim older than that and a minute is orphaned.
@@ -109,9 +109,11 @@ export class Mailer {
     const rows = await claimDue(this.#store, this.#id, wants);
     for (const row of rows) {
       this.#sendingBy.set(row.tenant_id, (this.#sendingBy.get(row.tenant_id) ?? 0) + 1);
-      const sending = this.#deliver(row).catch((err: unknown) =>
-        this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'mail ended in an unexpected error'),
-      );
+      // Registered before any await: an erasure from now on finds this send.
+      const send = sendsInFlight(this.#store).begin(row.analysis_id);
+      const sending = this.#deliver(row, send)
+        .catch((err: unknown) => this.#log.error({ err, analysis: row.analysis_id.slice(0, 6) }, 'mail ended in an unexpected error'))
+        .finally(() => send.end());
       this.#loop.track(sending, () => {
         const left = (this.#sendingBy.get(row.tenant_id) ?? 1) - 1;
         if (left > 0) this.#sendingBy.set(row.tenant_id, left);
@@ -122,14 +124,14 @@ export class Mailer {
     return rows.length > 0;
   }
 
-  async #deliver(row: ClaimedMail): Promise<void> {
+  async #deliver(row: ClaimedMail, send: Send): Promise<void> {
     const settings = await mailSettings(this.#store.db, row.api_key_id);
     const decision = decide(row.kind, row, settings.reminder_after_seconds, Date.now());
     let ending: Ending;
     if ('later' in decision) ending = { kind: 'later', dueAt: decision.later };
     else if (!decision.send) ending = { kind: 'cancelled', why: decision.why };
     else if (row.email === null) ending = { kind: 'cancelled', why: 'not sent: the candidate has no e-mail address' };
-    else ending = await this.#send(row, row.email, settings);
+    else ending = await this.#send(row, row.email, settings, send);
     await finish(this.#store, row, this.#id, ending);
     const outcome: MailOutcome | undefined =
       ending.kind === 'sent'
@@ -157,7 +159,7 @@ export class Mailer {
     );
   }
 
-  async #send(row: ClaimedMail, email: string, settings: Awaited<ReturnType<typeof mailSettings>>): Promise<Ending> {
+  async #send(row: ClaimedMail, email: string, settings: Awaited<ReturnType<typeof mailSettings>>, send: Send): Promise<Ending> {
     const portal = await portalSettings(this.#store.db, this.#store.dialect, row.api_key_id);
     const logo = portal.logo_type && INLINE_LOGO.has(portal.logo_type) ? await portalLogo(this.#store.db, row.api_key_id) : undefined;
     const instrument = this.#instruments.get(row.assessment_type)!;
@@ -182,7 +184,10 @@ export class Mailer {
         logo: logo ? { bytes: logo.bytes, type: logo.type, cid: 'logo@assay' } : null,
       },
       mail,
+      // The row, read again once the relay has greeted: an erasure meanwhile deleted it.
+      { signal: send.signal, beforeEnvelope: async () => send.commit(await stillClaimed(this.#store.db, row.id, this.#id)) },
     );
+    if (out.kind === 'withdrawn') return { kind: 'withdrawn' };
     if (out.kind === 'sent') {
       const next =
         settings.reminder_after_seconds !== null && settings.max_reminders > 0

@@ -112,16 +112,31 @@ export async function claimDue(store: Store, claimer: string, wants: ReadonlyArr
   return rows.map((r) => ({ ...r, attempts: Number(r.attempts), invited_at: (r.invited_at as string | null) ?? null }));
 }
 
+/** Whether `claimer` still holds the message: read right before the envelope, so an erased one is not sent. */
+export async function stillClaimed(db: Kysely<DB>, id: string, claimer: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_messages')
+    .select('id')
+    .where('id', '=', id)
+    .where('claimed_by', '=', claimer)
+    .where('status', '=', 'sending')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** How a claimed message ended this time. */
 export type Ending =
   | { kind: 'sent'; recipient: string; reply: string; next?: { reminderAfterSeconds: number; maxReminders: number } }
   | { kind: 'retry'; recipient: string | null; reply: string; dueAt: string }
   | { kind: 'failed'; recipient: string | null; reply: string; attempted: boolean }
   | { kind: 'cancelled'; why: string }
-  | { kind: 'later'; dueAt: string };
+  | { kind: 'later'; dueAt: string }
+  // Dropped unsent because its row is gone (erased) or no longer this claimer's: nothing to record.
+  | { kind: 'withdrawn' };
 
 /** Records the ending of a message `claimer` holds; a sent one schedules the next reminder if one is due. */
 export async function finish(store: Store, row: Pick<ClaimedMail, 'id' | 'analysis_id' | 'first_attempt_at'>, claimer: string, e: Ending): Promise<void> {
+  if (e.kind === 'withdrawn') return;
   const at = now();
   const tried = { last_attempt_at: at, first_attempt_at: row.first_attempt_at ?? at };
   await store.write(async (trx) => {
