@@ -14,7 +14,7 @@ import * as mail from './migrations/0011-mail.js';
 import * as greenhouse from './migrations/0012-greenhouse.js';
 import * as normGroupSample from './migrations/0013-norm-group-sample.js';
 import * as normGroupDescription from './migrations/0014-norm-group-description.js';
-import * as mailByTenant from './migrations/0015-mail-by-tenant.js';
+import * as mailByTenant from './migrations/0017-mail-by-tenant.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -32,7 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012-greenhouse': greenhouse,
   '0013-norm-group-sample': normGroupSample,
   '0014-norm-group-description': normGroupDescription,
-  '0015-mail-by-tenant': mailByTenant,
+  '0017-mail-by-tenant': mailByTenant,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

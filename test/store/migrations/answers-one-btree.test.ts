@@ -34,7 +34,7 @@ suiteOnEachDatabase('migration 0007: the answers in one B-tree', { tenant: false
     assert.deepEqual(
       down.results?.map((r) => [r.migrationName, r.status]),
       [
-        ['0015-mail-by-tenant', 'Success'],
+        ['0017-mail-by-tenant', 'Success'],
         ['0014-norm-group-description', 'Success'],
         ['0013-norm-group-sample', 'Success'],
         ['0012-greenhouse', 'Success'],
