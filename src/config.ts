@@ -85,7 +85,11 @@ export interface MailConfig {
   retryBaseMs: number;
   retryForMs: number;
   timeoutMs: number;
+  /** Messages sent at once by this process; one tenant's take at most half. */
   maxInFlight: number;
+  /** Invitations queued to one address (per tenant) an hour, and by one tenant a minute; past either, 429. */
+  perRecipientPerHour: number;
+  perTenantPerMinute: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -167,6 +171,8 @@ function parseMail(env: Env): MailConfig | undefined {
     retryForMs: int(env, 'MAIL_RETRY_FOR_MS', 86_400_000, 1_000, 7 * 86_400_000),
     timeoutMs: int(env, 'MAIL_TIMEOUT_MS', 30_000, 500, 300_000),
     maxInFlight: int(env, 'MAIL_MAX_IN_FLIGHT', 8, 1, 256),
+    perRecipientPerHour: int(env, 'MAIL_PER_RECIPIENT_PER_HOUR', 10, 1, 10_000),
+    perTenantPerMinute: int(env, 'MAIL_PER_TENANT_PER_MINUTE', 300, 1, 1_000_000),
   };
 }
 

@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely, type Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../db/database.js';
 import { prepared, run } from '../db/prepared.js';
 import { PREPARE } from '../db/pg-prepared.js';
@@ -98,29 +98,16 @@ export async function insertAssessment(store: Store, given: NewAssessment): Prom
 }
 
 /**
- * Inserts the assessment as `insertAssessment` does, and `also` (statements that depend on it, such
- * as its invitation queued) in the same commit: all or none.
+ * Inserts the assessment as `insertAssessment` does, inside the caller's transaction: for a write
+ * that checks and queues more in the same commit (its invitation, src/mail/queue-store.ts).
  */
-export async function insertAssessmentWith(store: Store, given: NewAssessment, also: ReadonlyArray<CompiledQuery>): Promise<'created' | 'no-candidate'> {
-  const query = insertForOwnCandidate(store.db, store.dialect, ...valuesOf(given), given.external_id, given.tenant_id);
-  const results = await store.executeAll([query, ...also]);
-  return results?.[0]?.changes === 1 ? 'created' : 'no-candidate';
-}
-
-/**
- * An ATS integration's order, inserted as `insertAssessmentWith` does, at most once per tenant,
- * candidate, test and `order_key`: atomically, by a unique index, however many arrive at once.
- * 'not-created' when the candidate is gone or an order with the key exists; then `also`'s
- * statements about the new row find none and insert nothing.
- */
-export async function insertOrderWith(
-  store: Store,
-  given: NewAssessment & { order_key: string },
-  also: ReadonlyArray<CompiledQuery>,
-): Promise<'created' | 'not-created'> {
-  const query = insertOrderForOwnCandidate(store.db, store.dialect, ...valuesOf(given, ORDER_COLUMNS), given.external_id, given.tenant_id);
-  const results = await store.executeAll([query, ...also]);
-  return results?.[0]?.changes === 1 ? 'created' : 'not-created';
+export async function insertAssessmentIn(trx: Kysely<DB>, dialect: Store['dialect'], given: NewAssessment): Promise<'created' | 'no-candidate'> {
+  // An order with its key inserts nothing when the same order is there already: 'no-candidate' then too.
+  const query =
+    given.order_key === undefined
+      ? insertForOwnCandidate(trx, dialect, ...valuesOf(given), given.external_id, given.tenant_id)
+      : insertOrderForOwnCandidate(trx, dialect, ...valuesOf(given, ORDER_COLUMNS), given.external_id, given.tenant_id);
+  return (await run(trx, query)).changes === 1 ? 'created' : 'no-candidate';
 }
 
 const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));

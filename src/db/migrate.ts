@@ -16,6 +16,7 @@ import * as normGroupSample from './migrations/0013-norm-group-sample.js';
 import * as normGroupDescription from './migrations/0014-norm-group-description.js';
 import * as greenhouseOneOrder from './migrations/0015-greenhouse-one-order.js';
 import * as candidateBound from './migrations/0016-candidate-bound.js';
+import * as mailByTenant from './migrations/0017-mail-by-tenant.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014-norm-group-description': normGroupDescription,
   '0015-greenhouse-one-order': greenhouseOneOrder,
   '0016-candidate-bound': candidateBound,
+  '0017-mail-by-tenant': mailByTenant,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

@@ -227,6 +227,8 @@ export interface MailMessageTable {
   recipient: string | null;
   /** The SMTP server's last reply, or why it was not sent. */
   smtp_reply: string | null;
+  /** An invitation's address as queued, lower-cased, for the cap per recipient (migration 0017); personal data, removed with the row. */
+  address_key: string | null;
 }
 
 /** Per portal (API key): who mail comes from, in which language, and the reminders. */

@@ -4,6 +4,7 @@ import { retentionDue } from './rules.js';
 import type { Store } from '../db/database.js';
 import type { DB, ErasureTable } from '../db/schema.js';
 import { eraseMail } from '../mail/outbox-store.js';
+import { sendsInFlight } from '../mail/sends.js';
 
 export interface Erased {
   assessments: number;
@@ -13,7 +14,9 @@ export interface Erased {
 /**
  * Removes a candidate and everything about them: their fields, every assessment with its answers,
  * page times, scores, report nonce (so share links die) and webhook credentials, the webhook
- * outcomes, and the mail log with every address it held. An audit row keeps when, by whom and how much, with no personal data. The ExternalId
+ * outcomes, and the mail log with every address it held. An audit row keeps when, by whom and how much, with no personal data. Mail this
+ * process has on its way to the candidate is stopped, or waited for once past its last check, so
+ * nothing more is sent after this returns (src/mail/sends.ts). The ExternalId
  * is free to use again. `due`, when given, is checked again inside the transaction (the retention
  * sweep), so an instance that lost the race erases nothing.
  */
@@ -53,13 +56,13 @@ export async function eraseCandidate(
         answers,
       })
       .execute();
-    return { assessments: ids.length, answers };
+    return { assessments: ids.length, answers, ids };
   });
-  if (erased) {
-    store.caches.forgetCandidate(externalId);
-    await store.scrub();
-  }
-  return erased;
+  if (!erased) return undefined;
+  store.caches.forgetCandidate(externalId);
+  await sendsInFlight(store).settle(erased.ids);
+  await store.scrub();
+  return { assessments: erased.assessments, answers: erased.answers };
 }
 
 /** Whether the candidate is due for erasure under `retentionDays`, read inside the erasing transaction. */

@@ -1,9 +1,9 @@
 import type { MailRow } from './outbox-store.js';
-import { maskAddress, maskAddressesIn } from './rules.js';
+import { maskAddress, maskAddressesIn, tenantReply } from './rules.js';
 
 const capitalize = <S extends string>(s: S) => (s.charAt(0).toUpperCase() + s.slice(1)) as Capitalize<S>;
 
-/** One message as the mail log shows it: the recipient and any address in the reply masked. */
+/** One message as the mail log shows it: the recipient and any address in the reply masked, Assay's own network failures generalised. */
 export function messageView(m: MailRow) {
   return {
     Id: m.id,
@@ -11,7 +11,7 @@ export function messageView(m: MailRow) {
     Status: capitalize(m.status),
     Recipient: m.recipient === null ? null : maskAddress(m.recipient),
     Attempts: Number(m.attempts),
-    LastReply: m.smtp_reply === null ? null : maskAddressesIn(m.smtp_reply),
+    LastReply: m.smtp_reply === null ? null : maskAddressesIn(tenantReply(m.smtp_reply)),
     RequestedBy: m.requested_by,
     CreatedAt: m.created_at,
     DueAt: m.due_at,

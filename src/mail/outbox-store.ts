@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Store } from '../db/database.js';
 import { writeIfAny } from '../db/write-if-any.js';
 import type { DB, MailMessageTable } from '../db/schema.js';
@@ -9,44 +9,10 @@ export type MailRow = Selectable<MailMessageTable>;
 
 const now = () => new Date().toISOString();
 
-/**
- * The statement that queues an assessment's invitation, to run in the commit that creates it: it
- * inserts nothing when the assessment was not created (no such candidate). With `portalDefault`
- * it queues only when the portal sends invitations by default.
- */
-export function invitationQuery(db: Kysely<DB>, analysisId: string, portalDefault: boolean): CompiledQuery {
-  const at = now();
-  return db
-    .insertInto('mail_messages')
-    .columns(['id', 'tenant_id', 'analysis_id', 'kind', 'status', 'due_at', 'created_at', 'attempts'])
-    .expression((eb) => {
-      let q = eb
-        .selectFrom('assessments as a')
-        .select([
-          eb.val(randomUUID()).as('id'),
-          'a.tenant_id',
-          'a.analysis_id',
-          eb.val('invitation').as('kind'),
-          eb.val('pending').as('status'),
-          eb.val(at).as('due_at'),
-          eb.val(at).as('created_at'),
-          eb.lit(0).as('attempts'),
-        ])
-        .where('a.analysis_id', '=', analysisId);
-      if (portalDefault)
-        q = q.where((w) =>
-          w.exists(
-            w.selectFrom('portal_mail_settings as s').select('s.api_key_id').whereRef('s.api_key_id', '=', 'a.api_key_id').where('s.send_invitation', '=', 1),
-          ),
-        );
-      return q;
-    })
-    .compile();
-}
-
 /** Everything a claimed message needs to be written and sent, read after the claim committed. */
 export interface ClaimedMail extends AssessmentState {
   id: string;
+  tenant_id: string;
   analysis_id: string;
   api_key_id: string;
   kind: MailRow['kind'];
@@ -61,17 +27,58 @@ export interface ClaimedMail extends AssessmentState {
   last_name: string | null;
 }
 
+/** A tenant with mail due: when its oldest became due, and how many are due (counted up to a cap). */
+export interface DueTenant {
+  tenantId: string;
+  oldest: string;
+  waiting: number;
+}
+
 /**
- * Moves up to `limit` due messages to 'sending' for `claimer`, and commits before any is sent. On
- * PostgreSQL, SKIP LOCKED lets several instances claim side by side: each message is claimed by
- * one of them only.
+ * Tenants with mail due, in tenant id order, after `after` when given, at most `max`: a walk of
+ * the (status, tenant_id, due_at) index with a few seeks a tenant, however long any one's
+ * backlog is. A tenant whose pending mail is all later (reminders) is looked at but not returned.
  */
-export async function claimDue(store: Store, claimer: string, limit: number): Promise<ClaimedMail[]> {
+export async function dueTenants(db: Kysely<DB>, options: { after?: string | undefined; max: number; cap: number }): Promise<DueTenant[]> {
+  const at = now();
+  const first = options.after === undefined ? sql`` : sql`and tenant_id > ${options.after}`;
+  const { rows } = await sql<{ tenant_id: string; oldest: string | null; waiting: number | string }>`
+    with recursive t(tenant_id, n) as (
+      select (select min(tenant_id) from mail_messages where status = 'pending' ${first}), 1
+      union all
+      select (select min(m.tenant_id) from mail_messages m where m.status = 'pending' and m.tenant_id > t.tenant_id), t.n + 1
+      from t where t.tenant_id is not null and t.n < ${options.max}
+    )
+    select t.tenant_id,
+      (select min(m.due_at) from mail_messages m where m.status = 'pending' and m.tenant_id = t.tenant_id) as oldest,
+      (select count(*) from (
+        select 1 from mail_messages m where m.status = 'pending' and m.tenant_id = t.tenant_id and m.due_at <= ${at} order by m.due_at limit ${options.cap}
+      ) as c) as waiting
+    from t where t.tenant_id is not null`.execute(db);
+  return rows.flatMap((r) => (r.oldest === null || Number(r.waiting) === 0 ? [] : [{ tenantId: r.tenant_id, oldest: r.oldest, waiting: Number(r.waiting) }]));
+}
+
+/**
+ * Moves each tenant's oldest due messages to 'sending' for `claimer`, up to its `limit`, and
+ * commits before any is sent. On PostgreSQL, SKIP LOCKED lets several instances claim side by
+ * side: each message is claimed by one of them only.
+ */
+export async function claimDue(store: Store, claimer: string, wants: ReadonlyArray<{ tenantId: string; limit: number }>): Promise<ClaimedMail[]> {
   const at = now();
   const ids = await store.write(async (trx) => {
-    let due = trx.selectFrom('mail_messages').select('id').where('status', '=', 'pending').where('due_at', '<=', at).orderBy('due_at').limit(limit);
-    if (store.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    const found = (await due.execute()).map((r) => r.id);
+    const found: string[] = [];
+    for (const { tenantId, limit } of wants) {
+      let due = trx
+        .selectFrom('mail_messages')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('tenant_id', '=', tenantId)
+        .where('due_at', '<=', at)
+        .orderBy('due_at')
+        .limit(limit);
+      if (store.dialect === 'postgres') due = due.forUpdate().skipLocked();
+      found.push(...(await due.execute()).map((r) => r.id));
+    }
     if (found.length === 0) return [];
     const claimed = await trx
       .updateTable('mail_messages')
@@ -87,7 +94,7 @@ export async function claimDue(store: Store, claimer: string, limit: number): Pr
     .selectFrom('mail_messages as m')
     .innerJoin('assessments as a', 'a.analysis_id', 'm.analysis_id')
     .leftJoin('candidates as c', 'c.external_id', 'a.external_id')
-    .select(['m.id', 'm.analysis_id', 'm.kind', 'm.attempts', 'm.first_attempt_at', 'm.created_at'])
+    .select(['m.id', 'm.tenant_id', 'm.analysis_id', 'm.kind', 'm.attempts', 'm.first_attempt_at', 'm.created_at'])
     .select(['a.api_key_id', 'a.status', 'a.expires_at', 'a.last_activity_at', 'a.assessment_type', 'a.portal_domain'])
     .select(['c.email', 'c.first_name', 'c.preposition', 'c.last_name'])
     .select((eb) =>
@@ -105,16 +112,31 @@ export async function claimDue(store: Store, claimer: string, limit: number): Pr
   return rows.map((r) => ({ ...r, attempts: Number(r.attempts), invited_at: (r.invited_at as string | null) ?? null }));
 }
 
+/** Whether `claimer` still holds the message: read right before the envelope, so an erased one is not sent. */
+export async function stillClaimed(db: Kysely<DB>, id: string, claimer: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_messages')
+    .select('id')
+    .where('id', '=', id)
+    .where('claimed_by', '=', claimer)
+    .where('status', '=', 'sending')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** How a claimed message ended this time. */
 export type Ending =
   | { kind: 'sent'; recipient: string; reply: string; next?: { reminderAfterSeconds: number; maxReminders: number } }
   | { kind: 'retry'; recipient: string | null; reply: string; dueAt: string }
   | { kind: 'failed'; recipient: string | null; reply: string; attempted: boolean }
   | { kind: 'cancelled'; why: string }
-  | { kind: 'later'; dueAt: string };
+  | { kind: 'later'; dueAt: string }
+  // Dropped unsent because its row is gone (erased) or no longer this claimer's: nothing to record.
+  | { kind: 'withdrawn' };
 
 /** Records the ending of a message `claimer` holds; a sent one schedules the next reminder if one is due. */
 export async function finish(store: Store, row: Pick<ClaimedMail, 'id' | 'analysis_id' | 'first_attempt_at'>, claimer: string, e: Ending): Promise<void> {
+  if (e.kind === 'withdrawn') return;
   const at = now();
   const tried = { last_attempt_at: at, first_attempt_at: row.first_attempt_at ?? at };
   await store.write(async (trx) => {
@@ -179,65 +201,6 @@ async function scheduleReminder(trx: Kysely<DB>, analysisId: string, after: numb
       created_at: at,
     })
     .execute();
-}
-
-/** At most this many invitations sent again per assessment per hour: a resend is a person's act, not a loop. */
-export const RESENDS_PER_HOUR = 3;
-
-export type Resend =
-  | { outcome: 'queued'; id: string }
-  | { outcome: 'not-found' }
-  | { outcome: 'closed'; why: string }
-  | { outcome: 'in-progress' }
-  | { outcome: 'limited'; retryAfterSeconds: number };
-
-/**
- * Queues the invitation once more, and cancels the reminder that waited: the resent invitation
- * schedules its own. Refused for an assessment that is over, while an invitation waits or is on
- * its way, and past RESENDS_PER_HOUR in an hour.
- */
-export async function requestResend(store: Store, analysisId: string, tenantId: string, requestedBy: string): Promise<Resend> {
-  return store.write(async (trx): Promise<Resend> => {
-    let q = trx.selectFrom('assessments').select(['status', 'expires_at', 'tenant_id']).where('analysis_id', '=', analysisId).where('tenant_id', '=', tenantId);
-    if (store.dialect === 'postgres') q = q.forUpdate();
-    const a = await q.executeTakeFirst();
-    if (!a) return { outcome: 'not-found' };
-    if (a.status === 'Completed' || a.status === 'Cancelled') return { outcome: 'closed', why: `The assessment is ${a.status.toLowerCase()}` };
-    if (a.expires_at !== null && Date.parse(a.expires_at) <= Date.now()) return { outcome: 'closed', why: 'The assessment has expired' };
-    const mails = await trx
-      .selectFrom('mail_messages')
-      .select(['kind', 'status', 'requested_by', 'created_at'])
-      .where('analysis_id', '=', analysisId)
-      .execute();
-    if (mails.some((m) => m.kind === 'invitation' && (m.status === 'pending' || m.status === 'sending'))) return { outcome: 'in-progress' };
-    const hourAgo = Date.now() - 3_600_000;
-    const recent = mails.filter((m) => m.requested_by !== null && Date.parse(m.created_at) > hourAgo).map((m) => Date.parse(m.created_at));
-    if (recent.length >= RESENDS_PER_HOUR)
-      return { outcome: 'limited', retryAfterSeconds: Math.max(1, Math.ceil((Math.min(...recent) + 3_600_000 - Date.now()) / 1000)) };
-    await trx
-      .updateTable('mail_messages')
-      .set({ status: 'cancelled', smtp_reply: 'not sent: replaced by the invitation sent again on request' })
-      .where('analysis_id', '=', analysisId)
-      .where('kind', '=', 'reminder')
-      .where('status', '=', 'pending')
-      .execute();
-    const id = randomUUID();
-    const at = now();
-    await trx
-      .insertInto('mail_messages')
-      .values({
-        id,
-        tenant_id: a.tenant_id,
-        analysis_id: analysisId,
-        kind: 'invitation',
-        requested_by: requestedBy,
-        status: 'pending',
-        due_at: at,
-        created_at: at,
-      })
-      .execute();
-    return { outcome: 'queued', id };
-  });
 }
 
 /** An assessment's messages, oldest first: its mail log. */

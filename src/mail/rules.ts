@@ -1,4 +1,5 @@
-/** The mail room's rules, pure: durations, retries, what may be sent, and what an address may hold. */
+/** The mail room's rules, pure: durations, retries, caps, what may be sent, what an address may hold, and what a tenant sees of a failure. */
+import { DomainError } from '../domain/errors.js';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
 
@@ -28,6 +29,57 @@ export function classify(err: { responseCode?: number; response?: string; code?:
   const reply = (err.response ?? err.message ?? err.code ?? 'unknown error').slice(0, 500);
   if (typeof err.responseCode === 'number' && err.responseCode >= 500) return { kind: 'permanent', reply };
   return { kind: 'transient', reply };
+}
+
+/**
+ * What a tenant reads of a failure that was Assay's own (connection refused, a timeout, DNS, TLS):
+ * the relay is the operator's, and its address, port or certificate names are this network's, not
+ * the tenant's to see. The operator's log keeps the detail.
+ */
+export const RELAY_NOT_REACHED = 'no reply from the mail server (a network, DNS, TLS or timeout failure); the operator has the details';
+
+/** A reply the relay itself gave: an SMTP code first. */
+export const isRelayReply = (reply: string) => /^[2-5]\d\d(?:[ -]|$)/.test(reply);
+
+const GIVEN_UP = 'given up after retrying: ';
+
+/**
+ * A stored reply as a tenant may read it: the relay's own replies and Assay's reasons ("not
+ * sent: …") as they are, anything else (a network error's text) generalised.
+ */
+export function tenantReply(reply: string): string {
+  if (reply.startsWith(GIVEN_UP)) return GIVEN_UP + tenantReply(reply.slice(GIVEN_UP.length));
+  return isRelayReply(reply) || reply.startsWith('not sent: ') ? reply : RELAY_NOT_REACHED;
+}
+
+export const givenUp = (reply: string) => `${GIVEN_UP}${reply}`.slice(0, 500);
+
+/** How much mail a tenant may queue: invitations to one address an hour, and in all a minute. */
+export interface MailCaps {
+  perRecipientPerHour: number;
+  perTenantPerMinute: number;
+}
+
+/** A cap an invitation would pass: nothing was queued. */
+export interface Capped {
+  cap: 'recipient' | 'tenant';
+  limit: number;
+  retryAfterSeconds: number;
+}
+
+/** The address as the cap per recipient counts it: one mailbox, however its letters are cased. */
+export const addressKey = (email: string) => email.toLowerCase();
+
+/** The 429 for a cap: what was refused, the limit, and when to try again (Retry-After). */
+export function cappedError(c: Capped): DomainError {
+  const message =
+    c.cap === 'recipient'
+      ? `At most ${c.limit} invitations an hour to one e-mail address; nothing was created or queued, retry in ${c.retryAfterSeconds} s`
+      : `At most ${c.limit} invitations a minute per tenant; nothing was created or queued, retry in ${c.retryAfterSeconds} s`;
+  return new DomainError('TooManyRequests', message, {
+    retryAfterSeconds: c.retryAfterSeconds,
+    limit: c.cap === 'recipient' ? 'mailPerRecipient' : 'mailPerTenant',
+  });
 }
 
 export interface AssessmentState {

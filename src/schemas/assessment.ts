@@ -21,7 +21,7 @@ export const AssessmentCreateBody = Type.Object(
     SendInvitation: Type.Optional(
       Type.Boolean({
         description:
-          "Extension: e-mail the candidate an invitation with the link (true), or not (false). Omitted: the portal's default, which is off unless set. Needs SMTP_URL on the server: without it, true is a 400.",
+          "Extension: e-mail the candidate an invitation with the link (true), or not (false). Omitted: the portal's default, which is off unless set. Needs SMTP_URL on the server: without it, true is a 400. Past the server's caps on invitations to one address an hour or per tenant a minute, 429 with Retry-After, and nothing is created.",
       }),
     ),
   },

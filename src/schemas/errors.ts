@@ -73,7 +73,7 @@ const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: 
     innererror: { field: 'AnalysisId', reason: 'in-progress' },
   },
   TooManyRequests: {
-    when: "a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After",
+    when: "a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After",
     message: 'Too many failed authentication attempts; try again later',
     innererror: { retryAfterSeconds: 60 },
   },

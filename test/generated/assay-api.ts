@@ -29,7 +29,7 @@ export interface paths {
                         ExternalId: string;
                         /** @description Where the candidate goes on completion; absolute http(s). */
                         ReturnUrl?: string;
-                        /** @description Extension: e-mail the candidate an invitation with the link (true), or not (false). Omitted: the portal's default, which is off unless set. Needs SMTP_URL on the server: without it, true is a 400. */
+                        /** @description Extension: e-mail the candidate an invitation with the link (true), or not (false). Omitted: the portal's default, which is off unless set. Needs SMTP_URL on the server: without it, true is a 400. Past the server's caps on invitations to one address an hour or per tenant a minute, 429 with Retry-After, and nothing is created. */
                         SendInvitation?: boolean;
                         /** @description Basic password; needs WebhookUsername. */
                         WebhookPassword?: string;
@@ -96,7 +96,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -251,7 +251,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -354,7 +354,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -473,7 +473,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -521,7 +521,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the invitation to the candidate again (extension)
-         * @description Queues the invitation once more (202); it goes out within seconds, and is retried for up to 24 hours if the SMTP server cannot take it. A reminder that was waiting is cancelled: the new invitation schedules its own. At most 3 per assessment per hour (then 429). 409 NotSendable when the assessment is completed, cancelled or expired, or an invitation is on its way. 400 when the server has no SMTP_URL. No body needed.
+         * @description Queues the invitation once more (202); it goes out within seconds, and is retried for up to 24 hours if the SMTP server cannot take it. A reminder that was waiting is cancelled: the new invitation schedules its own. At most 3 per assessment per hour, and within the server's caps on invitations per address an hour and per tenant a minute (then 429 with Retry-After). 409 NotSendable when the assessment is completed, cancelled or expired, or an invitation is on its way. 400 when the server has no SMTP_URL. No body needed.
          */
         post: {
             parameters: {
@@ -598,7 +598,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -707,7 +707,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -818,7 +818,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -940,7 +940,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1051,7 +1051,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1190,7 +1190,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1324,7 +1324,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1368,7 +1368,7 @@ export interface paths {
         };
         /**
          * Everything held about a candidate (extension)
-         * @description Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay out while the candidate has not released them (a portal setting), and until the candidate finishes. Tenant-scoped: another tenant's candidate is 404.
+         * @description Not in the original specification. For a data subject's access request: the candidate's fields, every assessment with its status, answers, time per page, results and webhook outcome (never the webhook credentials), and when retention will erase it all. Answers and results stay out while the candidate has not released them (a portal setting), and until the candidate finishes (time per page too). Tenant-scoped: another tenant's candidate is 404.
          */
         get: {
             parameters: {
@@ -1521,7 +1521,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1613,7 +1613,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1807,7 +1807,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;

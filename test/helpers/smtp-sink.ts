@@ -25,11 +25,20 @@ export type Refusal = (rcpt: string) => { code: number; message: string } | unde
 /**
  * A real SMTP server over TCP in this process (smtp-server), offering STARTTLS with the test
  * certificate, keeping every message it accepts parsed with mailparser. It can be stopped and
- * started again on the same port (the relay down and back), and told to refuse recipients.
+ * started again on the same port (the relay down and back), told to refuse recipients, and made
+ * slow: to greet a new connection, or to answer a message's end of data.
  */
 export class SmtpSink {
   readonly caught: Caught[] = [];
   refuse: Refusal = () => undefined;
+  /** How long a new connection waits for the greeting (220), as a slow relay makes it wait. */
+  greetingDelayMs = 0;
+  /** How long the answer to a message's end of data waits; the message counts as caught before it. */
+  dataDelayMs = 0;
+  /** Connections opened, counted as they arrive (before the greeting). */
+  connections = 0;
+  /** Every RCPT TO address the sink was given, refused or not: what reached the envelope. */
+  readonly rcptTo: string[] = [];
   #server: SMTPServer | undefined;
   #port = 0;
 
@@ -54,7 +63,14 @@ export class SmtpSink {
       authOptional: true,
       disableReverseLookup: true,
       logger: false,
+      onConnect: (_session, callback) => {
+        this.connections += 1;
+        const delay = this.greetingDelayMs;
+        if (delay > 0) setTimeout(() => callback(), delay);
+        else callback();
+      },
       onRcptTo: (address, _session, callback) => {
+        this.rcptTo.push(address.address);
         const r = this.refuse(address.address);
         if (!r) return callback();
         callback(Object.assign(new Error(r.message), { responseCode: r.code }));
@@ -73,7 +89,9 @@ export class SmtpSink {
                 raw,
                 parsed,
               });
-              callback();
+              const delay = this.dataDelayMs;
+              if (delay > 0) setTimeout(() => callback(), delay);
+              else callback();
             },
             (err: Error) => callback(err),
           );

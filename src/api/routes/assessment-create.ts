@@ -5,8 +5,10 @@ import { expiryFor } from '../../lifecycle/rules.js';
 import { AssessmentCreateBody, AssessmentCreated } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { newAnalysisId } from '../../security/tokens.js';
-import { insertAssessment, insertAssessmentWith, type NewAssessment } from '../../assessments/assessments-store.js';
-import { invitationQuery } from '../../mail/outbox-store.js';
+import { insertAssessment, type NewAssessment } from '../../assessments/assessments-store.js';
+import { insertWithInvitation } from '../../mail/queue-store.js';
+import { cappedError } from '../../mail/rules.js';
+import { rateLimitHeaders } from '../../http/key-limit.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
 
 export function assessmentCreate(app: App, { store, secretBox, config, mail }: Deps): void {
@@ -61,11 +63,15 @@ export function assessmentCreate(app: App, { store, secretBox, config, mail }: D
         expires_at: expiryFor(body.ExpiresAt, config.lifecycle.expiryDays),
       };
       // Without mail, or told not to, creation is exactly what it was; else the invitation is queued in the same commit.
-      const invite = config.mail !== undefined && body.SendInvitation !== false;
-      const outcome = invite
-        ? await insertAssessmentWith(store, row, [invitationQuery(store.db, analysisId, body.SendInvitation === undefined)])
-        : await insertAssessment(store, row);
-      if (invite && outcome === 'created') mail.wake();
+      const outcome =
+        config.mail && body.SendInvitation !== false
+          ? await insertWithInvitation(store, row, { portalDefault: body.SendInvitation === undefined, caps: config.mail })
+          : await insertAssessment(store, row);
+      if (typeof outcome === 'object') {
+        rateLimitHeaders(reply, outcome.limit, 0, outcome.retryAfterSeconds);
+        throw cappedError(outcome);
+      }
+      if (config.mail && outcome === 'created') mail.wake();
       if (outcome === 'no-candidate') {
         throw new DomainError('NoCandidateFound', 'No candidate found', { field: 'ExternalId' });
       }

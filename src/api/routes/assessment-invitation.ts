@@ -3,8 +3,8 @@ import { rateLimitHeaders } from '../../http/key-limit.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { requestResend, RESENDS_PER_HOUR } from '../../mail/outbox-store.js';
-import { NO_SMTP } from '../../mail/rules.js';
+import { requestResend, RESENDS_PER_HOUR } from '../../mail/queue-store.js';
+import { cappedError, NO_SMTP } from '../../mail/rules.js';
 import { InvitationQueued } from '../../mail/schemas.js';
 
 /** The invitation e-mailed again. */
@@ -17,7 +17,7 @@ export function assessmentInvitation(app: App, { store, config, mail }: Deps): v
         description:
           'Queues the invitation once more (202); it goes out within seconds, and is retried for up to 24 hours if the SMTP server cannot take it. ' +
           'A reminder that was waiting is cancelled: the new invitation schedules its own. ' +
-          `At most ${RESENDS_PER_HOUR} per assessment per hour (then 429). 409 NotSendable when the assessment is completed, cancelled or expired, or an invitation is on its way. ` +
+          `At most ${RESENDS_PER_HOUR} per assessment per hour, and within the server's caps on invitations per address an hour and per tenant a minute (then 429 with Retry-After). 409 NotSendable when the assessment is completed, cancelled or expired, or an invitation is on its way. ` +
           '400 when the server has no SMTP_URL. No body needed.',
         tags: ['Mail'],
         params: AssessmentParams,
@@ -28,11 +28,15 @@ export function assessmentInvitation(app: App, { store, config, mail }: Deps): v
       const { AnalysisId } = request.params;
       const caller = request.caller!;
       if (!config.mail) throw new DomainError('ValidationError', NO_SMTP, { field: 'AnalysisId', setting: 'SMTP_URL' });
-      const r = await requestResend(store, AnalysisId, caller.tenantId, `api:${caller.apiKeyId}`);
+      const r = await requestResend(store, AnalysisId, caller.tenantId, `api:${caller.apiKeyId}`, config.mail);
       if (r.outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       if (r.outcome === 'limited') {
         rateLimitHeaders(reply, RESENDS_PER_HOUR, 0, r.retryAfterSeconds);
         throw new DomainError('TooManyRequests', `At most ${RESENDS_PER_HOUR} invitations per assessment per hour`, { retryAfterSeconds: r.retryAfterSeconds });
+      }
+      if (r.outcome === 'capped') {
+        rateLimitHeaders(reply, r.limit, 0, r.retryAfterSeconds);
+        throw cappedError(r);
       }
       if (r.outcome === 'closed') throw new DomainError('NotSendable', r.why, { field: 'AnalysisId', reason: 'closed' });
       if (r.outcome === 'in-progress')

@@ -1,7 +1,8 @@
 import type { Deps } from '../../http/app-types.js';
 import { findOwnCandidate, insertCandidate } from '../../assessments/candidates-store.js';
-import { findOwnAssessment, insertOrderWith } from '../../assessments/assessments-store.js';
-import { invitationQuery } from '../../mail/outbox-store.js';
+import { findOwnAssessment } from '../../assessments/assessments-store.js';
+import { insertWithInvitation } from '../../mail/queue-store.js';
+import { cappedError } from '../../mail/rules.js';
 import { checkAssessmentRequest } from '../../assessments/rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { effectiveStatus, expiryFor } from '../../lifecycle/rules.js';
@@ -91,8 +92,9 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
     completed_at: null,
     expires_at: expiryFor(undefined, deps.config.lifecycle.expiryDays),
   } as const;
-  const outcome = await insertOrderWith(deps.store, row, [invitationQuery(deps.store.db, analysisId, false)]);
-  if (outcome === 'not-created') {
+  const outcome = await insertWithInvitation(deps.store, row, { portalDefault: false, caps: deps.config.mail });
+  if (typeof outcome === 'object') throw cappedError(outcome);
+  if (outcome === 'no-candidate') {
     // A concurrent send_test for the same order got there first: its id, as for a repeat.
     const earlier = await findOrderForUrl(deps.store, order);
     if (earlier) return earlier;
