@@ -40,19 +40,24 @@ suiteOnEachDatabase('Greenhouse send_test called concurrently', { smtp: true, re
     return ctx.sink.to(to).length;
   };
 
+  /** Every call answered 200 with one and the same id: that id. */
+  const oneId = (answers: Awaited<ReturnType<typeof sendAtOnce>>, round: number): string => {
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array<number>(CALLS).fill(200),
+      answers.map((a) => a.text).join('\n'),
+    );
+    const ids = new Set(answers.map((a) => a.id));
+    assert.equal(ids.size, 1, `round ${round}: ${ids.size} different ids`);
+    return answers[0]!.id!;
+  };
+
   test(`${CALLS} identical calls at once for a new person make one order, answered to all with its id, and one invitation`, async () => {
     for (let round = 1; round <= ROUNDS; round++) {
       const to = address();
       const url = ctx.receiver.url(`/new-${round}-${person + 1}`);
       const answers = await sendAtOnce(docsSendTest(url, { person: nextPerson(), email: to }));
-      assert.deepEqual(
-        answers.map((a) => a.status),
-        Array<number>(CALLS).fill(200),
-        answers.map((a) => a.text).join('\n'),
-      );
-      const ids = new Set(answers.map((a) => a.id));
-      assert.equal(ids.size, 1, `round ${round}: ${ids.size} different ids`);
-      const id = answers[0]!.id!;
+      const id = oneId(answers, round);
       assert.deepEqual(await ordersOf(id), [url], `round ${round}`);
       assert.equal(await invitationsTo(to, 1), 1, `round ${round}: invitations`);
       assert.equal((await gh(`/test_status?partner_interview_id=${id}`)).body.partner_status, 'sent');
@@ -71,14 +76,7 @@ suiteOnEachDatabase('Greenhouse send_test called concurrently', { smtp: true, re
 
       const second = ctx.receiver.url(`/second-${who}`);
       const answers = await sendAtOnce(docsSendTest(second, { person: who, email: to }));
-      assert.deepEqual(
-        answers.map((a) => a.status),
-        Array<number>(CALLS).fill(200),
-        answers.map((a) => a.text).join('\n'),
-      );
-      const ids = new Set(answers.map((a) => a.id));
-      assert.equal(ids.size, 1, `round ${round}: ${ids.size} different ids`);
-      assert.notEqual([...ids][0], firstAnswer.body.partner_interview_id, 'the new url is a new order');
+      assert.notEqual(oneId(answers, round), firstAnswer.body.partner_interview_id, 'the new url is a new order');
       assert.deepEqual((await ordersOf(firstAnswer.body.partner_interview_id)).sort(), [first, second].sort(), `round ${round}`);
       assert.equal(await invitationsTo(to, 2), 2, `round ${round}: invitations`);
     }
