@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { Webhook } from 'standardwebhooks';
 import { parseBasic } from '../security/basic-auth.js';
+import { listenOn, listeningUrl, portOption, untilStopped } from './listen.js';
 import { CliError } from './shared.js';
 
 const MAX_BODY = 64 * 1024;
@@ -78,8 +79,7 @@ export function webhookListenCommand(webhook: Command): void {
     .option('--secret <whsec>', "the portal's signing secret, to verify Standard Webhooks signatures")
     .option('--json', 'print one JSON object per line')
     .action(async (opts: { port: string; host: string; username?: string; password?: string; secret?: string; json?: boolean }) => {
-      const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be a port number');
+      const port = portOption(opts.port);
       if (opts.password !== undefined && opts.username === undefined) throw new CliError('--password needs --username');
       const server = createServer((req, res) => {
         const chunks: Buffer[] = [];
@@ -104,12 +104,8 @@ export function webhookListenCommand(webhook: Command): void {
           res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
         });
       });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', (error: NodeJS.ErrnoException) => reject(new CliError(`Cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`)));
-        server.listen(port, opts.host, () => resolve());
-      });
-      const address = server.address() as AddressInfo;
-      const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`;
+      await listenOn(server, port, opts.host);
+      const url = `${listeningUrl('http', server.address() as AddressInfo)}/`;
       process.stdout.write(
         opts.json
           ? JSON.stringify({ listening: url }) + '\n'
@@ -119,14 +115,10 @@ export function webhookListenCommand(webhook: Command): void {
               '',
             ].join('\n'),
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          server.close(() => resolve());
-          // Assay's client keeps its connection open for the next delivery.
-          server.closeAllConnections();
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+      await untilStopped((done) => {
+        server.close(() => done());
+        // Assay's client keeps its connection open for the next delivery.
+        server.closeAllConnections();
       });
     });
 }
