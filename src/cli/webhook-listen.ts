@@ -16,6 +16,7 @@ export interface Delivery {
   from: string;
   /** 'matched', 'mismatched' or 'missing' when --username was given; 'none' or 'unexpected' otherwise. */
   credentials: 'matched' | 'mismatched' | 'missing' | 'none' | 'unexpected';
+  /** The start of the Basic username that came (see `prefixOf`), never all of it. */
   username: string | null;
   /** 'verified' or 'invalid' with --secret; 'unsigned' when no signature came; 'not checked' otherwise. */
   signature: 'verified' | 'invalid' | 'unsigned' | 'not checked';
@@ -23,11 +24,19 @@ export interface Delivery {
   body: string;
 }
 
+/**
+ * The start of a credential, for the screen: at most 6 characters and at most half of it, then
+ * "…". A Basic username may be a secret itself (a Greenhouse API key is sent as one).
+ */
+export function prefixOf(credential: string): string {
+  return `${credential.slice(0, Math.min(6, Math.floor(credential.length / 2)))}…`;
+}
+
 const same = (a: string, b: string) => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
 function credentials(req: IncomingMessage, expected: { username?: string; password?: string }): Pick<Delivery, 'credentials' | 'username'> {
   const given = parseBasic(req.headers.authorization);
-  const username = given?.username ?? null;
+  const username = given ? prefixOf(given.username) : null;
   if (expected.username === undefined) return { credentials: given ? 'unexpected' : 'none', username };
   if (!given) return { credentials: 'missing', username };
   const ok = same(given.username, expected.username) && same(given.password, expected.password ?? '');
