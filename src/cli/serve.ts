@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
+import { misspelledSettings } from '../config-names.js';
 import { openStore } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { CliError } from './shared.js';
@@ -72,6 +73,10 @@ export function serveCommands(program: Command): void {
         running.app.log.warn(
           'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: webhooks may reach loopback, private and other non-public addresses, this network included; for development only, never in production',
         );
+      }
+      // The names only: a value may be a secret.
+      for (const { variable, resembles } of misspelledSettings(process.env)) {
+        running.app.log.warn({ variable, resembles }, `${variable} is not a setting and is ignored: did you mean ${resembles}?`);
       }
       running.app.log.info({ url: running.url }, 'Assay is serving');
     });
