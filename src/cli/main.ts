@@ -10,7 +10,7 @@ import { isUserError } from './shared.js';
 import { tenantCommands } from './tenant.js';
 import { userCommands } from './user.js';
 import { webhookCommands } from './webhook.js';
-import { mailCommands } from '../mail/listen.js';
+import { mailCommands } from './mail-listen.js';
 
 const program = new Command('assay').description('Assay operator CLI. Reads the same environment variables as the server (see README).').showHelpAfterError();
 serveCommands(program);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
+import { misspelledSettings } from '../config-names.js';
 import { openStore } from '../db/database.js';
+import { AlreadyServed, lockForServing } from '../db/sqlite-serve-lock.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { CliError } from './shared.js';
 
@@ -27,6 +29,15 @@ export function serveCommands(program: Command): void {
     .description('serve the API and the candidate portal (what npm start runs)')
     .action(async () => {
       const config = loadConfig();
+      // One serving process per SQLite file, told in one line before anything is opened. Instances
+      // on PostgreSQL are many by design, and may share a DATA_DIR (secret.key is made race-free).
+      if (config.database.kind === 'sqlite') {
+        try {
+          lockForServing(config.database.path);
+        } catch (err) {
+          throw err instanceof AlreadyServed ? new CliError(err.message) : err;
+        }
+      }
       // Loaded here, not with the CLI: the other commands start without the web server's modules.
       const { startApp } = await import('../app.js');
       const starting = startApp(config);
@@ -72,6 +83,10 @@ export function serveCommands(program: Command): void {
         running.app.log.warn(
           'WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: webhooks may reach loopback, private and other non-public addresses, this network included; for development only, never in production',
         );
+      }
+      // The names only: a value may be a secret.
+      for (const { variable, resembles } of misspelledSettings(process.env)) {
+        running.app.log.warn({ variable, resembles }, `${variable} is not a setting and is ignored: did you mean ${resembles}?`);
       }
       running.app.log.info({ url: running.url }, 'Assay is serving');
     });

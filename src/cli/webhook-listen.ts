@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { Webhook } from 'standardwebhooks';
 import { parseBasic } from '../security/basic-auth.js';
+import { listenOn, listeningUrl, portOption, untilStopped } from './listen.js';
 import { CliError } from './shared.js';
 
 const MAX_BODY = 64 * 1024;
@@ -15,6 +16,7 @@ export interface Delivery {
   from: string;
   /** 'matched', 'mismatched' or 'missing' when --username was given; 'none' or 'unexpected' otherwise. */
   credentials: 'matched' | 'mismatched' | 'missing' | 'none' | 'unexpected';
+  /** The start of the Basic username that came (see `prefixOf`), never all of it. */
   username: string | null;
   /** 'verified' or 'invalid' with --secret; 'unsigned' when no signature came; 'not checked' otherwise. */
   signature: 'verified' | 'invalid' | 'unsigned' | 'not checked';
@@ -22,11 +24,19 @@ export interface Delivery {
   body: string;
 }
 
+/**
+ * The start of a credential, for the screen: at most 6 characters and at most half of it, then
+ * "…". A Basic username may be a secret itself (a Greenhouse API key is sent as one).
+ */
+export function prefixOf(credential: string): string {
+  return `${credential.slice(0, Math.min(6, Math.floor(credential.length / 2)))}…`;
+}
+
 const same = (a: string, b: string) => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
 function credentials(req: IncomingMessage, expected: { username?: string; password?: string }): Pick<Delivery, 'credentials' | 'username'> {
   const given = parseBasic(req.headers.authorization);
-  const username = given?.username ?? null;
+  const username = given ? prefixOf(given.username) : null;
   if (expected.username === undefined) return { credentials: given ? 'unexpected' : 'none', username };
   if (!given) return { credentials: 'missing', username };
   const ok = same(given.username, expected.username) && same(given.password, expected.password ?? '');
@@ -78,8 +88,7 @@ export function webhookListenCommand(webhook: Command): void {
     .option('--secret <whsec>', "the portal's signing secret, to verify Standard Webhooks signatures")
     .option('--json', 'print one JSON object per line')
     .action(async (opts: { port: string; host: string; username?: string; password?: string; secret?: string; json?: boolean }) => {
-      const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be a port number');
+      const port = portOption(opts.port);
       if (opts.password !== undefined && opts.username === undefined) throw new CliError('--password needs --username');
       const server = createServer((req, res) => {
         const chunks: Buffer[] = [];
@@ -104,12 +113,8 @@ export function webhookListenCommand(webhook: Command): void {
           res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
         });
       });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', (error: NodeJS.ErrnoException) => reject(new CliError(`Cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`)));
-        server.listen(port, opts.host, () => resolve());
-      });
-      const address = server.address() as AddressInfo;
-      const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`;
+      await listenOn(server, port, opts.host);
+      const url = `${listeningUrl('http', server.address() as AddressInfo)}/`;
       process.stdout.write(
         opts.json
           ? JSON.stringify({ listening: url }) + '\n'
@@ -119,14 +124,10 @@ export function webhookListenCommand(webhook: Command): void {
               '',
             ].join('\n'),
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          server.close(() => resolve());
-          // Assay's client keeps its connection open for the next delivery.
-          server.closeAllConnections();
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+      await untilStopped((done) => {
+        server.close(() => done());
+        // Assay's client keeps its connection open for the next delivery.
+        server.closeAllConnections();
       });
     });
 }

@@ -44,8 +44,7 @@ function date(iso: string, locale: string): string {
  */
 export function renderMail(c: MailContent): RenderedMail {
   const t = MAIL_TEXTS[c.language];
-  const org = c.organisation ? headerText(c.organisation) : null;
-  const who = org ?? t.someone;
+  const who = c.organisation ? headerText(c.organisation) : null;
   const subject = headerText(c.kind === 'invitation' ? t.invitationSubject(who) : t.reminderSubject(who));
   const lines = {
     greeting: t.greeting(headerText(fullName(c.candidate))),

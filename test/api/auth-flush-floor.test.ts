@@ -16,6 +16,8 @@ const NO_FLUSH = { AUTH_CACHE_FLUSH_MS: '3600000' };
 // acts within that time. Its tests run on their own servers, with the floor set.
 // Apart from the 2-second default, and long enough for a request or two between two firings.
 const FLUSH_MS = 1_000;
+/** AUTH_CACHE_FLUSH_MS unset. */
+const DEFAULT_FLUSH_MS = 2_000;
 // The default TTL (a minute): in these tests only the floor can end a kept caller.
 suiteOnEachDatabase(
   'the credentials-version floor: AUTH_CACHE_FLUSH_MS',
@@ -45,7 +47,7 @@ suiteOnEachDatabase(
         const { database } = loadConfig({ ...pgUrl, ...env });
         return database.kind === 'postgres' ? database.credentialsFlushMs : undefined;
       };
-      assert.equal(flushOf({}), 2_000);
+      assert.equal(flushOf({}), DEFAULT_FLUSH_MS);
       assert.equal(flushOf({ AUTH_CACHE_FLUSH_MS: '250' }), 250);
       assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '50' }), /AUTH_CACHE_FLUSH_MS must be between 100 and 3600000/);
       assert.throws(() => flushOf({ AUTH_CACHE_FLUSH_MS: '2s' }), /AUTH_CACHE_FLUSH_MS must be a whole number/);
@@ -99,21 +101,33 @@ suiteOnEachDatabase(
       }
     });
 
-    test('set to an hour (as the suite above has it), the floor does not fire: the unheard revocation stays unheard past 2 seconds', async () => {
-      const quiet = await another({ ...NO_FLUSH });
+    test('set to an hour (as the suite above has it), the floor does not fire: a revocation stays unheard while a server beside it, at the default, hears its own', async () => {
+      // Two servers set up alike, side by side; only the floor differs. The control has the default.
+      const [quiet, control] = await Promise.all([another({ ...NO_FLUSH }), another({})]);
       try {
-        const store = quiet.running.deps.store;
-        const tenant = await quiet.tenant();
-        const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
-        const api = apiClient(quiet.url, { ...tenant, apiKey: key.apiKey });
-        const version = store.credentialsVersion();
-        assert.equal((await ask(api)).status, 404);
-        await revokeUnheard(quiet, key.apiKeyId);
-        await new Promise((r) => setTimeout(r, 2_500));
-        assert.equal(store.credentialsVersion(), version, 'the version did not move');
-        assert.equal((await ask(api)).status, 404, 'the kept caller still serves');
+        const [q, c] = await Promise.all(
+          [quiet, control].map(async (s) => {
+            const store = s.running.deps.store;
+            const tenant = await s.tenant();
+            const key = await provisionKey(store, tenant.tenantId, 'https://lost-notify.example.test');
+            const api = apiClient(s.url, { ...tenant, apiKey: key.apiKey });
+            assert.equal((await ask(api)).status, 404, 'the caller is read and kept');
+            return { s, store, key, api };
+          }),
+        );
+        for (const { s, key } of [q!, c!]) await revokeUnheard(s, key.apiKeyId);
+        const quietVersion = q!.store.credentialsVersion();
+        // The tick that makes the absence mean something: the control's floor fires twice after both
+        // revocations, so a whole default period (2 s; a timer never fires early) has passed since.
+        // A floor at the default would have fired in it, whatever its phase.
+        for (let firing = 0; firing < 2; firing++) await moved(control, c!.store.credentialsVersion(), 3 * DEFAULT_FLUSH_MS);
+        // The positive control: at the default floor the same unheard revocation is heard.
+        assert.equal((await ask(c!.api)).status, 401, 'the default floor made the revocation heard');
+        // The absence, over the same time.
+        assert.equal(q!.store.credentialsVersion(), quietVersion, 'the version did not move');
+        assert.equal((await ask(q!.api)).status, 404, 'the kept caller still serves: the revocation is still unheard');
       } finally {
-        await quiet.stop();
+        await Promise.all([quiet.stop(), control.stop()]);
       }
     });
   },

@@ -10,6 +10,7 @@ const logLines = (output: string) =>
     .map((l) => JSON.parse(l) as { level: number; msg: string });
 
 const PRIVATE_WARNING = /WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: webhooks may reach .*never in production/;
+const MISSPELLED = /is not a setting and is ignored/;
 
 /** What each server here is started with: a data directory of its own, its SQLite database there, and the default log level (no drain on SIGTERM, as every process suite). */
 const own = (freshDir: () => string) => ({ DATA_DIR: freshDir(), DATABASE_URL: undefined, LOG_LEVEL: undefined });
@@ -21,8 +22,10 @@ suiteOnEachDatabase(
     test('a second server on a port in use exits non-zero with one line naming PORT, no stack trace', async () => {
       const first = await spawn(own(freshDir));
       await first.waitForOutput('Assay is serving');
-      // The positive control of the warning test below: without the setting, no such warning.
+      // The positive control of the warning tests below: without the setting, no such warning;
+      // without a misspelled one, no warning about one.
       assert.doesNotMatch(first.output(), PRIVATE_WARNING);
+      assert.doesNotMatch(first.output(), MISSPELLED);
 
       const second = spawnChild({ ...own(freshDir), PORT: String(first.port) });
       let stdout = '';
@@ -49,6 +52,30 @@ suiteOnEachDatabase(
       const warnings = logLines(s.output()).filter((l) => PRIVATE_WARNING.test(l.msg));
       assert.equal(warnings.length, 1, s.output());
       assert.equal(warnings[0]!.level, 40, 'logged at warn');
+      assert.equal(await s.stop('SIGTERM'), 0);
+    });
+
+    test('a variable one or two edits from a setting is warned about at start, naming the setting, never the value', async () => {
+      const s = await spawn({
+        ...own(freshDir),
+        WEBHOOK_ALLOW_PRIVATE_NETWORK: 'true',
+        ENCRYPTON_KEY: 'value-that-may-be-a-secret-7Qx',
+        // Neither a setting nor near one: no warning.
+        ASSAY_DEPLOY_COLOUR: 'blue',
+      });
+      await s.waitForOutput('Assay is serving');
+      const warnings = logLines(s.output()).filter((l) => MISSPELLED.test(l.msg));
+      assert.deepEqual(
+        warnings.map((l) => [l.level, l.msg]),
+        [
+          [40, 'ENCRYPTON_KEY is not a setting and is ignored: did you mean ENCRYPTION_KEY?'],
+          [40, 'WEBHOOK_ALLOW_PRIVATE_NETWORK is not a setting and is ignored: did you mean WEBHOOK_ALLOW_PRIVATE_NETWORKS?'],
+        ],
+        s.output(),
+      );
+      assert.ok(!s.output().includes('value-that-may-be-a-secret-7Qx'), 'the value is never printed');
+      // It was ignored indeed: no private-network warning.
+      assert.doesNotMatch(s.output(), PRIVATE_WARNING);
       assert.equal(await s.stop('SIGTERM'), 0);
     });
   },

@@ -33,7 +33,7 @@ suiteOnEachDatabase(
       const got = await listener.line(delivery);
       assert.equal(got.method, 'POST');
       assert.equal(got.credentials, 'matched');
-      assert.equal(got.username, 'ats');
+      assert.equal(got.username, 'a…', 'the start of the username, never all of it');
       assert.deepEqual(JSON.parse(got.body), { Analysis_Id: a.id, External_Id: a.externalId });
       // The listener prints a delivery as it answers it: the server records the answer a moment later.
       const attempts = await eventually(
@@ -68,7 +68,7 @@ suiteOnEachDatabase(
       const url = await listener.line((l) => /^Listening on (http:\/\/\S+)/.exec(l)?.[1]);
       const a = await newAssessment(server.url, creds, { WebhookUrl: `${url}hook`, WebhookUsername: 'ats', WebhookPassword: 'pw-hidden-42' });
       await completeViaForms(new FormClient(server.url), a.id);
-      await listener.line((l) => (l.includes('Basic credentials matched (ats)') ? true : undefined));
+      await listener.line((l) => (l.includes('Basic credentials matched (a…)') ? true : undefined));
       const body = await listener.line((l) => (l.trim().startsWith('body:') ? l : undefined));
       assert.ok(body.includes(a.id));
       await listener.stop();

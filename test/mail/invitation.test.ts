@@ -97,6 +97,36 @@ suiteOnEachDatabase('e-mail invitation through a real SMTP server', { smtp: true
     assert.equal(sink.to(off).length, 0, 'SendInvitation: false overrides the default');
   });
 
+  test('without an organisation name the invitation reads as plain sentences, in English and Dutch', async () => {
+    const expected = {
+      en: {
+        subject: 'You are invited to complete a questionnaire',
+        intro: 'You have been invited to complete a questionnaire.',
+        footer: 'You receive this e-mail because an organisation invited you through Assay, the service that runs the questionnaire.',
+      },
+      nl: {
+        subject: 'Uitnodiging voor een vragenlijst',
+        intro: 'U bent uitgenodigd om een vragenlijst in te vullen.',
+        footer: 'U ontvangt deze e-mail omdat een organisatie u heeft uitgenodigd via Assay, de dienst die de vragenlijst afneemt.',
+      },
+    };
+    for (const language of ['en', 'nl'] as const) {
+      // A new tenant's portal has no organisation name.
+      const nameless = await server.tenant();
+      if (language === 'nl') await updateMailSettings(server.running.deps.store, nameless.apiKeyId, { language: 'nl' });
+      const to = address();
+      await newAssessment(server.url, nameless, { SendInvitation: true }, { Email: to });
+      const [m] = await eventually(async () => (sink.to(to).length > 0 ? sink.to(to) : undefined));
+      const want = expected[language];
+      assert.equal(m!.parsed.subject, want.subject);
+      for (const part of [m!.parsed.text ?? '', String(m!.parsed.html)]) {
+        assert.ok(part.includes(want.intro), `${language}: the opening sentence in\n${part}`);
+        assert.ok(part.includes(want.footer), `${language}: the footer in\n${part}`);
+        assert.doesNotMatch(part, /organisation that invited you|organisatie die u uitnodigde/i);
+      }
+    }
+  });
+
   test('a resend is one more message (202), limited per assessment (429 with Retry-After), refused once cancelled (409)', async () => {
     const to = address();
     const a = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: to });

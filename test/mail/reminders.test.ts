@@ -40,6 +40,9 @@ suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS
     assert.ok(remindedAt - invitedAt >= DELAY_S * 1000, `the reminder came ${remindedAt - invitedAt} ms after the invitation`);
     assert.ok(reminder.parsed.text!.includes(`/anonymous/analyse/${a.id}/resume/`));
     assert.ok(reminder.parsed.text!.includes('you have not finished it yet'));
+    // This portal has no organisation name: the reminder says so in plain sentences.
+    assert.equal(reminder.parsed.subject, 'Reminder: you are invited to complete a questionnaire');
+    assert.ok(reminder.parsed.text!.includes('You were invited to complete a questionnaire, and you have not finished it yet.'));
     // Another delay and more: a second reminder would be due by now.
     await new Promise((r) => setTimeout(r, DELAY_S * 1000 + 500));
     await dispatcherQuiet(server.running.deps.mail);

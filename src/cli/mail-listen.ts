@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { CliError } from '../cli/shared.js';
+import { listenOn, listeningUrl, portOption, untilStopped } from './listen.js';
+import { CliError } from './shared.js';
 
 export interface CaughtMail {
   receivedAt: string;
@@ -39,8 +40,7 @@ export function mailCommands(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--json', 'print one JSON object per line')
     .action(async (opts: { port: string; host: string; json?: boolean }) => {
-      const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be a port number');
+      const port = portOption(opts.port);
       let modules: [typeof import('smtp-server'), typeof import('mailparser')];
       try {
         modules = await Promise.all([import('smtp-server'), import('mailparser')]);
@@ -73,14 +73,11 @@ export function mailCommands(program: Command): void {
           );
         },
       });
-      await new Promise<void>((resolve, reject) => {
-        server.server.once('error', (error: NodeJS.ErrnoException) =>
-          reject(new CliError(`Cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`)),
-        );
-        server.listen(port, opts.host, () => resolve());
-      });
-      const address = server.server.address() as AddressInfo;
-      const url = `smtp://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+      // smtp-server re-emits its socket's errors, and those of every connection, as its own: without
+      // a listener they would end the catcher with a stack trace.
+      await listenOn(server, port, opts.host);
+      server.on('error', (error: NodeJS.ErrnoException) => process.stderr.write(`assay: mail listen: ${error.code ?? error.message}\n`));
+      const url = listeningUrl('smtp', server.server.address() as AddressInfo);
       process.stdout.write(
         opts.json
           ? JSON.stringify({ listening: url }) + '\n'
@@ -90,10 +87,6 @@ export function mailCommands(program: Command): void {
               '',
             ].join('\n'),
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => server.close(() => resolve());
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilStopped((done) => server.close(done));
     });
 }
