@@ -82,6 +82,8 @@ export interface CompleteOptions {
   gender?: string;
   /** Runs before each questionnaire page is posted (a test can make the candidate take their time). */
   beforePost?: (path: string) => Promise<void>;
+  /** Runs on the confirm step, before "finish" is posted. */
+  beforeFinish?: () => Promise<void>;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function completeViaForms(client: FormClient, id: string, opts: Com
     } else if (location.endsWith('/gender')) {
       res = await client.submit(location, { Gender: opts.gender ?? '2' });
     } else if (location.endsWith('/confirm')) {
+      await opts.beforeFinish?.();
       res = await client.submit(location, { nav: 'finish' });
     } else if (/\/questions\/\d+$/.test(location)) {
       const page = await client.get(location);
