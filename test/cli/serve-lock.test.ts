@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from '../helpers/deadline.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { exitOf } from '../helpers/process.js';
 import { within } from '../helpers/ticks.js';
 
 // Two real `bin/assay serve` processes on one data folder and database: one per SQLite file, many on PostgreSQL.
@@ -10,13 +11,7 @@ suiteOnEachDatabase('bin/assay serve twice on one data folder', { process: true,
     test('SQLite: the second refuses in one line and exits non-zero; after the first is killed, a new one starts', async () => {
       const first = await spawn();
       const second = spawnChild({ PORT: '0' });
-      let stdout = '';
-      let stderr = '';
-      second.stdout.on('data', (d: Buffer) => (stdout += d));
-      second.stderr.on('data', (d: Buffer) => (stderr += d));
-      const timer = setTimeout(() => second.kill('SIGKILL'), 20_000);
-      const code = await new Promise<number | null>((resolve) => second.on('exit', (c) => resolve(c)));
-      clearTimeout(timer);
+      const { code, stdout, stderr } = await exitOf(second);
       const path = cliEnv.DATABASE_URL!.slice('sqlite:'.length);
       assert.equal(code, 1, `killed or served, not refused:\n${stdout}\n${stderr}`);
       assert.equal(

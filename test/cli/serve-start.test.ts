@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from '../helpers/deadline.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { exitOf } from '../helpers/process.js';
 
 /** pino's JSON lines in `output`. */
 const logLines = (output: string) =>
@@ -28,13 +29,7 @@ suiteOnEachDatabase(
       assert.doesNotMatch(first.output(), MISSPELLED);
 
       const second = spawnChild({ ...own(freshDir), PORT: String(first.port) });
-      let stdout = '';
-      let stderr = '';
-      second.stdout.on('data', (d: Buffer) => (stdout += d));
-      second.stderr.on('data', (d: Buffer) => (stderr += d));
-      const timer = setTimeout(() => second.kill('SIGKILL'), 20_000);
-      const code = await new Promise<number | null>((resolve) => second.on('exit', (c) => resolve(c)));
-      clearTimeout(timer);
+      const { code, stdout, stderr } = await exitOf(second);
       const output = `${stdout}\n${stderr}`;
       assert.notEqual(code, 0, output);
       assert.notEqual(code, null, `killed, not exited:\n${output}`);

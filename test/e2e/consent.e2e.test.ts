@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { test } from '../helpers/deadline.js';
 import type { Browser, Page } from 'playwright-core';
-import { runCli } from '../helpers/cli.js';
+import { portalSet } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
@@ -13,8 +13,7 @@ suiteOnEachDatabase(
   ({ server, creds, cliEnv }) => {
     let browser: Browser;
     before(async () => {
-      const r = await runCli(['portal', 'set', '--key', creds.apiKeyId, '--candidate-release', 'on', '--candidate-feedback', 'on', '--json'], cliEnv);
-      assert.equal(r.code, 0, r.stderr);
+      await portalSet(creds.apiKeyId, cliEnv, '--candidate-release', 'on', '--candidate-feedback', 'on');
       browser = await launch();
     });
     after(async () => {

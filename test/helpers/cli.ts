@@ -56,3 +56,9 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** `bin/assay portal set --key <apiKeyId> …settings --json`, which must succeed. */
+export async function portalSet(apiKeyId: string, env: Record<string, string>, ...settings: string[]): Promise<void> {
+  const r = await runCli(['portal', 'set', '--key', apiKeyId, ...settings, '--json'], env);
+  if (r.code !== 0) throw new Error(`portal set ${settings.join(' ')}: exit ${r.code}: ${r.stderr}`);
+}

@@ -128,3 +128,18 @@ export async function operatorTenant(env: Record<string, string>, name = 'operat
   if (created.code !== 0) throw new Error(`tenant create failed: ${created.stderr}`);
   return JSON.parse(created.stdout) as IssuedCredentials;
 }
+
+/** A child expected to exit by itself: its exit code (null when killed at the deadline) and what it printed. */
+export async function exitOf(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  deadlineMs = 20_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
