@@ -38,6 +38,7 @@ const publishedForm = {
   source: 'psychTools::spi.keys',
   items: form.items,
   scales: form.scales.length,
+  sampleSize: form.n,
   leftOut: form.scales.filter((s) => s.items === 0).map((s) => ({ key: s.key, items: s.publishedItems })),
 };
 // Key order kept: publishedForm after provenance, each scale's published last, the pairs after the items.

@@ -2,7 +2,7 @@
 # of psychTools::spi (age 18 and over, every shipped item answered): per published scale its item
 # count, and for each scale spi.json keeps its shipped item count and the Pearson r of its shipped
 # score with its published score (both item means, psych::scoreItems). Prints JSON:
-# {"items": 135, "scales": [{"key", "publishedItems", "items", "r"}, ...]}; a scale spi.json
+# {"items": 135, "n": adults, "scales": [{"key", "publishedItems", "items", "r"}, ...]}; a scale spi.json
 # leaves out has items 0 and r null.
 # Usage: Rscript --vanilla content/norms/spi-form.R content/instruments/spi.json
 suppressMessages(library(psych))
@@ -29,4 +29,4 @@ scales <- lapply(names(published), function(key) {
   list(key = key, publishedItems = length(published[[key]]), items = if (kept) length(shipped[[key]]) else 0L,
        r = if (kept) round(cor(ours[, key], theirs[, key]), 4) else NULL)
 })
-cat(jsonlite::toJSON(list(items = length(everything), scales = scales), auto_unbox = TRUE, digits = NA, null = "null"), "\n")
+cat(jsonlite::toJSON(list(items = length(everything), n = nrow(adults), scales = scales), auto_unbox = TRUE, digits = NA, null = "null"), "\n")

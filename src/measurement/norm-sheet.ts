@@ -68,7 +68,7 @@ function publishedForm(group: NormGroup, instrument: Instrument): string[] {
   });
   return [
     title,
-    `  ${pad('', 28)} ${pad('items', 10)} r with the published score (norm sample)`,
+    `  ${pad('', 28)} ${pad('items', 10)} r with the published score (in ${form.sampleSize.toLocaleString('en')} adults of ${form.source.split('::')[0]})`,
     ...rows,
     ...form.leftOut.map((l) => `  left out: ${l.key} (${l.items} items)`),
   ];

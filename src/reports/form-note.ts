@@ -18,13 +18,21 @@ export function formNote(instrument: Instrument, lang: Language): string | undef
     return [
       `Afgenomen versie: ${n} van de ${form.items} uitspraken van de gepubliceerde ${instrument.name.nl} (${form.source}).`,
       ...form.leftOut.map((l) => `Weggelaten: de schaal ${l.key} (${l.items} uitspraken).`),
-      ...(short.length ? [`Schalen met minder uitspraken, met de correlatie van hun score met de gepubliceerde score in de normsteekproef: ${scales}.`] : []),
+      ...(short.length
+        ? [
+            `Schalen met minder uitspraken, met de correlatie van hun score met de gepubliceerde score in de volwassen normsteekproef (N = ${form.sampleSize.toLocaleString('nl')}): ${scales}.`,
+          ]
+        : []),
     ].join(' ');
   }
   const scales = short.map((s) => `${s.name.en} ${count(s.id)} of ${s.published!.items} (r = ${r2(s.published!.r, lang)})`).join('; ');
   return [
     `Form taken: ${n} of the ${form.items} statements of the published ${instrument.name.en} (${form.source}).`,
     ...form.leftOut.map((l) => `Left out: the ${l.key} scale (${l.items} statements).`),
-    ...(short.length ? [`Scales with fewer statements, with the correlation of their score with the published score in the norm sample: ${scales}.`] : []),
+    ...(short.length
+      ? [
+          `Scales with fewer statements, with the correlation of their score with the published score in the adult norm sample (N = ${form.sampleSize.toLocaleString('en')}): ${scales}.`,
+        ]
+      : []),
   ].join(' ');
 }

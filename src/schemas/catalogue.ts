@@ -22,6 +22,7 @@ export const PublishedForm = Type.Union(
       Source: Type.String({ description: 'The published scoring keys, e.g. psychTools::spi.keys.' }),
       Items: Type.Integer({ description: "The published form's item count." }),
       Scales: Type.Integer({ description: "The published form's scale count." }),
+      SampleSize: Type.Integer({ description: "N of the norm sample each scale's R was computed in." }),
       LeftOut: Type.Array(Type.Object({ Key: Type.String(), Items: Type.Integer() }), {
         description: "Its scales this form does not have (e.g. the SPI's Conservatism, which asked about religion and politics), with their item counts.",
       }),

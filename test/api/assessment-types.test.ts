@@ -34,7 +34,13 @@ suiteOnEachDatabase('GET /api/anonymous/assessmenttypes: the catalogue of what a
     assert.equal(spi.Scales.length, 31);
     assert.deepEqual(spi.Scales[5], { ID: 6, ExternalCode: 'SPI_COMPASSION', Name: spiFile.scales[5].name, Items: 5, Published: { Items: 5, R: 1 } });
     // The form against the published SPI: what it leaves out, and per scale its items here and there.
-    assert.deepEqual(spi.PublishedForm, { Source: 'psychTools::spi.keys', Items: 135, Scales: 32, LeftOut: [{ Key: 'Conservatism', Items: 5 }] });
+    assert.deepEqual(spi.PublishedForm, {
+      Source: 'psychTools::spi.keys',
+      Items: 135,
+      Scales: 32,
+      SampleSize: 3365,
+      LeftOut: [{ Key: 'Conservatism', Items: 5 }],
+    });
     const keyed = (id: string) => spiFile.items.filter((i: any) => i.scale === id || (i.alsoScales ?? []).some((a: any) => a.scale === id)).length;
     for (const [i, s] of spi.Scales.entries()) {
       const f = spiFile.scales[i];

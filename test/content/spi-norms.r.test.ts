@@ -75,7 +75,7 @@ describe('the SPI norm files shipped in content/norms', { timeout: 180_000 }, ()
     const r = rAccount();
     const file = shipped('spi-sapa');
     const form = (spi as unknown as { publishedForm: { items: number; scales: number; leftOut: Array<{ key: string; items: number }> } }).publishedForm;
-    assert.deepEqual(form, { source: 'psychTools::spi.keys', items: r.published, scales: 32, leftOut: [{ key: 'Conservatism', items: 5 }] });
+    assert.deepEqual(form, { source: 'psychTools::spi.keys', items: r.published, scales: 32, sampleSize: r.n['spi-sapa'], leftOut: [{ key: 'Conservatism', items: 5 }] });
     assert.deepEqual(Object.keys(r.form), [...keyOf.values()]);
     for (const s of spi.scales) {
       const theirs = r.form[keyOf.get(s.id)!]!;

@@ -1157,6 +1157,8 @@ export interface paths {
                                         Items: number;
                                         Key: string;
                                     }[];
+                                    /** @description N of the norm sample each scale's R was computed in. */
+                                    SampleSize: number;
                                     /** @description The published form's scale count. */
                                     Scales: number;
                                     /** @description The published scoring keys, e.g. psychTools::spi.keys. */

@@ -37,6 +37,7 @@ export function assessmentTypes(app: App, deps: Deps): void {
                 Source: i.publishedForm.source,
                 Items: i.publishedForm.items,
                 Scales: i.publishedForm.scales,
+                SampleSize: i.publishedForm.sampleSize,
                 LeftOut: i.publishedForm.leftOut.map((l) => ({ Key: l.key, Items: l.items })),
               }
             : null,

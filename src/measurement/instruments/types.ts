@@ -35,6 +35,8 @@ export interface PublishedForm {
   source: string;
   items: number;
   scales: number;
+  /** The norm sample each scale's r was computed in: its N. */
+  sampleSize: number;
   /** Its scales the shipped form leaves out, with their item counts. */
   leftOut: Array<{ key: string; items: number }>;
 }
