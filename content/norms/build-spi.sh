@@ -5,16 +5,18 @@
 # respondents with integrity flags as it would a stored assessment. The raw data is never written
 # here: its licence is the R package's.
 #
-# First it finds the SPI's consistency pairs in the same adults (spi-pairs.R) and checks that
-# content/instruments/spi.json declares exactly those (consistencyAntonyms); with --write-pairs it
-# writes them there instead. `norms build` then records each pair's r and the LowConsistency
+# First, in the same adults, it finds the SPI's consistency pairs (spi-pairs.R) and how the shipped
+# form stands against the published one (spi-form.R: per scale the published item count and the r
+# of the shipped score with the published score), and checks that content/instruments/spi.json
+# declares exactly those (consistencyAntonyms, publishedForm, each scale's published); with --write
+# it writes them there instead. `norms build` then records each pair's r and the LowConsistency
 # threshold in every group.
 #
-# Usage: npm run build && content/norms/build-spi.sh [--write-pairs] [OUT_DIR]   (OUT_DIR: content/norms)
-# Needs Rscript with psychTools and jsonlite. Same R package version, same files.
+# Usage: npm run build && content/norms/build-spi.sh [--write] [OUT_DIR]   (OUT_DIR: content/norms)
+# Needs Rscript with psych, psychTools and jsonlite. Same R package version, same files.
 set -euo pipefail
-write_pairs=""
-if [ "${1:-}" = "--write-pairs" ]; then write_pairs=1; shift; fi
+write=""
+if [ "${1:-}" = "--write" ]; then write=1; shift; fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="${1:-$here}"
@@ -24,21 +26,36 @@ trap 'rm -rf "$tmp"' EXIT
 
 spi="$root/content/instruments/spi.json"
 Rscript --vanilla "$here/spi-pairs.R" "$spi" >"$tmp/pairs.json"
-node --input-type=module - "$spi" "$tmp/pairs.json" "$write_pairs" <<'JS'
+Rscript --vanilla "$here/spi-form.R" "$spi" >"$tmp/form.json"
+node --input-type=module - "$spi" "$tmp/pairs.json" "$tmp/form.json" "$write" <<'JS'
 import { readFileSync, writeFileSync } from 'node:fs';
-const [file, pairsFile, write] = process.argv.slice(2);
+const [file, pairsFile, formFile, write] = process.argv.slice(2);
 const instrument = JSON.parse(readFileSync(file, 'utf8'));
-const found = JSON.parse(readFileSync(pairsFile, 'utf8')).map((p) => p.items);
-if (JSON.stringify(instrument.consistencyAntonyms ?? null) === JSON.stringify(found)) process.exit(0);
+const pairs = JSON.parse(readFileSync(pairsFile, 'utf8')).map((p) => p.items);
+const form = JSON.parse(readFileSync(formFile, 'utf8'));
+const byKey = new Map(form.scales.map((s) => [s.key, s]));
+const publishedForm = {
+  source: 'psychTools::spi.keys',
+  items: form.items,
+  scales: form.scales.length,
+  sampleSize: form.n,
+  leftOut: form.scales.filter((s) => s.items === 0).map((s) => ({ key: s.key, items: s.publishedItems })),
+};
+// Key order kept: publishedForm after provenance, each scale's published last, the pairs after the items.
+const scales = instrument.scales.map(({ published: _, ...s }) => {
+  const f = byKey.get(s.key);
+  return { ...s, published: { items: f.publishedItems, r: f.r } };
+});
+const { scoring, consistencyAntonyms: _p, publishedForm: _f, ...rest } = instrument;
+const entries = Object.entries({ ...rest, scales }).flatMap(([k, v]) => (k === 'provenance' ? [[k, v], ['publishedForm', publishedForm]] : [[k, v]]));
+const wanted = JSON.stringify({ ...Object.fromEntries(entries), consistencyAntonyms: pairs, scoring }, null, 2) + '\n';
+if (wanted === readFileSync(file, 'utf8')) process.exit(0);
 if (!write) {
-  console.error(`spi.json's consistencyAntonyms are not the pairs spi-pairs.R finds; rerun with --write-pairs to write them:\n${JSON.stringify(found)}`);
+  console.error(`spi.json's consistencyAntonyms, publishedForm or scales' published are not what spi-pairs.R and spi-form.R find; rerun with --write to write them:\n${JSON.stringify({ pairs, publishedForm })}`);
   process.exit(1);
 }
-// Keep the file's key order: the pairs go after the items.
-const { scoring, ...rest } = instrument;
-delete rest.consistencyAntonyms;
-writeFileSync(file, JSON.stringify({ ...rest, consistencyAntonyms: found, scoring }, null, 2) + '\n');
-console.error(`wrote ${found.length} consistency pairs to ${file}`);
+writeFileSync(file, wanted);
+console.error(`wrote ${pairs.length} consistency pairs and the published form's figures to ${file}`);
 JS
 
 # One CSV per group; per group the account of who is in it and who was left out (its source), and

@@ -1,5 +1,5 @@
 # The SPI's consistency pairs (content/instruments/spi.json, consistencyAntonyms), found in the
-# adults of psychTools::spi (age 18 and over, every one of the 128 shipped items answered): the
+# adults of psychTools::spi (age 18 and over, every shipped item answered): the
 # item pairs whose answers correlate at r <= -0.40 (Pearson, across respondents), taken greedily
 # from the most negative r up, each item in one pair at most and no two pairs on a common narrow
 # scale (a pair's narrow scales: those of its two items), as TMA's pairs are one per scale. Within a pair, the item that comes

@@ -1,4 +1,4 @@
-import type { Instrument } from './instruments/types.js';
+import { itemKeys, type Instrument } from './instruments/types.js';
 import { HIGH_STEN, MIN_SUBGROUP } from './subgroups.js';
 import type { CompetenceModel, Norm, NormGroup, NormSampleAccount } from './types.js';
 
@@ -38,7 +38,8 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
       header,
       ...competences.map((c) => row(c.name.en, group.table.competences[c.code]!)),
     );
-  lines.push('', ...genderDifferences(group.sample, instrument));
+  const form = publishedForm(group, instrument);
+  lines.push(...(form.length ? ['', ...form] : []), '', ...genderDifferences(group.sample, instrument));
   const known = Object.values(group.table.scales).some((n) => n.reliability);
   lines.push(
     '',
@@ -47,6 +48,30 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
       : 'Precision unknown: this group carries no reliability (imported from a version 1 norm file, or built without item answers).',
   );
   return lines.join('\n');
+}
+
+/** A shortened form against the published one: per scale its items there and here, and r of the two scores (content/norms/build-spi.sh). */
+function publishedForm(group: NormGroup, instrument: Instrument): string[] {
+  const form = instrument.publishedForm;
+  if (!form) return [];
+  const title = `Form: ${instrument.items.length} of the ${form.items} items of the published form (${form.source}, ${form.scales} scales)`;
+  // The figures describe the content version loaded now; a group of another version had other items.
+  if (group.contentVersion !== instrument.version)
+    return [
+      title,
+      `  not shown: this group was built under content version ${group.contentVersion ?? 'not recorded'}, the figures are for ${instrument.version}`,
+    ];
+  const rows = instrument.scales.map((s) => {
+    const items = instrument.items.filter((i) => itemKeys(i).some((k) => k.scale === s.id)).length;
+    const r = s.published ? `${pad(`${items} of ${s.published.items}`, 10)} ${s.published.r.toFixed(3)}` : `${items}`;
+    return `  ${pad(s.name.en, 28)} ${r}`;
+  });
+  return [
+    title,
+    `  ${pad('', 28)} ${pad('items', 10)} r with the published score (in ${form.sampleSize.toLocaleString('en')} adults of ${form.source.split('::')[0]})`,
+    ...rows,
+    ...form.leftOut.map((l) => `  left out: ${l.key} (${l.items} items)`),
+  ];
 }
 
 const n0 = (x: number) => x.toLocaleString('en');

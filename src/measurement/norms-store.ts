@@ -144,6 +144,27 @@ export async function setPortalNormGroup(store: Store, apiKeyId: string, id: str
   });
 }
 
+/**
+ * Hands a group's place to its successor (a shipped group of a later content version): the
+ * instrument's default if it was that, and every portal's own choice of it. Results pinned to it keep it.
+ */
+export async function handOverNormGroup(store: Store, from: string, to: string): Promise<void> {
+  await store.write(async (trx) => {
+    const was = await trx.selectFrom('norm_groups').select('active').where('id', '=', from).executeTakeFirst();
+    if (was?.active === 1) {
+      await trx.updateTable('norm_groups').set({ active: 0 }).where('id', '=', from).execute();
+      await trx.updateTable('norm_groups').set({ active: 1 }).where('id', '=', to).execute();
+    }
+    await trx.updateTable('portal_norms').set({ norm_group_id: to }).where('norm_group_id', '=', from).execute();
+  });
+}
+
+/** The ids of an instrument's stored groups. */
+export async function normGroupIds(store: Store, assessmentType: number): Promise<string[]> {
+  const rows = await store.db.selectFrom('norm_groups').select('id').where('assessment_type', '=', assessmentType).execute();
+  return rows.map((r) => r.id);
+}
+
 /** Which of these group ids are stored, and which of those have a description. */
 export async function storedNormGroups(store: Store, ids: readonly string[]): Promise<{ id: string; described: boolean }[]> {
   if (ids.length === 0) return [];

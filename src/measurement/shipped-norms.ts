@@ -4,7 +4,7 @@ import type { Store } from '../db/database.js';
 import type { Instruments } from './instruments/load.js';
 import { ContentError, readContent } from './load.js';
 import { parseNormFile } from './norm-groups.js';
-import { activateNormGroup, countNormGroups, insertNormGroup, storedNormGroups } from './norms-store.js';
+import { activateNormGroup, countNormGroups, handOverNormGroup, insertNormGroup, normGroupIds, storedNormGroups } from './norms-store.js';
 import type { CompetenceModel } from './types.js';
 
 interface Manifest {
@@ -17,8 +17,10 @@ interface Manifest {
  * with a fixed id (its file's name and the instrument's content version), so instances starting
  * together store it once. The one marked active becomes its instrument's default only when the
  * instrument had no norm group before: on a first start, never over an operator's own choice, and
- * never again after an operator deactivated it. Groups of instruments not loaded are skipped.
- * Returns the ids it activated.
+ * never again after an operator deactivated it. A group new with a content version takes the place of
+ * the same file's group of an earlier version (default, portals' choices), whose items and norms no
+ * longer match what is asked; results pinned to that one keep it. Groups of instruments not loaded
+ * are skipped. Returns the ids it activated.
  */
 export async function ensureShippedNorms(store: Store, instruments: Instruments, model: CompetenceModel, dir: string): Promise<string[]> {
   const manifestFile = join(dir, 'shipped.json');
@@ -47,6 +49,9 @@ export async function ensureShippedNorms(store: Store, instruments: Instruments,
     if (group.assessmentType !== g.instrument.assessmentType)
       throw new ContentError(`${g.file} is for another instrument than shipped.json says (${g.instrument.code})`);
     await insertNormGroup(store, { ...group, id: g.id });
+    const earlier = new RegExp(`^${g.file.replace(/\.json$/, '')}-\\d+(\\.\\d+)*$`);
+    for (const old of (await normGroupIds(store, g.instrument.assessmentType)).filter((id) => id !== g.id && earlier.test(id)))
+      await handOverNormGroup(store, old, g.id);
     if (g.active && empty.has(g.instrument.assessmentType)) {
       await activateNormGroup(store, g.id);
       activated.push(g.id);

@@ -45,6 +45,7 @@ export function reportPage(m: ReportModel, opts: { pdfHref?: string; generatedAt
 </dl>
 ${m.norm.illustrative ? html`<p class="notice">${t.illustrative}</p>` : ''}
 ${m.translationNote ? html`<p class="notice translation">${m.translationNote}</p>` : ''}
+${m.formNote ? html`<p class="notice form">${m.formNote}</p>` : ''}
 ${opts.pdfHref ? html`<a class="pdf-link" href="${opts.pdfHref}" download>${t.pdf}</a>` : ''}
 </header>
 <section aria-labelledby="profile">

@@ -2,6 +2,7 @@ import { FIVE_POINTS, type Instrument, type Language, type ResponseRange } from 
 import { fullName } from '../domain/names.js';
 import type { Result, Scored } from '../measurement/result.js';
 import type { IntegrityFlag, NormGroup } from '../measurement/types.js';
+import { formNote } from './form-note.js';
 import { band, type Band, type Interpretations } from './interpretations.js';
 import { longDate, reportTexts, type ReportTexts } from './texts.js';
 
@@ -33,6 +34,8 @@ export interface ReportModel {
   norm: { normed: boolean; line: string; illustrative: boolean; about?: string };
   /** Taken in a translation with no norms or evidence of its own: the instrument's sentence saying so. */
   translationNote?: string;
+  /** A shortened form (the SPI): which items it asked against the published one. */
+  formNote?: string;
   scales: ReportScale[];
   /** With Mosier's reliability in the norm group's sample, where the group records it. */
   competences: Array<Scored & { reliability?: number }>;
@@ -47,10 +50,13 @@ export interface ReportInput {
   completedAt: string;
   result: Result;
   interpretations: Interpretations;
+  /** The content version the assessment was completed under: the form note describes the version loaded now only. */
+  contentVersion?: string | null;
 }
 
-export function reportModel({ lang, candidate, instrument, completedAt, result, interpretations }: ReportInput): ReportModel {
+export function reportModel({ lang, candidate, instrument, completedAt, result, interpretations, contentVersion }: ReportInput): ReportModel {
   const t = reportTexts(lang, instrument.kind);
+  const form = contentVersion === instrument.version ? formNote(instrument, lang) : undefined;
   const group = result.normGroup;
   const about = group && aboutGroup(group, lang);
   const scales = underDomains(instrument, result.scales).map(({ s, narrow }): ReportScale => {
@@ -80,6 +86,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
         }
       : { normed: false, line: t.notNormed, illustrative: false },
     ...(result.translationNote ? { translationNote: result.translationNote[lang] } : {}),
+    ...(form ? { formNote: form } : {}),
     scales,
     competences: result.competences.map((c) => {
       const alpha = group?.table.competences[c.code]?.reliability?.alpha;

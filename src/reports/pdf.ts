@@ -54,6 +54,7 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   if (m.norm.about) flow(doc.font('regular').fontSize(8.5).fillColor(MUTED), m.norm.about, { x: MARGIN + 110, width: width - 110 }).fillColor(INK);
   if (m.norm.illustrative) notice(doc, t.illustrative, width);
   if (m.translationNote) notice(doc, m.translationNote, width);
+  if (m.formNote) notice(doc, m.formNote, width);
 
   heading(doc, t.profile);
   flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), m.norm.normed ? t.profileIntro : t.profileRaw(rawRange(m)), { width });

@@ -130,7 +130,15 @@ async function modelFrom(deps: Deps, row: AssessmentRow, candidate: CandidateRow
   const result = await resultOf(deps, row, lang);
   if (!result) return undefined;
   const instrument = deps.instruments.get(row.assessment_type)!;
-  return reportModel({ lang, candidate, instrument, completedAt: row.completed_at!, result, interpretations: deps.interpretations });
+  return reportModel({
+    lang,
+    candidate,
+    instrument,
+    completedAt: row.completed_at!,
+    result,
+    interpretations: deps.interpretations,
+    contentVersion: row.content_version,
+  });
 }
 
 /**

@@ -7,7 +7,29 @@ export const CatalogueScale = Type.Object({
   ID: Type.Integer({ description: 'The scale number: the `ID` of the result lists.' }),
   ExternalCode: Type.String({ description: 'The `ExternalCode` of the result lists, e.g. SPI_TRUST.' }),
   Name: PerLanguage('The scale name'),
+  Items: Type.Integer({ description: 'How many of the statements asked count for this scale.' }),
+  Published: Type.Union([Type.Null(), Type.Object({ Items: Type.Integer(), R: Type.Number() })], {
+    description:
+      "Where the instrument is a shortened form of a published inventory (`PublishedForm`): the scale's item count there, and R, the correlation of " +
+      'its score as shipped with its published score in the norm sample. Null otherwise.',
+  }),
 });
+
+export const PublishedForm = Type.Union(
+  [
+    Type.Null(),
+    Type.Object({
+      Source: Type.String({ description: 'The published scoring keys, e.g. psychTools::spi.keys.' }),
+      Items: Type.Integer({ description: "The published form's item count." }),
+      Scales: Type.Integer({ description: "The published form's scale count." }),
+      SampleSize: Type.Integer({ description: "N of the norm sample each scale's R was computed in." }),
+      LeftOut: Type.Array(Type.Object({ Key: Type.String(), Items: Type.Integer() }), {
+        description: "Its scales this form does not have (e.g. the SPI's Conservatism, which asked about religion and politics), with their item counts.",
+      }),
+    }),
+  ],
+  { description: 'Where the instrument is a shortened form of a published inventory (the SPI): what that inventory has. Null otherwise.' },
+);
 
 export const CatalogueEntry = Type.Object({
   AssessmentType: Type.Integer({ description: 'What `POST /api/anonymous/assessment` takes as AssessmentType.' }),
@@ -15,6 +37,7 @@ export const CatalogueEntry = Type.Object({
   Name: PerLanguage('The instrument name'),
   ContentVersion: Type.String({ description: 'The content version a completion now records.' }),
   ItemCount: Type.Integer({ description: 'How many statements the candidate answers.' }),
+  PublishedForm,
   EstimatedMinutes: Type.Integer({ description: 'About how long the questionnaire takes.' }),
   ResponseScale: Type.Object(
     { Min: Type.Integer(), Max: Type.Integer() },

@@ -26,16 +26,33 @@ suiteOnEachDatabase('GET /api/anonymous/assessmenttypes: the catalogue of what a
     const spi: any = byType.get(2);
     assert.deepEqual([spi.Code, spi.Name, spi.ContentVersion], ['SPI', spiFile.name, spiFile.version]);
     assert.deepEqual([spi.ItemCount, spi.EstimatedMinutes, spi.ResponseScale], [spiFile.items.length, spiFile.estimatedMinutes, { Min: 1, Max: 6 }]);
-    assert.equal(spi.ItemCount, 128);
+    assert.equal(spi.ItemCount, 120);
     assert.deepEqual(spi.Languages, [
       { Language: 'nl', Translation: true, Note: spiFile.languages.translations.nl.note.en },
       { Language: 'en', Translation: false, Note: null },
     ]);
-    assert.equal(spi.Scales.length, 32);
-    assert.deepEqual(spi.Scales[5], { ID: 6, ExternalCode: 'SPI_COMPASSION', Name: spiFile.scales[5].name });
+    assert.equal(spi.Scales.length, 31);
+    assert.deepEqual(spi.Scales[5], { ID: 6, ExternalCode: 'SPI_COMPASSION', Name: spiFile.scales[5].name, Items: 5, Published: { Items: 5, R: 1 } });
+    // The form against the published SPI: what it leaves out, and per scale its items here and there.
+    assert.deepEqual(spi.PublishedForm, {
+      Source: 'psychTools::spi.keys',
+      Items: 135,
+      Scales: 32,
+      SampleSize: 3365,
+      LeftOut: [{ Key: 'Conservatism', Items: 5 }],
+    });
+    const keyed = (id: string) => spiFile.items.filter((i: any) => i.scale === id || (i.alsoScales ?? []).some((a: any) => a.scale === id)).length;
+    for (const [i, s] of spi.Scales.entries()) {
+      const f = spiFile.scales[i];
+      assert.deepEqual([s.Items, s.Published], [keyed(f.id), { Items: f.published.items, R: f.published.r }], f.id);
+    }
+    const shortened = spi.Scales.filter((s: any) => s.Items < s.Published.Items).map((s: any) => s.ExternalCode);
+    // Positive control: the shortened scales are there to be seen, the unchanged ones too.
+    assert.ok(shortened.includes('SPI_AUTHORITARIANISM') && shortened.length < spi.Scales.length, shortened.join());
+    assert.ok(!spi.Scales.some((s: any) => /CONSERVATISM/.test(s.ExternalCode)), 'no Conservatism scale');
     assert.deepEqual(
       spi.NormGroup,
-      { Id: 'spi-sapa-1.0.0', Name: spiNorms.name, SampleSize: spiNorms.sampleSize, Illustrative: false },
+      { Id: 'spi-sapa-2.0.0', Name: spiNorms.name, SampleSize: spiNorms.sampleSize, Illustrative: false },
       'the shipped group, active on a new server',
     );
 
@@ -52,6 +69,7 @@ suiteOnEachDatabase('GET /api/anonymous/assessmenttypes: the catalogue of what a
       ],
     );
     assert.equal(tma170.NormGroup, null, 'no TMA170 group is in force on a new server');
+    assert.deepEqual([tma170.PublishedForm, tma170.Scales[0].Published], [null, null], 'written for Assay: no published form');
   });
 
   test("the norm group follows the caller's portal: its own choice, else the instrument's default", async () => {

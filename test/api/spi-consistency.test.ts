@@ -78,7 +78,7 @@ suiteOnEachDatabase(
       async () => {
         assert.ok(PAIRS.length >= 12, `${PAIRS.length} pairs`);
         const bad = await result(creds, same);
-        assert.equal(bad.NormGroup.Id, 'spi-sapa-1.0.0');
+        assert.equal(bad.NormGroup.Id, 'spi-sapa-2.0.0');
         assert.equal(bad.ConsistencyScore, '0');
         assert.deepEqual(bad.IntegrityFlags, ['LowConsistency']);
         const good = await result(creds, careful);
@@ -102,14 +102,14 @@ suiteOnEachDatabase(
         assert.ok(ALL < OLDER, `thresholds ${ALL} and ${OLDER}`);
         const { answer, score } = between(ALL, OLDER);
         const whole = await result(creds, answer);
-        assert.equal(whole.NormGroup.Id, 'spi-sapa-1.0.0');
+        assert.equal(whole.NormGroup.Id, 'spi-sapa-2.0.0');
         assert.equal(whole.ConsistencyScore, String(score));
         assert.ok(!whole.IntegrityFlags.includes('LowConsistency'), `${score} is above ${ALL}`);
         const tenant = await server.tenant();
-        const set = await runCli(['norms', 'activate', 'spi-sapa-age35-1.0.0', '--key', tenant.apiKeyId], cliEnv);
+        const set = await runCli(['norms', 'activate', 'spi-sapa-age35-2.0.0', '--key', tenant.apiKeyId], cliEnv);
         assert.equal(set.code, 0, set.stderr);
         const older = await result(tenant, answer);
-        assert.equal(older.NormGroup.Id, 'spi-sapa-age35-1.0.0');
+        assert.equal(older.NormGroup.Id, 'spi-sapa-age35-2.0.0');
         assert.equal(older.ConsistencyScore, String(score));
         assert.ok(older.IntegrityFlags.includes('LowConsistency'), `${score} is at or below ${OLDER}`);
       },

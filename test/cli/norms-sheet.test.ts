@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from '../helpers/deadline.js';
 import { runCli } from '../helpers/cli.js';
 import { freshDatabaseUrl, testDatabases } from '../helpers/databases.js';
 import { instruments, profileAnswers } from '../helpers/results.js';
 import { tempDir } from '../helpers/server.js';
+import { ROOT } from '../../src/platform/paths.js';
 
 const tma170 = instruments.get(0)!;
 const items = tma170.items.map((i) => i.id);
@@ -48,7 +49,7 @@ function handD(male: number[], female: number[]): number {
 }
 
 for (const db of testDatabases()) {
-  describe(`norms show: the sample's make-up, exclusions and gender differences [${db}]`, { timeout: 120_000 }, () => {
+  describe(`norms show: the sample's make-up, exclusions, gender differences and the SPI's form [${db}]`, { timeout: 120_000 }, () => {
     test('a group built from a CSV with genders prints the counts, the exclusions, and d and four-fifths equal to a hand count', async () => {
       const dir = tempDir();
       const env = { DATA_DIR: dir, DATABASE_URL: await freshDatabaseUrl(db, dir) };
@@ -145,6 +146,34 @@ for (const db of testDatabases()) {
       const genderRows = (out: string) => out.split('\n').filter((l) => tma170.scales.some((sc) => l.startsWith(`  ${sc.name.en} `)) && /%/.test(l));
       assert.deepEqual(genderRows(bare.stdout), [], 'no gender rows');
       assert.deepEqual(genderRows(shown.stdout), [], 'no gender rows without gender');
+    });
+
+    test("the SPI's sheet says per scale its items against the published SPI and r with the published score, for a group of the content version loaded only", async () => {
+      const dir = tempDir();
+      const env = { DATA_DIR: dir, DATABASE_URL: await freshDatabaseUrl(db, dir) };
+      const file = join(ROOT, 'content', 'norms', 'spi-sapa.json');
+      const spiFile = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'spi.json'), 'utf8'));
+      const show = async (path: string) => {
+        const imported = await runCli(['norms', 'import', path, '--json'], env);
+        assert.equal(imported.code, 0, imported.stderr);
+        return (await runCli(['norms', 'show', JSON.parse(imported.stdout).id], env)).stdout;
+      };
+      const sheet = await show(file);
+      assert.match(sheet, /Form: 120 of the 135 items of the published form \(psychTools::spi\.keys, 32 scales\)/);
+      assert.match(sheet, /left out: Conservatism \(5 items\)/);
+      for (const s of spiFile.scales) {
+        const items = spiFile.items.filter((i: any) => i.scale === s.id || (i.alsoScales ?? []).some((a: any) => a.scale === s.id)).length;
+        const row = new RegExp(`^  ${s.name.en} +${items} of ${s.published.items} +${s.published.r.toFixed(3)}$`, 'm');
+        assert.match(sheet, row, s.id);
+      }
+      // A group of an earlier content version had other items: the figures are not printed for it.
+      const older = JSON.parse(readFileSync(file, 'utf8'));
+      older.contentVersion = '1.0.0';
+      writeFileSync(join(dir, 'older.json'), JSON.stringify(older));
+      const old = await show(join(dir, 'older.json'));
+      assert.match(old, /not shown: this group was built under content version 1\.0\.0, the figures are for 2\.0\.0/);
+      assert.doesNotMatch(old, /Authoritarianism +3 of 5/);
+      assert.match(sheet, /Authoritarianism +3 of 5 +0\.913/, 'positive control: the current group prints it');
     });
   });
 }

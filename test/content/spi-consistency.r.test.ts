@@ -12,7 +12,7 @@ type Consistency = { pairs: Array<{ items: [string, string]; r: number }>; perce
 const shipped = (group: string) => JSON.parse(readFileSync(join(ROOT, 'content', 'norms', `${group}.json`), 'utf8')).consistency as Consistency;
 
 // R's own account, written apart from content/norms/spi-pairs.R and from src/: the adults of
-// psychTools::spi on the 128 items of spi.json; every item pair at r <= -.40, most negative
+// psychTools::spi on the items of spi.json; every item pair at r <= -.40, most negative
 // first, kept when neither item is taken yet and neither item's narrow scale has a pair yet; then each adult's consistency score (r over the
 // pairs of the first answer with 7 minus the second, x 100, rounded half up, 0 when negative or
 // undefined) and, per group, the 1st percentile as R's quantile type 1.

@@ -27,7 +27,7 @@ const norms = JSON.parse(readFileSync(join(ROOT, 'content', 'norms', 'spi-sapa.j
 const { min, max } = spi.responseScale;
 const DUTCH_NOTE = spi.languages.translations.nl.note;
 const PAGES = 8;
-const PER_PAGE = 16;
+const PER_PAGE = 15;
 
 /** A fixed candidate: each answer 1–6 by the item's place in spi.json, so the scales land at different interior points. */
 const place = new Map(spi.items.map((item, i) => [`a_${item.id}`, i]));
@@ -124,7 +124,7 @@ suiteOnEachDatabase(
       await tabTo(page, (f) => f.tag === 'BUTTON' && f.value === 'finish');
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/done$/);
-      assert.equal(given.size, spi.items.length, 'all 128 statements answered');
+      assert.equal(given.size, spi.items.length, 'all 120 statements answered');
       return given;
     }
 
@@ -138,7 +138,7 @@ suiteOnEachDatabase(
       assert.deepEqual(
         r.NormScoreScales.map((x: { ID: number; ExternalCode: string; Value: number }) => [x.ID, x.ExternalCode, x.Value]),
         spi.scales.map((s) => [s.number, s.id.toUpperCase().replace(/-/g, '_'), expected.get(s.id)]),
-        'the 32 raw means, as worked out from the answers',
+        'the 31 raw means, as worked out from the answers',
       );
       return r;
     }
@@ -154,7 +154,7 @@ suiteOnEachDatabase(
     }
 
     test(
-      'in English: 128 statements on six points by keyboard; the vendor lists, the report page and its PDF agree with means worked out from the answers',
+      'in English: 120 statements on six points by keyboard; the vendor lists, the report page and its PDF agree with means worked out from the answers',
       { timeout: 240_000 },
       async () => {
         const a = await newAssessment(server.url, creds, { AssessmentType: 2 }, { FirstName: 'Ines', Preposition: '', LastName: 'Kramer' });
@@ -172,9 +172,9 @@ suiteOnEachDatabase(
           await assertAccessible(page, 'questions with errors');
         });
 
-        // The vendor's lists: 32 scales with raw mean, sten and percentile; no Aptitude (competence) lists for the SPI.
+        // The vendor's lists: 31 scales with raw mean, sten and percentile; no Aptitude (competence) lists for the SPI.
         const r = await vendorResult(a, 'en-GB', given);
-        assert.equal(r.NormGroup.Id, 'spi-sapa-1.0.0');
+        assert.equal(r.NormGroup.Id, 'spi-sapa-2.0.0');
         assert.match(r.NormGroup.Source, /web volunteers .* not job applicants/);
         const stens = new Set<number>();
         for (const [i, raw] of r.NormScoreScales.entries()) {
@@ -186,7 +186,7 @@ suiteOnEachDatabase(
           stens.add(r.NormScores[i].Value);
         }
         assert.ok(stens.size >= 4, `stens of several values (${[...stens]})`);
-        // The lists above hold 32 each in this same body: these three are empty because the SPI has no competences.
+        // The lists above hold 31 each in this same body: these three are empty because the SPI has no competences.
         assert.deepEqual([r.AptitudeScoresScale, r.AptitudeScores, r.AptitudeScoresPercentage], [[], [], []]);
         assert.equal(r.Note, null, 'taken in English: nothing to note');
 
@@ -257,7 +257,7 @@ suiteOnEachDatabase(
     );
 
     test(
-      'in Dutch, without JavaScript: 128 statements by keyboard; Note, the report page and its PDF carry the translation note',
+      'in Dutch, without JavaScript: 120 statements by keyboard; Note, the report page and its PDF carry the translation note',
       { timeout: 240_000 },
       async () => {
         const a = await newAssessment(server.url, creds, { AssessmentType: 2 });
@@ -276,7 +276,7 @@ suiteOnEachDatabase(
 
         const r = await vendorResult(a, 'nl-NL', given);
         assert.ok(r.Note.includes(DUTCH_NOTE.en), r.Note);
-        assert.equal(r.NormScores.length, 32, 'still normed, on the English sample the note speaks of');
+        assert.equal(r.NormScores.length, 31, 'still normed, on the English sample the note speaks of');
         await page.goto(`${r.ReportUrl}&lang=nl`);
         assert.equal(words((await page.locator('.notice.translation').textContent()) ?? ''), DUTCH_NOTE.nl);
         await checker('report');

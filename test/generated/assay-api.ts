@@ -1097,7 +1097,7 @@ export interface paths {
         };
         /**
          * The instruments a caller may order (extension)
-         * @description Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count, estimated minutes, languages (with what a result taken in each must say), scales, and the norm group an assessment completed now would be scored against for the caller's portal, with its N.
+         * @description Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count (for a shortened form, against the published one), estimated minutes, languages (with what a result taken in each must say), scales, and the norm group an assessment completed now would be scored against for the caller's portal, with its N.
          */
         get: {
             parameters: {
@@ -1148,6 +1148,22 @@ export interface paths {
                                     /** @description N: the respondents the group was built from. */
                                     SampleSize: number;
                                 };
+                                /** @description Where the instrument is a shortened form of a published inventory (the SPI): what that inventory has. Null otherwise. */
+                                PublishedForm: null | {
+                                    /** @description The published form's item count. */
+                                    Items: number;
+                                    /** @description Its scales this form does not have (e.g. the SPI's Conservatism, which asked about religion and politics), with their item counts. */
+                                    LeftOut: {
+                                        Items: number;
+                                        Key: string;
+                                    }[];
+                                    /** @description N of the norm sample each scale's R was computed in. */
+                                    SampleSize: number;
+                                    /** @description The published form's scale count. */
+                                    Scales: number;
+                                    /** @description The published scoring keys, e.g. psychTools::spi.keys. */
+                                    Source: string;
+                                };
                                 /** @description The answers each statement takes, from Min to Max: raw scale scores lie between them. */
                                 ResponseScale: {
                                     Max: number;
@@ -1159,10 +1175,17 @@ export interface paths {
                                     ExternalCode: string;
                                     /** @description The scale number: the `ID` of the result lists. */
                                     ID: number;
+                                    /** @description How many of the statements asked count for this scale. */
+                                    Items: number;
                                     /** @description The scale name, per language. */
                                     Name: {
                                         en: string;
                                         nl: string;
+                                    };
+                                    /** @description Where the instrument is a shortened form of a published inventory (`PublishedForm`): the scale's item count there, and R, the correlation of its score as shipped with its published score in the norm sample. Null otherwise. */
+                                    Published: null | {
+                                        Items: number;
+                                        R: number;
                                     };
                                 }[];
                             }[];

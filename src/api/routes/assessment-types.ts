@@ -1,5 +1,5 @@
 import type { App, Deps } from '../../http/app-types.js';
-import { LANGUAGES } from '../../measurement/instruments/types.js';
+import { itemKeys, LANGUAGES, type Instrument } from '../../measurement/instruments/types.js';
 import { findNormGroup, normGroupInForce } from '../../measurement/norms-store.js';
 import { scaleCode } from '../../measurement/result.js';
 import { Catalogue } from '../../schemas/catalogue.js';
@@ -14,7 +14,7 @@ export function assessmentTypes(app: App, deps: Deps): void {
       schema: {
         summary: 'The instruments a caller may order (extension)',
         description:
-          'Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count, estimated minutes, languages (with what a ' +
+          'Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count (for a shortened form, against the published one), estimated minutes, languages (with what a ' +
           "result taken in each must say), scales, and the norm group an assessment completed now would be scored against for the caller's portal, with its N.",
         tags: ['Extensions'],
         response: { 200: Catalogue, ...apiErrors({ body: false }) },
@@ -32,13 +32,28 @@ export function assessmentTypes(app: App, deps: Deps): void {
           Name: { nl: i.name.nl, en: i.name.en },
           ContentVersion: i.version,
           ItemCount: i.items.length,
+          PublishedForm: i.publishedForm
+            ? {
+                Source: i.publishedForm.source,
+                Items: i.publishedForm.items,
+                Scales: i.publishedForm.scales,
+                SampleSize: i.publishedForm.sampleSize,
+                LeftOut: i.publishedForm.leftOut.map((l) => ({ Key: l.key, Items: l.items })),
+              }
+            : null,
           EstimatedMinutes: i.estimatedMinutes,
           ResponseScale: { Min: i.responseScale.min, Max: i.responseScale.max },
           Languages: LANGUAGES.map((lang) => {
             const translation = i.languages?.translations?.[lang];
             return { Language: lang, Translation: translation !== undefined, Note: translation?.note.en ?? null };
           }),
-          Scales: i.scales.map((s) => ({ ID: s.number, ExternalCode: scaleCode(s.id), Name: { nl: s.name.nl, en: s.name.en } })),
+          Scales: i.scales.map((s) => ({
+            ID: s.number,
+            ExternalCode: scaleCode(s.id),
+            Name: { nl: s.name.nl, en: s.name.en },
+            Items: itemsOn(i, s.id),
+            Published: s.published ? { Items: s.published.items, R: s.published.r } : null,
+          })),
           NormGroup: group ? { Id: group.id, Name: group.name, SampleSize: group.sampleSize, Illustrative: group.illustrative } : null,
         });
       }
@@ -47,4 +62,9 @@ export function assessmentTypes(app: App, deps: Deps): void {
       return { StatusCode: 200 as const, Message: null, Data };
     },
   );
+}
+
+/** How many of the instrument's items count for the scale. */
+function itemsOn(instrument: Instrument, scale: string): number {
+  return instrument.items.filter((item) => itemKeys(item).some((k) => k.scale === scale)).length;
 }

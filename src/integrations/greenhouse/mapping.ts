@@ -72,7 +72,7 @@ export function partnerStatus(status: LifecycleStatus): string {
 
 /**
  * partner_score per instrument. TMA170 and TMA312 are profiles of 26 work motivations, the SPI a
- * profile of 5 personality domains and 27 narrower scales: a higher sten is not a better
+ * profile of 5 personality domains and 26 narrower scales: a higher sten is not a better
  * candidate, so any one number (a mean of stens, say) would rank candidates on nothing the
  * instrument measures. They score null; the stens are in metadata.
  */

@@ -26,6 +26,19 @@ export interface Scale {
   description: Localized;
   /** A narrow scale's broad domain (another scale's id): the report shows it under that domain. */
   domain?: string;
+  /** Against the published form (`publishedForm`): its item count there, and r of the shipped score with the published one in the norm sample. */
+  published?: { items: number; r: number };
+}
+
+/** The published inventory a shortened form comes from (the SPI: psychTools::spi.keys), as content/norms/build-spi.sh computes it. */
+export interface PublishedForm {
+  source: string;
+  items: number;
+  scales: number;
+  /** The norm sample each scale's r was computed in: its N. */
+  sampleSize: number;
+  /** Its scales the shipped form leaves out, with their item counts. */
+  leftOut: Array<{ key: string; items: number }>;
 }
 
 export type Keying = 'positive' | 'negative';
@@ -76,6 +89,8 @@ export interface Instrument {
   kind?: 'motivation' | 'personality';
   /** Where the content comes from and under which terms (content/README.md). */
   provenance?: string;
+  /** Where it is a shortened form of a published inventory: what that has and what is left out. */
+  publishedForm?: PublishedForm;
   scoring: { method: 'mean'; reverseKeyed: 'min+max-response' };
 }
 

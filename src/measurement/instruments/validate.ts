@@ -4,8 +4,8 @@ import { LANGUAGES, RESPONSE_POINTS, type Instrument } from './types.js';
 export const EXPECTED = {
   TMA170: { assessmentType: 0, items: 170 },
   TMA312: { assessmentType: 1, items: 312 },
-  // The SAPA Personality Inventory's 135 items less the 7 attributed to the EPQ (content/README.md).
-  SPI: { assessmentType: 2, items: 128 },
+  // The SAPA Personality Inventory's 135 items less 7 EPQ items (licence) and 8 on beliefs or health (content/README.md).
+  SPI: { assessmentType: 2, items: 120 },
 } as const;
 
 /** Instruments an ASSESSMENT_CONTENT_DIR may leave out: then the built-in file is used. */
@@ -71,6 +71,9 @@ export function instrumentProblems(data: unknown, expectedCode: keyof typeof EXP
       else scaleNumbers.add(scale.number);
       problems.push(...localizedProblems(scale?.name, `scale "${scale?.id}" name`));
       problems.push(...localizedProblems(scale?.description, `scale "${scale?.id}" description`));
+      const pub = scale?.published;
+      if (pub !== undefined && (!Number.isInteger(pub?.items) || pub.items < 1 || typeof pub.r !== 'number' || Math.abs(pub.r) > 1))
+        problems.push(`scale "${scale?.id}" published must be { items: a positive integer, r: from -1 to 1 }`);
     });
     // A domain is a scale of the instrument that is not itself under a domain: one level of grouping.
     const domains = new Map(inst.scales.map((s) => [s?.id, s?.domain]));
