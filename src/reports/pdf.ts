@@ -2,7 +2,7 @@ import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { chartScale } from './chart.js';
 import { runs, type FontName } from './fonts.js';
-import { bandText, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
+import { bandText, bandWords, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
 import { flow } from './pdf-lines.js';
 import { label, personal, useFont } from './pdf-text.js';
 
@@ -66,13 +66,13 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     doc,
     width,
     [t.scale, t.sten, t.percentile, t.raw(rawRange(m)), ...(bands ? [t.stenBand] : []), t.band],
-    m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), s.band ? t.bands[s.band] : '–']),
+    m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), bandWords(s, t)]),
   );
 
   heading(doc, m.norm.normed ? t.interpretation : t.scalesMeaning);
   for (const s of m.scales) {
     ensure(doc, 40);
-    flow(doc.font('bold').fontSize(10).fillColor(INK), s.band ? `${s.name} (${t.bands[s.band]})` : s.name, { x: MARGIN, width });
+    flow(doc.font('bold').fontSize(10).fillColor(INK), s.band ? `${s.name} (${bandWords(s, t)})` : s.name, { x: MARGIN, width });
     flow(doc.font('regular').fontSize(9.5), s.interpretation, { width }).moveDown(0.4);
   }
 
