@@ -35,6 +35,8 @@ export interface Result {
   normGroup: NormGroup | null;
   /** Taken in a translation the instrument marks: what every result taken in it must say (e.g. no norms of its own). */
   translationNote?: Localized;
+  /** Taken in that translation and compared with a norm group of another (or an unrecorded) language. */
+  translatedNorms?: { takenIn: Language; groupLanguage: string | null };
 }
 
 export interface StoredResult {
@@ -79,7 +81,9 @@ export function buildResult(
       ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)]
       : [];
   });
-  const translationNote = takenIn ? instrument.languages?.translations?.[takenIn]?.note : undefined;
+  const translation = takenIn ? instrument.languages?.translations?.[takenIn] : undefined;
+  const translationNote = translation?.note;
+  const translatedNorms = translation && normGroup && normGroup.language !== takenIn ? { takenIn: takenIn!, groupLanguage: normGroup.language } : undefined;
   return {
     scales,
     competences,
@@ -87,5 +91,6 @@ export function buildResult(
     flags: [...stored.flags],
     normGroup,
     ...(translationNote ? { translationNote } : {}),
+    ...(translatedNorms ? { translatedNorms } : {}),
   };
 }
