@@ -115,6 +115,17 @@ export function bandWords(s: Pick<ReportScale, 'band' | 'bandLabel'>, t: ReportT
 /** Whether any sten of the report has a band: only then does the report show the column and the sentence. */
 export const hasBands = (m: ReportModel): boolean => m.scales.some((s) => s.stenBand !== undefined);
 
+/** The report's rows as domains, each with its narrow scales; null when no scale is narrow (TMA170, TMA312). */
+export function domainGroups(m: Pick<ReportModel, 'scales'>): Array<{ domain: ReportScale; narrow: ReportScale[] }> | null {
+  if (!m.scales.some((s) => s.narrow)) return null;
+  const groups: Array<{ domain: ReportScale; narrow: ReportScale[] }> = [];
+  for (const s of m.scales) {
+    if (s.narrow && groups.length) groups.at(-1)!.narrow.push(s);
+    else groups.push({ domain: s, narrow: [] });
+  }
+  return groups;
+}
+
 /** How to read the report: stens explained when normed; without a norm group, what a raw score can and cannot say. */
 export function howToRead(m: ReportModel): readonly string[] {
   return m.norm.normed ? m.t.howToReadItems : [m.t.howToReadItems[0]!, m.t.howToReadRaw(rawRange(m))];
