@@ -48,5 +48,5 @@ export function spanLead(span: readonly Band[], own: Band, lang: Language, audie
   const reached = others.join(` ${w.and} `);
   return lang === 'nl'
     ? `${label}: de sten is ${w[own]}, maar de 90%-band reikt tot ${reached}, dus de score kan ook ${either} zijn.`
-    : `${label}: the sten is ${w[own]}, but its 90% band reaches ${reached}, so the score may be ${either}.`;
+    : `${label}: the sten is ${w[own]}, but its 90% band reaches ${reached}, so the score may also be ${either}.`;
 }
