@@ -15,7 +15,7 @@ import * as greenhouse from './migrations/0012-greenhouse.js';
 import * as normGroupSample from './migrations/0013-norm-group-sample.js';
 import * as normGroupDescription from './migrations/0014-norm-group-description.js';
 import * as candidateBound from './migrations/0016-candidate-bound.js';
-import * as translatedNorms from './migrations/0017-translated-norms.js';
+import * as translatedNorms from './migrations/0018-translated-norms.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -34,7 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-norm-group-sample': normGroupSample,
   '0014-norm-group-description': normGroupDescription,
   '0016-candidate-bound': candidateBound,
-  '0017-translated-norms': translatedNorms,
+  '0018-translated-norms': translatedNorms,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

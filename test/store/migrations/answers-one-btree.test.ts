@@ -34,7 +34,7 @@ suiteOnEachDatabase('migration 0007: the answers in one B-tree', { tenant: false
     assert.deepEqual(
       down.results?.map((r) => [r.migrationName, r.status]),
       [
-        ['0017-translated-norms', 'Success'],
+        ['0018-translated-norms', 'Success'],
         ['0016-candidate-bound', 'Success'],
         ['0014-norm-group-description', 'Success'],
         ['0013-norm-group-sample', 'Success'],

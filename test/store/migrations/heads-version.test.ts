@@ -28,7 +28,7 @@ suiteOnEachDatabase('migration 0008: the heads version', { tenant: false, timeou
   });
 
   test(
-    "every column of the head, and only those, bumps the version when it changes; so do deletions, the candidate changing and the portal's translated-norms setting (0017)",
+    "every column of the head, and only those, bumps the version when it changes; so do deletions, the candidate changing and the portal's translated-norms setting (0018)",
     onlyOn('sqlite', db),
     async () => {
       const head = (await findAssessmentSummary(store, id))!;
