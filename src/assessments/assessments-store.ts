@@ -147,14 +147,19 @@ const SUMMARY_COLUMNS = [
  * whose it is, its state, and the columns the render depends on, with its candidate's last
  * change. Not the scores: they are read only when the render is made.
  */
-export type AssessmentSummary = Pick<AssessmentRow, (typeof SUMMARY_COLUMNS)[number]> & { candidate_updated_at: string | null };
+export type AssessmentSummary = Pick<AssessmentRow, (typeof SUMMARY_COLUMNS)[number]> & {
+  candidate_updated_at: string | null;
+  /** The portal's translated-norms setting (null: the portal has no settings), on which the vendor's lists depend. */
+  translated_norms: number | null;
+};
 
 const summaryById = prepared(
   (db, analysisId: string) =>
     db
       .selectFrom('assessments as a')
       .leftJoin('candidates as c', 'c.external_id', 'a.external_id')
-      .select([...SUMMARY_COLUMNS.map((c) => `a.${c}` as const), 'c.updated_at as candidate_updated_at'])
+      .leftJoin('portal_settings as p', 'p.api_key_id', 'a.api_key_id')
+      .select([...SUMMARY_COLUMNS.map((c) => `a.${c}` as const), 'c.updated_at as candidate_updated_at', 'p.translated_norms'])
       .where('a.analysis_id', '=', analysisId),
   { named: true },
 );

@@ -12,7 +12,7 @@ import {
   toNormFile,
   trimmedDescription,
 } from '../measurement/norm-groups.js';
-import { normSheet } from '../measurement/norm-sheet.js';
+import { normSheet, reachableStensOf } from '../measurement/norm-sheet.js';
 import {
   activateNormGroup,
   clearPortalNormGroup,
@@ -205,7 +205,10 @@ export function normsCommands(program: Command): void {
         if (!group) throw new CliError(`No norm group "${id}"`);
         const { instruments, competences } = loadContent(config);
         const instrument = instruments.get(group.assessmentType)!;
-        return { json: { id: group.id, active: group.active, ...toNormFile(group, instrument) }, text: normSheet(group, instrument, competences) };
+        return {
+          json: { id: group.id, active: group.active, ...toNormFile(group, instrument), reachableStens: reachableStensOf(group, instrument) },
+          text: normSheet(group, instrument, competences),
+        };
       });
       print(!!opts.json, out.json, out.text);
     });

@@ -30,6 +30,7 @@ function shown(apiKeyId: string, portalDomain: string, s: PortalSettings) {
     signedWebhooks: s.webhook_signing === 1,
     candidateFeedback: s.candidate_feedback === 1,
     candidateRelease: s.candidate_release === 1,
+    translatedNorms: s.translated_norms === 1 ? 'allow' : 'deny',
   };
 }
 
@@ -46,6 +47,7 @@ function text(p: ReturnType<typeof shown> & ReturnType<typeof mailShown>): strin
     `  signed webhooks:    ${yes(p.signedWebhooks)}`,
     `  candidate feedback: ${yes(p.candidateFeedback)}`,
     `  candidate release:  ${yes(p.candidateRelease)}`,
+    `  translated norms:   ${p.translatedNorms}`,
     ...mailText(p),
   ].join('\n');
 }
@@ -127,13 +129,25 @@ export function portalCommands(program: Command): void {
     .option('--contact <email>', 'where candidates can ask questions')
     .option('--signed-webhooks <on|off>', "add Standard Webhooks signature headers to this portal's webhooks; the first time prints the secret once")
     .option('--candidate-feedback <on|off>', 'after finishing, show the candidate a short summary of their profile')
-    .option('--candidate-release <on|off>', 'withhold scores until the candidate agrees to share them (shows the summary first)');
+    .option('--candidate-release <on|off>', 'withhold scores until the candidate agrees to share them (shows the summary first)')
+    .option(
+      '--translated-norms <allow|deny>',
+      "fill the results endpoint's sten and percentile lists for a translation compared with another language's norm group (its Note says so either way)",
+    );
   addMailOptions(set)
     .option('--json', 'print JSON')
     .action(
       async (
         opts: BrandingOptions &
-          MailOptions & { portalDomain?: string; key?: string; signedWebhooks?: string; candidateFeedback?: string; candidateRelease?: string; json?: boolean },
+          MailOptions & {
+            portalDomain?: string;
+            key?: string;
+            signedWebhooks?: string;
+            candidateFeedback?: string;
+            candidateRelease?: string;
+            translatedNorms?: string;
+            json?: boolean;
+          },
       ) => {
         const { changes, logo } = branding(opts);
         const mail = mailChanges(opts);
@@ -144,6 +158,10 @@ export function portalCommands(program: Command): void {
         const release = onOff(opts.candidateRelease, '--candidate-release');
         if (feedback !== undefined) changes.candidate_feedback = feedback;
         if (release !== undefined) changes.candidate_release = release;
+        if (opts.translatedNorms !== undefined) {
+          if (!/^(allow|deny)$/.test(opts.translatedNorms)) throw new CliError(`--translated-norms must be allow or deny, got "${opts.translatedNorms}"`);
+          changes.translated_norms = opts.translatedNorms === 'allow' ? 1 : 0;
+        }
         const out = await withStore(async (store, config) => {
           const key = await portalKey(store, opts);
           const mailed = Object.keys(mail.changes).length > 0 ? await updateMailSettings(store, key.id, mail.changes) : await mailSettings(store.db, key.id);

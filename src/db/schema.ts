@@ -114,6 +114,8 @@ export interface PortalSettingsTable {
   contact_email: string | null;
   /** 1: webhooks carry Standard Webhooks signature headers. */
   webhook_signing: number;
+  /** 1: the vendor's sten and percentile lists carry a translation's scores against another language's norms (the Note says so). */
+  translated_norms: number;
   /** The whsec_ secret, sealed with the server key. */
   webhook_secret_enc: string | null;
   /** The secret before the last rotation, still signed with until webhook_secret_previous_until. */

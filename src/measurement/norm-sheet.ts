@@ -1,20 +1,28 @@
-import { itemKeys, type Instrument } from './instruments/types.js';
+import { itemKeys, type Instrument, type ResponseRange } from './instruments/types.js';
+import { reachableStens } from './norms.js';
 import { HIGH_STEN, MIN_SUBGROUP } from './subgroups.js';
 import type { CompetenceModel, Norm, NormGroup, NormSampleAccount } from './types.js';
 
 const f2 = (x: number | undefined | null) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(2) : '-');
 const pad = (s: string, n: number) => s.padEnd(n);
 
-function row(label: string, n: Norm): string {
+function row(label: string, n: Norm, range: ResponseRange): string {
   const r = n.reliability;
   const interval = r?.alphaLower !== undefined && r.alphaUpper !== undefined ? `[${f2(r.alphaLower)}, ${f2(r.alphaUpper)}]` : '-';
-  return `  ${pad(label, 28)} ${pad(f2(n.mean), 6)} ${pad(f2(n.sd), 6)} ${pad(f2(r?.alpha), 6)} ${pad(interval, 14)} ${pad(f2(r?.sem), 6)} ${f2(r?.semSten)}`;
+  const reach = reachableStens(n, range);
+  return `  ${pad(label, 28)} ${pad(f2(n.mean), 6)} ${pad(f2(n.sd), 6)} ${pad(f2(r?.alpha), 6)} ${pad(interval, 14)} ${pad(f2(r?.sem), 6)} ${pad(f2(r?.semSten), 12)} ${reach.low}–${reach.high}`;
+}
+
+/** Each scale's reachable stens in the group (by scale id), for `norms show --json`. */
+export function reachableStensOf(group: NormGroup, instrument: Instrument): Record<string, { low: number; high: number }> {
+  const scales = instrument.scales.filter((s) => group.table.scales[s.id]);
+  return Object.fromEntries(scales.map((s) => [s.id, reachableStens(group.table.scales[s.id]!, instrument.responseScale)]));
 }
 
 /** A norm group's technical sheet as text: the sample, and each scale's and competence's figures with their precision. */
 export function normSheet(group: NormGroup & { active: boolean }, instrument: Instrument, model: CompetenceModel): string {
   const dates = group.collectedFrom || group.collectedTo ? `${group.collectedFrom ?? '…'} to ${group.collectedTo ?? '…'}` : 'not recorded';
-  const header = `  ${pad('', 28)} ${pad('mean', 6)} ${pad('SD', 6)} ${pad('alpha', 6)} ${pad('95% interval', 14)} ${pad('SEM', 6)} SEM in stens`;
+  const header = `  ${pad('', 28)} ${pad('mean', 6)} ${pad('SD', 6)} ${pad('alpha', 6)} ${pad('95% interval', 14)} ${pad('SEM', 6)} ${pad('SEM in stens', 12)} stens reachable`;
   const lines = [
     `Norm group ${group.id} "${group.name}"`,
     `  instrument:    ${instrument.code} (${instrument.name.en})`,
@@ -28,7 +36,7 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
     '',
     'Scales (raw score: the item mean)',
     header,
-    ...instrument.scales.filter((s) => group.table.scales[s.id]).map((s) => row(s.name.en, group.table.scales[s.id]!)),
+    ...instrument.scales.filter((s) => group.table.scales[s.id]).map((s) => row(s.name.en, group.table.scales[s.id]!, instrument.responseScale)),
   ];
   const competences = model.competences.filter((c) => group.table.competences[c.code]);
   if (competences.length > 0)
@@ -36,15 +44,17 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
       '',
       'Competences (reliability: Mosier, of the weighted scales)',
       header,
-      ...competences.map((c) => row(c.name.en, group.table.competences[c.code]!)),
+      ...competences.map((c) => row(c.name.en, group.table.competences[c.code]!, instrument.responseScale)),
     );
   const form = publishedForm(group, instrument);
-  lines.push(...(form.length ? ['', ...form] : []), '', ...genderDifferences(group.sample, instrument));
+  lines.push(...(form.length ? ['', ...form] : []));
+  lines.push('', 'Stens reachable: from the lowest to the highest raw score the response scale allows, against this group.');
+  lines.push('', ...genderDifferences(group.sample, instrument));
   const known = Object.values(group.table.scales).some((n) => n.reliability);
   lines.push(
     '',
     known
-      ? 'SEM: the standard error of measurement; a 90% band around a sten is ±1.645 SEMs in stens (docs/PSYCHOMETRICS.md).'
+      ? 'SEM: the standard error of measurement; a 90% band around a sten is ±1.645 SEMs in stens, within the stens reachable (docs/PSYCHOMETRICS.md).'
       : 'Precision unknown: this group carries no reliability (imported from a version 1 norm file, or built without item answers).',
   );
   return lines.join('\n');

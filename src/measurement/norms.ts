@@ -19,6 +19,14 @@ export function sten(raw: number, norm: Norm, range: ResponseRange = FIVE_POINTS
 }
 
 /**
+ * The stens a raw score on `range` can reach in this norm: sten is monotonic, so those of the
+ * scale's lowest and highest points. A sample piled up at an end keeps the stens past it out of reach.
+ */
+export function reachableStens(norm: Norm, range: ResponseRange = FIVE_POINTS): { low: number; high: number } {
+  return { low: sten(range.min, norm, range), high: sten(range.max, norm, range) };
+}
+
+/**
  * Percentile rank, 0–100, rounded. With the sample's distribution: the mid-rank (the share below
  * plus half the share at the value), at the scale's ends too; between the values the sample had,
  * interpolated linearly, and towards 0 at the response scale's lowest point and 100 at its highest

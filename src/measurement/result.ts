@@ -1,6 +1,6 @@
 import type { Instrument, Language, Localized, ResponseRange, ScaleScore } from './instruments/types.js';
 import { stenBand } from './reliability.js';
-import { percentile, sten } from './norms.js';
+import { percentile, reachableStens, sten } from './norms.js';
 import type { Competence, CompetenceModel, CompetenceScore, IntegrityFlag, Norm, NormGroup } from './types.js';
 
 /** A scale's code for callers: its id in capitals, e.g. FINANCIAL_REWARD. Stable as the id is. */
@@ -20,8 +20,8 @@ export interface Scored {
   sten: number | undefined;
   percentile: number | undefined;
   /**
-   * The 90% band around the sten, from the norm group's reliability: undefined when the group
-   * records none (precision unknown). Stens, one decimal.
+   * The 90% band around the sten, from the norm group's reliability, within the stens the scale
+   * can reach in that group: undefined when the group records none (precision unknown). Stens, one decimal.
    */
   stenBand?: { low: number; high: number };
 }
@@ -35,6 +35,8 @@ export interface Result {
   normGroup: NormGroup | null;
   /** Taken in a translation the instrument marks: what every result taken in it must say (e.g. no norms of its own). */
   translationNote?: Localized;
+  /** Taken in that translation and compared with a norm group of another (or an unrecorded) language. */
+  translatedNorms?: { takenIn: Language; groupLanguage: string | null };
 }
 
 export interface StoredResult {
@@ -50,7 +52,8 @@ function scored(id: number, code: string, name: string, description: string, raw
   const s: Scored = { id, code, name, description, raw, sten: norm && sten(raw, norm, range), percentile: norm && percentile(raw, norm, range) };
   if (s.sten !== undefined && norm?.reliability) {
     const band = stenBand(s.sten, norm.reliability.alpha);
-    s.stenBand = { low: tenth(band.low), high: tenth(band.high) };
+    const reach = reachableStens(norm, range);
+    s.stenBand = { low: tenth(Math.max(band.low, reach.low)), high: tenth(Math.min(band.high, reach.high)) };
   }
   return s;
 }
@@ -78,7 +81,9 @@ export function buildResult(
       ? [scored(def.id, def.code, def.name[lang], def.description[lang], c.raw, normGroup?.table.competences[def.code], instrument.responseScale)]
       : [];
   });
-  const translationNote = takenIn ? instrument.languages?.translations?.[takenIn]?.note : undefined;
+  const translation = takenIn ? instrument.languages?.translations?.[takenIn] : undefined;
+  const translationNote = translation?.note;
+  const translatedNorms = translation && normGroup && normGroup.language !== takenIn ? { takenIn: takenIn!, groupLanguage: normGroup.language } : undefined;
   return {
     scales,
     competences,
@@ -86,5 +91,6 @@ export function buildResult(
     flags: [...stored.flags],
     normGroup,
     ...(translationNote ? { translationNote } : {}),
+    ...(translatedNorms ? { translatedNorms } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { html, type Html } from '../platform/html.js';
 import type { Language } from '../measurement/instruments/types.js';
 import { profileChart } from './chart.js';
-import { bandText, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
+import { bandText, bandWords, domainGroups, hasBands, howToRead, rawRange, type ReportModel, type ReportScale } from './model.js';
 import { REPORT_TEXTS } from './texts.js';
 
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
@@ -56,15 +56,13 @@ ${profileChart(m)}
 <table>
 <caption>${t.tableCaption}</caption>
 <thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw(rawRange(m))}</th>${bands ? html`<th scope="col" class="num">${t.stenBand}</th>` : ''}<th scope="col">${t.band}</th></tr></thead>
-<tbody>
-${m.scales.map((s) => html`<tr${s.narrow ? html` class="narrow"` : ''}><th scope="row">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${s.band ? t.bands[s.band] : '–'}</td></tr>`)}
-</tbody>
+${scaleRows(m, bands)}
 </table>
 </section>
 <section aria-labelledby="meaning">
 <h2 id="meaning">${m.norm.normed ? t.interpretation : t.scalesMeaning}</h2>
 <dl class="interpretations">
-${m.scales.map((s) => html`<dt>${s.name}${s.band ? html` <span class="band">(${t.bands[s.band]})</span>` : ''}</dt><dd>${s.interpretation}</dd>`)}
+${m.scales.map((s) => html`<dt>${s.name}${s.band ? html` <span class="band">(${bandWords(s, t)})</span>` : ''}</dt><dd>${s.interpretation}</dd>`)}
 </dl>
 </section>
 ${
@@ -97,6 +95,23 @@ ${m.flags.length ? html`<ul>${m.flags.map((f) => html`<li>${f.text}</li>`)}</ul>
 </section>
 <footer><p>${t.generated(opts.generatedAt)}</p></footer>`,
   );
+}
+
+/** The score table's body: one per domain, headed by it, when the instrument has narrow scales. */
+function scaleRows(m: ReportModel, bands: boolean): Html {
+  const row = (s: ReportScale, kind: 'domain' | 'narrow' | '') =>
+    html`<tr${kind ? html` class="${kind}"` : ''}><th scope="${kind === 'domain' ? 'rowgroup' : 'row'}">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${bandWords(s, m.t)}</td></tr>`;
+  const groups = domainGroups(m);
+  if (!groups)
+    return html`<tbody>
+${m.scales.map((s) => row(s, ''))}
+</tbody>`;
+  return html`${groups.map(
+    (g) => html`<tbody class="domain">
+${row(g.domain, 'domain')}
+${g.narrow.map((s) => row(s, 'narrow'))}
+</tbody>`,
+  )}`;
 }
 
 /** The page a share link shows while the candidate has not released the results: not even their name. */

@@ -4,14 +4,17 @@ import type { Result, Scored } from '../measurement/result.js';
 import type { IntegrityFlag, NormGroup } from '../measurement/types.js';
 import { formNote } from './form-note.js';
 import { band, type Band, type Interpretations } from './interpretations.js';
+import { bandSpan, spanLabel, spanLead } from './band-words.js';
 import { longDate, reportTexts, type ReportTexts } from './texts.js';
 
 export interface ReportScale extends Scored {
   /** A narrow scale shown under its domain, which comes before it. */
   narrow?: boolean;
-  /** Null without a norm group: nothing to compare with. */
+  /** The sten's own band; null without a norm group: nothing to compare with. */
   band: Band | null;
-  /** The band's interpretation; without a norm group, what the scale measures. */
+  /** The bands its 90% band reaches, as words ("Average to high"); absent, the band's own word. */
+  bandLabel?: string;
+  /** The band's interpretation, led by what the 90% band reaches when it crosses into another band; without a norm group, what the scale measures. */
   interpretation: string;
 }
 
@@ -61,12 +64,16 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   const about = group && aboutGroup(group, lang);
   const scales = underDomains(instrument, result.scales).map(({ s, narrow }): ReportScale => {
     const b = band(s);
+    const span = bandSpan(s);
     const scale = instrument.scales.find((x) => x.number === s.id)!;
+    const text = b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang];
+    const lead = b && span ? spanLead(span, b, lang, 'report') : '';
     return {
       ...s,
       ...(narrow ? { narrow } : {}),
       band: b,
-      interpretation: b && interpretations.scales[scale.id] ? interpretations.scales[scale.id]!.report[b][lang] : scale.description[lang],
+      ...(span ? { bandLabel: spanLabel(span, lang) } : {}),
+      interpretation: lead ? `${lead} ${text}` : text,
     };
   });
   return {
@@ -107,8 +114,24 @@ export function bandText(s: Pick<ReportScale, 'stenBand'>): string {
   return s.stenBand ? `${s.stenBand.low.toFixed(1)}–${s.stenBand.high.toFixed(1)}` : '–';
 }
 
+/** A scale's band in words, '–' without one. */
+export function bandWords(s: Pick<ReportScale, 'band' | 'bandLabel'>, t: ReportTexts): string {
+  return s.bandLabel ?? (s.band ? t.bands[s.band] : '–');
+}
+
 /** Whether any sten of the report has a band: only then does the report show the column and the sentence. */
 export const hasBands = (m: ReportModel): boolean => m.scales.some((s) => s.stenBand !== undefined);
+
+/** The report's rows as domains, each with its narrow scales; null when no scale is narrow (TMA170, TMA312). */
+export function domainGroups(m: Pick<ReportModel, 'scales'>): Array<{ domain: ReportScale; narrow: ReportScale[] }> | null {
+  if (!m.scales.some((s) => s.narrow)) return null;
+  const groups: Array<{ domain: ReportScale; narrow: ReportScale[] }> = [];
+  for (const s of m.scales) {
+    if (s.narrow && groups.length) groups.at(-1)!.narrow.push(s);
+    else groups.push({ domain: s, narrow: [] });
+  }
+  return groups;
+}
 
 /** How to read the report: stens explained when normed; without a norm group, what a raw score can and cannot say. */
 export function howToRead(m: ReportModel): readonly string[] {

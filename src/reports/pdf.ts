@@ -1,8 +1,8 @@
 import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import PDFDocument from 'pdfkit';
-import { chartScale } from './chart.js';
+import { chartScale, domainBreaks } from './chart.js';
 import { runs, type FontName } from './fonts.js';
-import { bandText, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
+import { bandText, bandWords, domainGroups, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
 import { flow } from './pdf-lines.js';
 import { label, personal, useFont } from './pdf-text.js';
 
@@ -63,17 +63,20 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
   heading(doc, t.tableCaption);
   const bands = hasBands(m);
   if (bands) flow(doc.font('regular').fontSize(9.5).fillColor(MUTED), t.stenBandExplained, { width }).moveDown(0.3);
+  // With narrow scales, each domain heads its group in bold, its narrow scales indented beneath.
+  const grouped = domainGroups(m) !== null;
   table(
     doc,
     width,
     [t.scale, t.sten, t.percentile, t.raw(rawRange(m)), ...(bands ? [t.stenBand] : []), t.band],
-    m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), s.band ? t.bands[s.band] : '–']),
+    m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), bandWords(s, t)]),
+    grouped ? m.scales.map((s) => (s.narrow ? { indent: 12 } : { bold: true, rule: true })) : undefined,
   );
 
   heading(doc, m.norm.normed ? t.interpretation : t.scalesMeaning);
   for (const s of m.scales) {
     ensure(doc, 40);
-    flow(doc.font('bold').fontSize(10).fillColor(INK), s.band ? `${s.name} (${t.bands[s.band]})` : s.name, { x: MARGIN, width });
+    flow(doc.font('bold').fontSize(10).fillColor(INK), s.band ? `${s.name} (${bandWords(s, t)})` : s.name, { x: MARGIN, width });
     flow(doc.font('regular').fontSize(9.5), s.interpretation, { width }).moveDown(0.4);
   }
 
@@ -180,28 +183,40 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
   const labels = 160;
   const row = 15;
   const plot = width - labels - 30;
-  const height = 18 + m.scales.length * row;
+  const breaks = domainBreaks(m);
+  const gap = 6;
+  const rows = m.scales.length * row + (breaks.at(-1) ?? 0) * gap;
+  const height = 18 + rows;
+  const grouped = domainGroups(m) !== null;
   ensure(doc, height + 10);
   const top = doc.y + 16;
   const x = (v: number) => MARGIN + labels + ((v - min) / (max - min)) * plot;
   if (m.norm.normed) {
-    doc.rect(x(3.5), top - 4, x(7.5) - x(3.5), m.scales.length * row + 4).fill(BAND);
+    doc.rect(x(3.5), top - 4, x(7.5) - x(3.5), rows + 4).fill(BAND);
     label(doc.fillColor(MUTED), m.t.averageBand, { x: x(3.5), y: top - 15, width: x(7.5) - x(3.5), align: 'center', size: 7.5 });
   }
   for (let v = min + 1; v <= max; v++) {
     doc
       .moveTo(x(v), top - 4)
-      .lineTo(x(v), top + m.scales.length * row)
+      .lineTo(x(v), top + rows)
       .lineWidth(0.4)
       .strokeColor('#d1d5db')
       .stroke();
-    if (!m.norm.normed || v % 1 === 0)
-      label(doc.fillColor(MUTED), String(v), { x: x(v) - 10, y: top + m.scales.length * row + 2, width: 20, align: 'center', size: 7 });
+    if (!m.norm.normed || v % 1 === 0) label(doc.fillColor(MUTED), String(v), { x: x(v) - 10, y: top + rows + 2, width: 20, align: 'center', size: 7 });
   }
   m.scales.forEach((s, i) => {
-    const y = top + i * row;
+    const y = top + i * row + breaks[i]! * gap;
     const v = value(s);
-    label(doc.fillColor(INK), s.name, { x: MARGIN, y: y + 2, width: labels - 8, align: 'right', size: 8.5 });
+    // A domain's name heads its narrow scales: bold, from the left margin.
+    const heading = grouped && !s.narrow;
+    label(doc.fillColor(INK), s.name, {
+      x: MARGIN,
+      y: y + 2,
+      width: labels - 8,
+      align: heading ? 'left' : 'right',
+      size: 8.5,
+      ...(heading ? { font: 'bold' as const } : {}),
+    });
     doc.rect(x(min), y + 2, Math.max(1.5, x(v) - x(min)), row - 5).fill(BRAND);
     if (m.norm.normed && s.stenBand) {
       const mid = y + 2 + (row - 5) / 2;
@@ -217,15 +232,31 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
   doc.x = MARGIN;
 }
 
-function table(doc: Doc, width: number, head: string[], rows: string[][]): void {
+/** How a table row is drawn: bold, its first cell indented, a rule above it. */
+interface RowStyle {
+  bold?: boolean;
+  indent?: number;
+  rule?: boolean;
+}
+
+function table(doc: Doc, width: number, head: string[], rows: string[][], styles?: RowStyle[]): void {
   const first = width - (head.length - 1) * 70;
   const cols = [first, ...head.slice(1).map(() => 70)];
-  const draw = (cells: string[], bold: boolean) => {
+  const draw = (cells: string[], style: RowStyle) => {
     ensure(doc, 16);
     const y = doc.y;
+    if (style.rule)
+      doc
+        .moveTo(MARGIN, y)
+        .lineTo(MARGIN + width, y)
+        .lineWidth(1)
+        .strokeColor(INK)
+        .stroke();
     let x = MARGIN;
     cells.forEach((cell, i) => {
-      label(doc.fillColor(INK), cell, { x: x + 2, y: y + 3, width: cols[i]! - 6, align: i === 0 ? 'left' : 'right', size: 9, font: bold ? 'bold' : 'regular' });
+      const indent = i === 0 ? (style.indent ?? 0) : 0;
+      const font = style.bold ? 'bold' : 'regular';
+      label(doc.fillColor(INK), cell, { x: x + 2 + indent, y: y + 3, width: cols[i]! - 6 - indent, align: i === 0 ? 'left' : 'right', size: 9, font });
       x += cols[i]!;
     });
     doc
@@ -236,8 +267,8 @@ function table(doc: Doc, width: number, head: string[], rows: string[][]): void 
       .stroke();
     doc.y = y + 16;
   };
-  draw(head, true);
-  for (const r of rows) draw(r, false);
+  draw(head, { bold: true });
+  rows.forEach((r, i) => draw(r, styles?.[i] ?? {}));
   doc.x = MARGIN;
   doc.moveDown(0.3);
 }

@@ -5,6 +5,7 @@ import type { Html } from '../platform/html.js';
 import { findAssessment, findAssessmentSummary, type AssessmentSummary, type AssessmentRow } from '../assessments/assessments-store.js';
 import { findCandidate, type CandidateRow } from '../assessments/candidates-store.js';
 import { renderCache } from './render-cache.js';
+import { portalSettings } from '../tenancy/portal-settings-store.js';
 import { pinnedNormGroup, storedResult } from '../measurement/results-store.js';
 import { reportPage } from './html.js';
 import { reportModel, type ReportModel } from './model.js';
@@ -44,11 +45,24 @@ const STAMP = {
 } satisfies Record<Language, Intl.DateTimeFormat>;
 const stamp = (lang: Language) => STAMP[lang].format(new Date()) + ' UTC';
 
-type Fingerprinted = Pick<AssessmentRow, 'status' | 'completed_at' | 'norm_group_id' | 'results_release' | 'report_nonce' | 'portal_domain' | 'external_id'>;
+type Fingerprinted = Pick<AssessmentRow, 'status' | 'completed_at' | 'norm_group_id' | 'results_release' | 'report_nonce' | 'portal_domain' | 'external_id'> & {
+  translated_norms: number | null;
+};
 
-/** The columns of the assessment a result depends on (scores never change once completed). */
+/** The columns of the assessment, and the portal setting, a result depends on (scores never change once completed). */
 function resultFingerprint(row: Fingerprinted): string {
-  return [row.status, row.completed_at, row.norm_group_id, row.results_release, row.report_nonce, row.portal_domain, row.external_id].join('\u0000');
+  const translated = row.translated_norms === 1 ? 'allow' : '';
+  return [row.status, row.completed_at, row.norm_group_id, row.results_release, row.report_nonce, row.portal_domain, row.external_id, translated].join(
+    '\u0000',
+  );
+}
+
+/** An assessment's row as a render reads it: with its portal's translated-norms setting. */
+export type RenderRow = AssessmentRow & { translated_norms: number };
+
+async function renderRow(deps: Pick<Deps, 'store'>, analysisId: string): Promise<RenderRow | undefined> {
+  const row = await findAssessment(deps.store, analysisId);
+  return row && { ...row, translated_norms: (await portalSettings(deps.store.db, deps.store.dialect, row.api_key_id)).translated_norms };
 }
 
 /** A report also shows the candidate's name: every change to it moves the candidate's updated_at. */
@@ -112,14 +126,14 @@ export function cachedRender<V>(
   deps: Pick<Deps, 'store'>,
   summary: AssessmentSummary,
   variant: string,
-  make: (row: AssessmentRow) => Promise<V>,
+  make: (row: RenderRow) => Promise<V>,
   sizeOf: (value: V) => number,
 ): Promise<V | undefined> {
   return renderCache(deps.store).get(
     sourceOf(summary, resultFingerprint(summary)),
     variant,
     async () => {
-      const row = await findAssessment(deps.store, summary.analysis_id);
+      const row = await renderRow(deps, summary.analysis_id);
       return row && { value: await make(row), fingerprint: resultFingerprint(row), externalId: row.external_id };
     },
     sizeOf,
@@ -157,7 +171,7 @@ async function cachedReport(
     sourceOf(summary, reportFingerprint(summary, summary.candidate_updated_at)),
     variant,
     async () => {
-      const row = await findAssessment(deps.store, summary.analysis_id);
+      const row = await renderRow(deps, summary.analysis_id);
       const candidate = row && (await findCandidate(deps.store, row.external_id));
       const model = row && candidate && (await modelFrom(deps, row, candidate, lang));
       return model && { value: await render(model), fingerprint: reportFingerprint(row, candidate.updated_at), externalId: row.external_id };

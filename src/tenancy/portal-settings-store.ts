@@ -24,6 +24,7 @@ export const DEFAULT_PORTAL_SETTINGS: PortalSettings = {
   privacy_url: null,
   contact_email: null,
   webhook_signing: 0,
+  translated_norms: 0,
 };
 
 const COLUMNS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettings>;

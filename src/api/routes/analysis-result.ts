@@ -5,8 +5,7 @@ import type { Result, Scored } from '../../measurement/result.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../../measurement/norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
-import type { AssessmentRow } from '../../assessments/assessments-store.js';
-import { cachedRender, currentOwnSummary, peekCachedRender, reportUrl, resultOf, withheld } from '../../reports/render.js';
+import { cachedRender, currentOwnSummary, peekCachedRender, reportUrl, resultOf, withheld, type RenderRow } from '../../reports/render.js';
 import type { Language } from '../../measurement/instruments/types.js';
 import type { Static } from 'typebox';
 import type { FastifyReply } from 'fastify';
@@ -19,10 +18,12 @@ const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Descriptio
 
 /**
  * The vendor's list fields from a result: raw scores always, stens and percentiles where normed by
- * a real group. An illustrative group's never go here: a client of these fields never reads the warning.
+ * a real group. An illustrative group's never go here: a client of these fields never reads the
+ * warning; nor a translation's against another language's group, unless the portal allows it.
  */
-function lists(r: Result) {
-  const normed = (xs: Scored[]) => (r.normGroup?.illustrative ? [] : xs.filter((x) => x.sten !== undefined));
+function lists(r: Result, translatedAllowed: boolean) {
+  const kept = !r.normGroup?.illustrative && (!r.translatedNorms || translatedAllowed);
+  const normed = (xs: Scored[]) => (kept ? xs.filter((x) => x.sten !== undefined) : []);
   return {
     AptitudeScores: normed(r.competences).map((c) => item(c, c.sten!)),
     NormScores: normed(r.scales).map((s) => item(s, s.sten!)),
@@ -42,13 +43,23 @@ const WITHHELD = 'The candidate has not released these results (the portal asks 
 const COMPETENCE_NOTE =
   'The competences (Aptitude lists) are a model written for Assay: weighted combinations of scales with no validation evidence behind the weights.';
 
-function note(r: Result): string | null {
+/** Why a translation's stens are left out of the lists, or that the portal lets them in. */
+function translatedNote(t: NonNullable<Result['translatedNorms']>, allowed: boolean): string {
+  const group = `Its norm group's language is ${t.groupLanguage ?? 'not recorded'}, not ${t.takenIn}`;
+  return allowed
+    ? `${group}; this portal's operator allows its stens and percentiles in the lists (translated-norms setting), though no evidence shows the comparison holds in ${t.takenIn}.`
+    : `${group}, so the sten, percentile and band lists stay empty; the report shows the comparison with this note. A portal's operator may allow the lists (translated-norms setting).`;
+}
+
+function note(r: Result, translatedAllowed: boolean): string | null {
   const group = r.normGroup;
   const norms = !group
     ? 'No norm group was in force when this assessment was completed: the sten and percentile lists are empty, and the raw scores are not norm-referenced.'
     : group.illustrative
       ? 'The norm group in force is an illustrative example built from simulated answers, so the sten and percentile lists stay empty: no simulated score goes where the warning cannot be seen. The raw scores are not norm-referenced.'
-      : undefined;
+      : r.translatedNorms
+        ? translatedNote(r.translatedNorms, translatedAllowed)
+        : undefined;
   // The API's prose is English, whatever the culture asked for.
   return [r.translationNote?.en, norms, r.competences.length > 0 ? COMPETENCE_NOTE : undefined].filter(Boolean).join(' ') || null;
 }
@@ -64,7 +75,7 @@ const EMPTY = {
 };
 
 /** The vendor's result body for one assessment in one language. */
-async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promise<Static<typeof AnalysisResult>> {
+async function resultBody(deps: Deps, row: RenderRow, lang: Language): Promise<Static<typeof AnalysisResult>> {
   const ids = { AnalysisToken: row.analysis_id, CandidateIdentifier: row.external_id };
   const result = withheld(row) ? undefined : await resultOf(deps, row, lang);
   if (!result) {
@@ -81,14 +92,15 @@ async function resultBody(deps: Deps, row: AssessmentRow, lang: Language): Promi
       ReportUrl: reportUrl(deps, row),
     };
   }
+  const allowed = row.translated_norms === 1;
   return {
     ...ids,
-    ...lists(result),
+    ...lists(result, allowed),
     Done: true,
     DoneDate: row.completed_at,
     ConsistencyScore: result.consistency === undefined ? '' : String(result.consistency),
     NormGroup: normGroupInfo(result.normGroup),
-    Note: note(result),
+    Note: note(result, allowed),
     IntegrityFlags: result.flags,
     ReportUrl: reportUrl(deps, row),
   };

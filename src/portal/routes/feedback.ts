@@ -1,6 +1,7 @@
 import type { App, Deps } from '../../http/app-types.js';
 import type { Scored } from '../../measurement/result.js';
 import { band } from '../../reports/interpretations.js';
+import { bandSpan, spanLead } from '../../reports/band-words.js';
 import { resultOf } from '../../reports/render.js';
 import { findAssessment } from '../../assessments/assessments-store.js';
 import { decideRelease } from '../../assessments/release-store.js';
@@ -31,13 +32,14 @@ export function feedbackRoutes(app: App, deps: Deps): void {
     const ranked = [...result.scales].sort((a, b) => strength(b) - strength(a));
     const scales = new Map(l.instrument.scales.map((s) => [s.number, s]));
     // Without a norm group nothing is compared with anyone: the scale's own description instead.
+    // Where the 90% band crosses into another band, a sentence saying so comes first.
     const text = (s: Scored) => {
       const b = band(s);
+      const span = bandSpan(s);
       const scale = scales.get(s.id)!;
-      return {
-        scale: s,
-        text: b && deps.interpretations.scales[scale.id] ? deps.interpretations.scales[scale.id]!.feedback[b][l.ctx.lang] : scale.description[l.ctx.lang],
-      };
+      const own = b && deps.interpretations.scales[scale.id] ? deps.interpretations.scales[scale.id]!.feedback[b][l.ctx.lang] : scale.description[l.ctx.lang];
+      const lead = b && span ? spanLead(span, b, l.ctx.lang, 'feedback') : '';
+      return { scale: s, text: lead ? `${lead} ${own}` : own };
     };
     const state = l.session.assessment.results_release;
     return sendPage(

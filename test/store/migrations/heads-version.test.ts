@@ -28,11 +28,11 @@ suiteOnEachDatabase('migration 0008: the heads version', { tenant: false, timeou
   });
 
   test(
-    'every column of the head, and only those, bumps the version when it changes; so do deletions and the candidate changing',
+    "every column of the head, and only those, bumps the version when it changes; so do deletions, the candidate changing and the portal's translated-norms setting (0018)",
     onlyOn('sqlite', db),
     async () => {
       const head = (await findAssessmentSummary(store, id))!;
-      const columns = Object.keys(head).filter((c) => c !== 'analysis_id' && c !== 'candidate_updated_at');
+      const columns = Object.keys(head).filter((c) => !['analysis_id', 'candidate_updated_at', 'translated_norms'].includes(c));
       assert.ok(columns.length >= 8, columns.join());
       // Another connection, as the CLI or a second process has; all of it rolled back after.
       const other = otherConnection(server);
@@ -61,6 +61,12 @@ suiteOnEachDatabase('migration 0008: the heads version', { tenant: false, timeou
         }
         assert.equal(bumps(`UPDATE candidates SET updated_at = updated_at || 'x' WHERE external_id = ?`, externalId), 1, 'updated_at');
         assert.equal(bumps('DELETE FROM assessment_answers WHERE analysis_id = ?', id), 0, 'answers');
+        const key = other.prepare('SELECT api_key_id FROM assessments WHERE analysis_id = ?').pluck().get(id);
+        const settings = `INSERT OR IGNORE INTO portal_settings (api_key_id, candidate_feedback, candidate_release, updated_at) VALUES (?, 0, 0, 'x')`;
+        assert.equal(bumps(settings, key), 0, 'portal settings with translated norms denied');
+        assert.equal(bumps('UPDATE portal_settings SET candidate_feedback = 1 - candidate_feedback WHERE api_key_id = ?', key), 0, 'another setting');
+        assert.equal(bumps('UPDATE portal_settings SET translated_norms = 1 WHERE api_key_id = ?', key), 1, 'translated norms allowed');
+        assert.equal(bumps('DELETE FROM portal_settings WHERE api_key_id = ?', key), 1, 'settings allowing them deleted');
         assert.equal(bumps('DELETE FROM assessments WHERE analysis_id = ?', id), 1, 'the assessment deleted');
         assert.equal(bumps('DELETE FROM candidates WHERE external_id = ?', externalId), 1, 'the candidate deleted');
       } finally {
