@@ -111,7 +111,7 @@ export async function buildServer(deps: Deps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.setErrorHandler((err, request, reply) => sendError(reply, err, request));
-  await app.register(siteRoutes);
+  await app.register((scope: App) => siteRoutes(scope, deps.instruments));
 
   // Health answers whatever the load: an orchestrator must see a busy process as alive.
   await app.register(healthRoutes, deps);
