@@ -5,7 +5,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, Deps } from './http/app-types.js';
 import { apiPlugin } from './api/index.js';
-import { greenhouseRoutes } from './integrations/greenhouse/routes.js';
+import { GREENHOUSE_PREFIX, greenhouseRoutes } from './integrations/greenhouse/routes.js';
+import { errorsBody } from './integrations/greenhouse/mapping.js';
 import { errorBody, sendError } from './http/errors.js';
 import { healthRoutes } from './api/health.js';
 import { ErrorEnvelope } from './schemas/envelopes.js';
@@ -20,7 +21,9 @@ import { portalAssets, portalPlugin } from './portal/index.js';
 import { siteRoutes } from './site/front-door.js';
 import { reportAssets, reportRoutes } from './reports/routes.js';
 
-function badUrl(err: Pick<FastifyError, 'code'>, _request: FastifyRequest, reply: FastifyReply): void {
+function badUrl(err: Pick<FastifyError, 'code'>, request: FastifyRequest, reply: FastifyReply): void {
+  // Before routing, so no door's error handler sees it: Greenhouse's paths get Greenhouse's shape here.
+  if (request.url.startsWith(`${GREENHOUSE_PREFIX}/`)) return void reply.code(400).send(errorsBody('The request URL is not valid'));
   void reply.code(400).send(errorBody('ValidationError', 'The request URL is not valid', { rule: String(err.code) }));
 }
 
@@ -108,7 +111,7 @@ export async function buildServer(deps: Deps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.setErrorHandler((err, request, reply) => sendError(reply, err, request));
-  await app.register(siteRoutes);
+  await app.register((scope: App) => siteRoutes(scope, deps.instruments));
 
   // Health answers whatever the load: an orchestrator must see a busy process as alive.
   await app.register(healthRoutes, deps);
@@ -118,7 +121,7 @@ export async function buildServer(deps: Deps): Promise<App> {
     await guarded.register((scope: App) => portalPlugin(scope, deps), { prefix: '/anonymous/analyse' });
     await guarded.register(portalAssets);
     await guarded.register((scope: App) => reportRoutes(scope, deps), { prefix: '/reports' });
-    await guarded.register((scope: App) => greenhouseRoutes(scope, deps), { prefix: '/integrations/greenhouse' });
+    await guarded.register((scope: App) => greenhouseRoutes(scope, deps), { prefix: GREENHOUSE_PREFIX });
     await guarded.register(reportAssets);
   });
   return app;

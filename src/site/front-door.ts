@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app-types.js';
+import type { Instrument } from '../measurement/instruments/types.js';
 import { errorBody } from '../http/errors.js';
 import { html } from '../platform/html.js';
 import { pageContext, sendPage } from '../portal/render.js';
@@ -17,19 +18,25 @@ export function wantsHtml(accept: string | undefined): boolean {
   });
 }
 
-const ABOUT = {
-  name: 'Assay',
-  description: 'Candidate assessments (TMA170, TMA312) for applicant-tracking systems',
-  documentation: '/docs',
-  openapi: '/openapi.json',
-  health: '/healthz',
-};
+/** What GET / tells an API client, from the instruments loaded: a fixed list went stale when the SPI came. */
+function about(instruments: Instrument[]) {
+  return {
+    name: 'Assay',
+    description: `Candidate assessments (${instruments.map((i) => i.code).join(', ')}) for applicant-tracking systems`,
+    instruments: instruments.map((i) => ({ assessmentType: i.assessmentType, code: i.code, name: i.name.en })),
+    documentation: '/docs',
+    openapi: '/openapi.json',
+    health: '/healthz',
+  };
+}
 
 /**
  * GET /, and what answers a path no route has: a browser gets a page, an API client JSON. Neither
  * says anything about tenants or assessments.
  */
-export async function siteRoutes(app: App): Promise<void> {
+export async function siteRoutes(app: App, loaded: ReadonlyMap<number, Instrument>): Promise<void> {
+  const instruments = [...loaded.values()].sort((a, b) => a.assessmentType - b.assessmentType);
+  const ABOUT = about(instruments);
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     if (!wantsHtml(request.headers.accept)) return reply.header('vary', 'Accept').send(ABOUT);
     const ctx = pageContext(request, reply);
@@ -38,7 +45,10 @@ export async function siteRoutes(app: App): Promise<void> {
       ctx,
       t.frontTitle,
       html`<h1>${t.frontTitle}</h1>
-<p class="lead">${t.frontIntro}</p>
+<p class="lead">${t.frontIntro(instruments.map((i) => i.code))}</p>
+<ul>
+${instruments.map((i) => html`<li>${i.name[ctx.lang]} (${i.code})</li>`)}
+</ul>
 <p>${t.candidates}</p>
 <h2>${t.integrators}</h2>
 <ul>

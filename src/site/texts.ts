@@ -1,11 +1,14 @@
 import type { Language } from '../measurement/instruments/types.js';
 
+/** "A, B and C": the codes of the instruments loaded. */
+const listed = (codes: string[], and: string) => (codes.length < 2 ? codes.join('') : `${codes.slice(0, -1).join(', ')} ${and} ${codes.at(-1)}`);
+
 /** The service's own pages (the front door, page not found), in the portal's two languages. */
 export const SITE_TEXTS: Record<
   Language,
   {
     frontTitle: string;
-    frontIntro: string;
+    frontIntro: (codes: string[]) => string;
     candidates: string;
     integrators: string;
     docs: string;
@@ -17,7 +20,7 @@ export const SITE_TEXTS: Record<
 > = {
   en: {
     frontTitle: 'Assay candidate assessments',
-    frontIntro: 'This service runs online assessments (TMA170 and TMA312) for recruiters’ applicant-tracking systems.',
+    frontIntro: (codes) => `This service runs online assessments (${listed(codes, 'and')}) for recruiters’ applicant-tracking systems:`,
     candidates: 'Invited to an assessment? Open the complete link from your invitation; there is nothing to sign in to here.',
     integrators: 'Connecting an applicant-tracking system?',
     docs: 'API documentation',
@@ -28,7 +31,7 @@ export const SITE_TEXTS: Record<
   },
   nl: {
     frontTitle: 'Assay-assessments voor kandidaten',
-    frontIntro: 'Deze dienst neemt online assessments af (TMA170 en TMA312) voor de sollicitatiesystemen van recruiters.',
+    frontIntro: (codes) => `Deze dienst neemt online assessments af (${listed(codes, 'en')}) voor de sollicitatiesystemen van recruiters:`,
     candidates: 'Uitgenodigd voor een assessment? Open de volledige link uit uw uitnodiging; u hoeft hier niet in te loggen.',
     integrators: 'Koppelt u een sollicitatiesysteem?',
     docs: 'API-documentatie',

@@ -18,13 +18,10 @@ suiteOnEachDatabase('the front door and paths no route has', { on: 'first', tena
       const res = await request(`${server.url}/`, accept ? { headers: { accept } } : {});
       assert.equal(res.status, 200, String(accept));
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-      assert.deepEqual(res.body, {
-        name: 'Assay',
-        description: 'Candidate assessments (TMA170, TMA312) for applicant-tracking systems',
-        documentation: '/docs',
-        openapi: '/openapi.json',
-        health: '/healthz',
-      });
+      // The instruments and description are checked against the catalogue in front-door-catalogue.
+      const { instruments, description, ...rest } = res.body;
+      assert.ok(Array.isArray(instruments) && typeof description === 'string');
+      assert.deepEqual(rest, { name: 'Assay', documentation: '/docs', openapi: '/openapi.json', health: '/healthz' });
     }
   });
 

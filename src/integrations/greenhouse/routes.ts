@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, Deps } from '../../http/app-types.js';
 import { toErrorResponse } from '../../http/errors.js';
 import { GreenhouseAuth } from './auth.js';
@@ -7,11 +7,32 @@ import { orderTest, testStatus } from './orders.js';
 import { ResponseErrorBody, SendTestBody, TestStatusQuery } from './schemas.js';
 import type { GreenhouseCaller } from './types.js';
 
+export const GREENHOUSE_PREFIX = '/integrations/greenhouse';
+
+/** The calls and their methods: a known call with another method is 405, anything else 404. */
+const CALLS: Record<string, 'GET' | 'POST'> = { list_tests: 'GET', send_test: 'POST', test_status: 'GET', response_error: 'POST' };
+const CALL_LIST = Object.entries(CALLS)
+  .map(([call, method]) => `${method} ${call}`)
+  .join(', ');
+
+/** Paths with no Greenhouse route, answered in Greenhouse's shape so a partner reads what went wrong. */
+function noSuchCall(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0]!;
+  const call = path.slice(GREENHOUSE_PREFIX.length + 1);
+  const method = Object.hasOwn(CALLS, call) ? CALLS[call] : undefined;
+  if (method) {
+    reply.header('allow', method === 'GET' ? 'GET, HEAD' : 'POST');
+    return reply.code(405).send(errorsBody(`${call} is called with ${method}, not ${request.method}`));
+  }
+  return reply.code(404).send(errorsBody(`No Greenhouse call at ${request.method} ${path}; the calls are ${CALL_LIST}`));
+}
+
 /**
  * Greenhouse's Assessment Partner API, a door beside the caller API: registered under
  * /integrations/greenhouse, so a customer gives Greenhouse `https://<host>/integrations/greenhouse/`
  * and the calls are list_tests, send_test, test_status and response_error under it. Errors go out
- * in Greenhouse's shape, `{"errors": [message]}`, with the status the caller API would use.
+ * in Greenhouse's shape, `{"errors": [message]}`, with the status the caller API would use,
+ * also for paths and methods it has no route for.
  * Hidden from the caller API's OpenAPI document: this contract is Greenhouse's.
  */
 export async function greenhouseRoutes(app: App, deps: Deps): Promise<void> {
@@ -31,6 +52,7 @@ export async function greenhouseRoutes(app: App, deps: Deps): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
     callers.set(request, await auth.authenticate(request, reply));
   });
+  app.setNotFoundHandler(noSuchCall);
 
   app.get('/list_tests', { schema: { hide: true } }, async () => listTests(deps.instruments.values()));
 
