@@ -71,10 +71,7 @@ async function measure(opts: autocannon.Options): Promise<Measured> {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx };
 }
 
-/**
- * A setup request, sent again while a busy machine's server sheds it (503, its event-loop guard on
- * as in production), for 30 s at most; anything but a 2xx then fails the run with its body.
- */
+/** A setup request, sent again while a busy machine's server sheds it (503) for 30 s at most; any other refusal fails the run. */
 async function untilServed<T extends { status: number; text: string }>(send: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + 30_000;
   for (;;) {
