@@ -14,7 +14,7 @@ export async function offersFeedback(deps: Deps, l: Loaded): Promise<boolean> {
   return s.candidate_feedback === 1 || s.candidate_release === 1 || l.session.assessment.results_release !== null;
 }
 
-/** The request comes from the candidate: the browser that finished, or one given their personal code. */
+/** The request comes from the candidate: the browser that pressed Start, or one given their personal code or link since. */
 export function isCandidate(deps: Deps, request: FastifyRequest, l: Pick<Loaded, 'id' | 'session'>): boolean {
   return deps.candidateKeys.holds(request, l.id, l.session.assessment.candidate_key_gen);
 }

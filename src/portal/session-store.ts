@@ -111,13 +111,14 @@ export async function markStarted(store: Store, analysisId: string): Promise<boo
 
 /**
  * Moves the credential of a started assessment on from `gen`, cutting off every browser given it
- * before; true for the one request that did.
+ * before; true for the one request that did. It moves the activity clock too, so a page post
+ * answered from a session kept before (recent-sessions) finds the row changed and reads it again.
  */
 export async function rekey(store: Store, analysisId: string, gen: number): Promise<boolean> {
   const r = await store.write((trx) =>
     trx
       .updateTable('assessments')
-      .set({ candidate_key_gen: gen + 1, candidate_bound: 1 })
+      .set({ candidate_key_gen: gen + 1, candidate_bound: 1, last_activity_at: now() })
       .where('analysis_id', '=', analysisId)
       .where('candidate_key_gen', '=', gen)
       .where('status', '=', 'Started')

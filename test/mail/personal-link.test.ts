@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from '../helpers/deadline.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
-import { csrfToken, FormClient, startPath } from '../helpers/forms.js';
+import { csrfToken, FormClient, itemNames, startPath } from '../helpers/forms.js';
 import { eventually } from '../helpers/receiver.js';
 import { address } from '../helpers/smtp-sink.js';
 
@@ -45,8 +45,14 @@ suiteOnEachDatabase(
         return resumed;
       };
 
+      // The laptop has a page open (its session kept for its post) when the session moves.
+      const open = await laptop.get(q1);
       const phone = new FormClient(server.url);
       const onPhone = await moveTo(phone);
+      const late: Record<string, string> = { _csrf: csrfToken(open.html), nav: 'next' };
+      for (const n of itemNames(open.html)) late[n] = '5';
+      assert.equal((await laptop.post(q1, late)).status, 403, 'the page open before the move saves nothing');
+      assert.doesNotMatch((await phone.get(q1)).html, /checked/);
       assert.equal((await phone.get(q1)).status, 200);
       const cut = await laptop.get(q1);
       assert.equal(cut.status, 403, 'the first browser is cut off');

@@ -123,7 +123,6 @@ export function questionRoutes(app: App, deps: Deps): void {
     );
     if (done.outcome === 'incomplete') return redirect(reply, pageUrl(l.id, resumePage(l.instrument, l.session.answers)));
     if (done.outcome === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
-    // The browser that finished holds the candidate's credential: the employer's copy of the link does not.
     if (done.outcome === 'completed' && done.candidatePage) return redirect(reply, `/anonymous/analyse/${l.id}/feedback`);
     return redirect(reply, afterwards(l));
   });
