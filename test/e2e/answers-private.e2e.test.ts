@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { test } from '../helpers/deadline.js';
 import { portalSet } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
-import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
+import { answerPage, assertAccessible, PHONE, suiteBrowser } from './browser.js';
 
 const ELSEWHERE = 'This questionnaire was started on another device';
 
@@ -17,20 +16,13 @@ suiteOnEachDatabase(
     env: { TRUST_PROXY: '127.0.0.1', PORTAL_CODE_GUESSES_PER_ADDRESS: '3' },
   },
   ({ server, creds, cliEnv }) => {
-    let browser: Browser;
-    before(async () => {
-      await portalSet(creds.apiKeyId, cliEnv, '--candidate-release', 'on', '--candidate-feedback', 'on');
-      browser = await launch();
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const chromium = suiteBrowser(() => portalSet(creds.apiKeyId, cliEnv, '--candidate-release', 'on', '--candidate-feedback', 'on'));
 
     const auth = () => ({ authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`, 'api-key': creds.apiKey });
     const status = async (id: string) => (await fetch(`${server.url}/api/anonymous/assessment/${id}`, { headers: auth() }).then((r) => r.json())).Data;
     const checked = (page: Page) => page.locator('input:checked').count();
     const newPage = async (address: string, phone = false) =>
-      (await browser.newContext({ ...(phone ? PHONE : {}), locale: 'en-GB', extraHTTPHeaders: { 'x-forwarded-for': address } })).newPage();
+      (await chromium.it.newContext({ ...(phone ? PHONE : {}), locale: 'en-GB', extraHTTPHeaders: { 'x-forwarded-for': address } })).newPage();
 
     /** The employer's browser at `path`: the started-elsewhere page, no answer and no code on it. */
     async function employerSees(employer: Page, path: string): Promise<string> {

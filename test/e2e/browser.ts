@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { after, before } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Receiver } from '../helpers/receiver.js';
@@ -29,6 +30,24 @@ export async function launch(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** Chromium for one suite: `setup` runs first, then the browser launches in the suite's before hook; it closes after the suite. */
+export function suiteBrowser(setup: () => Promise<void> = async () => {}): { readonly it: Browser } {
+  let browser: Browser | undefined;
+  before(async () => {
+    await setup();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return {
+    get it(): Browser {
+      if (!browser) throw new Error('the browser exists once the suite has started');
+      return browser;
+    },
+  };
 }
 
 /** 360 px wide, the narrow phone the portal must work on. */

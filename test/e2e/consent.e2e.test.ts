@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
 import { test } from '../helpers/deadline.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { portalSet } from '../helpers/cli.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
-import { answerPage, assertAccessible, launch, PHONE } from './browser.js';
+import { answerPage, assertAccessible, PHONE, suiteBrowser } from './browser.js';
 
 suiteOnEachDatabase(
   "the candidate's consent in a real browser (chromium)",
   { on: 'first', tenant: { portalDomain: ({ url }) => url } },
   ({ server, creds, cliEnv }) => {
-    let browser: Browser;
-    before(async () => {
-      await portalSet(creds.apiKeyId, cliEnv, '--candidate-release', 'on', '--candidate-feedback', 'on');
-      browser = await launch();
-    });
-    after(async () => {
-      await browser?.close();
-    });
+    const chromium = suiteBrowser(() => portalSet(creds.apiKeyId, cliEnv, '--candidate-release', 'on', '--candidate-feedback', 'on'));
 
     async function takeIt(page: Page, url: string): Promise<void> {
       await page.goto(url);
@@ -50,7 +42,7 @@ suiteOnEachDatabase(
       { timeout: 240_000 },
       async () => {
         const a = await newAssessment(server.url, creds, { AssessmentType: 0 }, { Gender: 2 });
-        const candidate = await (await browser.newContext({ ...PHONE, locale: 'en-GB' })).newPage();
+        const candidate = await (await chromium.it.newContext({ ...PHONE, locale: 'en-GB' })).newPage();
         await takeIt(candidate, a.url);
         await candidate.waitForURL(/\/feedback$/, { timeout: 30_000 });
         await candidate.getByRole('heading', { name: 'Your results' }).waitFor({ timeout: 10_000 });
@@ -59,7 +51,7 @@ suiteOnEachDatabase(
         assert.match(code, /^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
 
         // The employer holds the same link, in a browser of their own.
-        const employer = await (await browser.newContext({ locale: 'en-GB' })).newPage();
+        const employer = await (await chromium.it.newContext({ locale: 'en-GB' })).newPage();
         await employer.goto(a.url);
         assert.equal(await employer.getByRole('heading', { level: 1 }).textContent(), 'Already completed');
         assert.equal(await employer.getByRole('link', { name: 'See your results' }).count(), 0);
@@ -74,7 +66,7 @@ suiteOnEachDatabase(
         assert.equal(await release(a.id), 'Released');
 
         // On a laptop: the code, typed as a person might, then a withdrawal.
-        const laptop = await (await browser.newContext({ locale: 'en-GB' })).newPage();
+        const laptop = await (await chromium.it.newContext({ locale: 'en-GB' })).newPage();
         await laptop.goto(a.url);
         await laptop.getByRole('link', { name: 'I have a personal code' }).click();
         await assertAccessible(laptop, 'code form');
