@@ -3,7 +3,7 @@
 import type { Env } from './config-values.js';
 
 /**
- * Every environment variable `loadConfig` reads (README "Configuration" lists the same;
+ * Every environment variable `loadConfig` reads (docs/CONFIGURATION.md lists the same;
  * test/config-names.test.ts checks both).
  */
 export const SETTINGS: readonly string[] = [

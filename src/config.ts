@@ -6,7 +6,7 @@ import { bool, ConfigError, int, parseOrigin, safely, type Env } from './config-
 
 export { ConfigError, parseOrigin } from './config-values.js';
 
-/** Every setting Assay reads, validated once at start. See README "Configuration". */
+/** Every setting Assay reads, validated once at start. See docs/CONFIGURATION.md "Configuration". */
 export interface Config {
   port: number;
   host: string;

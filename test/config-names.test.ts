@@ -6,7 +6,7 @@ import { ROOT } from '../src/platform/paths.js';
 import { describe, test } from './helpers/deadline.js';
 
 describe('the names of the settings', () => {
-  test('SETTINGS is every variable src/config.ts reads, and every one README "Configuration" lists', () => {
+  test('SETTINGS is every variable src/config.ts reads, and every one docs/CONFIGURATION.md lists', () => {
     const source = readFileSync(join(ROOT, 'src', 'config.ts'), 'utf8');
     const read = new Set([
       ...[...source.matchAll(/\benv\??\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!),
@@ -15,8 +15,8 @@ describe('the names of the settings', () => {
     ]);
     assert.ok(read.size > 50, `found ${read.size} names in src/config.ts`);
     assert.deepEqual([...read].sort(), [...SETTINGS].sort());
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Operator CLI'));
+    const doc = readFileSync(join(ROOT, 'docs', 'CONFIGURATION.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## Configuration'));
     const listed = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((n) => n[1]!)));
     assert.deepEqual([...listed].sort(), [...SETTINGS].sort());
   });

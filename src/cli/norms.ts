@@ -76,7 +76,7 @@ export function normsCommands(program: Command): void {
     .option('--min-sample <n>', `refuse with fewer usable assessments than this (at least ${MIN_SAMPLE_FLOOR})`, String(DEFAULT_MIN_SAMPLE))
     .option(
       '--from-csv <file>',
-      'build from this CSV of item responses instead of stored assessments: a header of item ids, optional gender, age and language columns, one respondent a row (README "Norm groups")',
+      'build from this CSV of item responses instead of stored assessments: a header of item ids, optional gender, age and language columns, one respondent a row (docs/RESULTS.md "Norm groups")',
     )
     .option('--about <text>', "with --from-csv: who the respondents are and where the data comes from; the group's source starts with it")
     .option('--description-en <text>', 'who the sample is in a sentence or two, in English: the report shows it under the group (at most 300 characters)')
@@ -162,7 +162,7 @@ export function normsCommands(program: Command): void {
 
   norms
     .command('import')
-    .description('import a norm group from a norm file (README "Norm groups"); it starts inactive')
+    .description('import a norm group from a norm file (docs/RESULTS.md "Norm groups"); it starts inactive')
     .argument('<file>', 'a JSON file in the assay-norms/1 format')
     .option('--json', 'print one JSON object')
     .action(async (file: string, opts: { json?: boolean }) => {

@@ -4,7 +4,7 @@ import type { SampleMember } from './norm-groups.js';
 import type { CompetenceModel } from './types.js';
 import { CsvError, parseCsv } from './csv.js';
 
-/** Columns a CSV of item responses may hold besides one per item (README, "Norm groups"). */
+/** Columns a CSV of item responses may hold besides one per item (docs/RESULTS.md, "Norm groups"). */
 export const OPTIONAL_COLUMNS = ['gender', 'age', 'language'] as const;
 
 /** What a CSV sample holds besides its members: who was left out and why, and its make-up. */

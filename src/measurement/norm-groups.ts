@@ -115,7 +115,7 @@ export function descriptionProblems(value: unknown, nameOf = (lang: string) => `
 /** A valid description as stored: each text trimmed. */
 export const trimmedDescription = (d: NormDescription): NormDescription => Object.fromEntries(Object.entries(d).map(([lang, text]) => [lang, text.trim()]));
 
-/** The norm file format (README "Norm groups"); what `norms import` reads and the example ships as. */
+/** The norm file format (docs/RESULTS.md "Norm groups"); what `norms import` reads and the example ships as. */
 export interface NormFile {
   /** Version 2 may carry each norm's reliability; version 1 has none (precision unknown). */
   format: 'assay-norms/1' | 'assay-norms/2';

@@ -31,7 +31,7 @@ export const NormGroupInfo = Type.Union(
 );
 
 export const IntegrityFlags = Type.Array(Type.Union([Type.Literal('StraightLining'), Type.Literal('Speeding'), Type.Literal('LowConsistency')]), {
-  description: 'Signs that the answers may not describe the candidate; see README "Results". Empty when none.',
+  description: 'Signs that the answers may not describe the candidate; see docs/RESULTS.md "Results". Empty when none.',
 });
 
 export const ReportUrl = Type.Union([Type.String(), Type.Null()], {

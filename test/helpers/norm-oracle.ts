@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 
 /**
  * Oracles for stens and percentiles that restate no code of src/: the published sten bands as a
- * table, and the mid-rank counted from the raw sample (README, "How the scores are made").
+ * table, and the mid-rank counted from the raw sample (docs/RESULTS.md, "How the scores are made").
  */
 
 /**
@@ -89,7 +89,7 @@ export function normalisedStenByCounting(sample: readonly number[], x: number): 
 
 /**
  * The percentile rank of a raw score the sample had, by hand from the shipped distribution: the
- * share of the sample below it plus half the share at it, over all shares (README, "Results").
+ * share of the sample below it plus half the share at it, over all shares (docs/RESULTS.md, "Results").
  */
 export function midRankAt(distribution: ReadonlyArray<readonly [number, number]>, raw: number): number {
   const total = distribution.reduce((sum, [, share]) => sum + share, 0);
