@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ERROR_STATUS } from '../../src/schemas/errors.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { apiClient, authHeaders, candidate, request, type Reply } from '../helpers/http.js';
-import { committedTypes, fetchDocument, typesOf } from '../helpers/openapi.js';
+import { committedSnapshot, committedTypes, snapshotOf, fetchDocument, typesOf } from '../helpers/openapi.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
@@ -32,6 +32,13 @@ suiteOnEachDatabase('the OpenAPI document is true to the server', { on: 'first' 
 
   test('the committed TypeScript types are what openapi-typescript makes of it (npm run api-types)', async () => {
     assert.equal(committedTypes(), await typesOf(doc), 'test/generated/assay-api.ts is stale: run npm run api-types');
+  });
+
+  test('the document is the committed snapshot, to the byte (npm run api-types writes it)', () => {
+    assert.equal(committedSnapshot(), snapshotOf(doc), 'test/generated/openapi.json differs from /openapi.json: review the change, then npm run api-types');
+    const widened = structuredClone(doc);
+    widened.paths['/api/anonymous/assessment'].post.requestBody.content['application/json'].schema.properties.AssessmentType.maximum = 99;
+    assert.notEqual(committedSnapshot(), snapshotOf(widened), 'a widened bound shows');
   });
 
   test('security is per operation: the probes are open, every /api operation needs Basic and the api-key', () => {

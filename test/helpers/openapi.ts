@@ -26,6 +26,11 @@ export async function typesOf(document: Record<string, any>): Promise<string> {
 
 export const committedTypes = () => readFileSync(TYPES_FILE, 'utf8');
 
+/** The committed document itself, so that any change to the contract (a bound, a description) shows in review. */
+export const SNAPSHOT_FILE = join(ROOT, 'test', 'generated', 'openapi.json');
+export const snapshotOf = (document: Record<string, any>) => `${JSON.stringify(document, null, 2)}\n`;
+export const committedSnapshot = () => readFileSync(SNAPSHOT_FILE, 'utf8');
+
 /** A response that did not match what the document says about its operation and status. */
 export interface Mismatch {
   operation: string;
