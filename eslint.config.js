@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
+import { readdirSync } from 'node:fs';
 import noImportCycle from './eslint-rules/no-import-cycle.js';
 
 /** Kysely query building and raw SQL: only in the database engine (src/db) and in a capability's `*-store.ts`. */
@@ -35,6 +36,26 @@ const sqlSyntax = [
 /** Route files: a capability's routes/ folder, or its one routes.ts. */
 const routes = ['./src/*/routes/**', './src/*/routes.ts'];
 
+/**
+ * The layering (docs/ARCHITECTURE.md): doors take requests in and call capability rooms; rooms hold the rules
+ * and their queries; the shared kernel serves both and knows neither. Each ATS under integrations/ is a door.
+ */
+const atsDoors = readdirSync(new URL('./src/integrations', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => `./src/integrations/${d.name}`);
+const doors = ['./src/api', './src/portal', './src/console', './src/cli', ...atsDoors];
+const rooms = ['assessments', 'measurement', 'reports', 'mail', 'webhooks', 'tenancy', 'lifecycle', 'ops'].map((r) => `./src/${r}`);
+const kernel = ['platform', 'security', 'schemas', 'db', 'http'].map((k) => `./src/${k}`);
+const layering = [
+  ...doors.map((door) => ({
+    target: door,
+    from: doors.filter((d) => d !== door),
+    message: 'A door does not import another door: move what both need into a capability room',
+  })),
+  { target: [...rooms, ...kernel], from: doors, message: 'Capability rooms and the shared kernel never import a door' },
+  { target: kernel, from: rooms, message: "The shared kernel imports no capability room: the app's dependency bag lives with its wiring (src/app-types.ts)" },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/generated/**', 'src/portal/static/**', 'content/**', 'docs/**'] },
   js.configs.recommended,
@@ -59,6 +80,7 @@ export default tseslint.config(
               message: 'src/domain is the shared pure vocabulary: it imports nothing else of src',
             },
             { target: routes, from: routes, message: 'A route does not import another route: move what they share into the capability' },
+            ...layering,
           ],
         },
       ],

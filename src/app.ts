@@ -1,6 +1,6 @@
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { Authenticator } from './api/auth.js';
-import type { App, Deps } from './http/app-types.js';
+import type { App, Deps } from './app-types.js';
 import { publicOrigin, type Config } from './config.js';
 import { loadInstruments } from './measurement/instruments/load.js';
 import { loadCompetences } from './measurement/load.js';

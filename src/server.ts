@@ -3,7 +3,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Deps } from './http/app-types.js';
+import type { App, Deps } from './app-types.js';
 import { apiPlugin } from './api/index.js';
 import { GREENHOUSE_PREFIX, greenhouseRoutes } from './integrations/greenhouse/routes.js';
 import { errorsBody } from './integrations/greenhouse/mapping.js';
@@ -18,7 +18,7 @@ import { BODY_LIMIT, MAX_PARAM_LENGTH, UNSCHEMED_PARAM_LENGTH } from './platform
 import type { Metrics } from './ops/metrics.js';
 import { DOCS_CSP, docsLook } from './http/plugins/docs-look.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
-import { siteRoutes } from './site/front-door.js';
+import { siteRoutes } from './portal/front-door.js';
 import { reportAssets, reportRoutes } from './reports/routes.js';
 
 function badUrl(err: Pick<FastifyError, 'code'>, request: FastifyRequest, reply: FastifyReply): void {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App, Deps } from '../http/app-types.js';
+import type { App, Deps } from '../app-types.js';
 import { errorResponses } from '../schemas/errors.js';
 import { errorBody } from '../http/errors.js';
 

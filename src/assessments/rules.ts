@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors.js';
+import { DomainError, WEBHOOK_URL_NOT_ALLOWED } from '../domain/errors.js';
 import { isLocalName, isPublicAddress, literalAddress } from '../webhooks/network-policy.js';
 
 export const ASSESSMENT_TYPES = { 0: 'TMA170', 1: 'TMA312', 2: 'SPI' } as const;
@@ -59,9 +59,6 @@ export interface AssessmentRequest {
   webhookPassword: string | undefined;
 }
 
-/** Names the setting a developer with a local receiver is looking for, and what it is for. */
-export const WEBHOOK_URL_NOT_ALLOWED =
-  'WebhookUrl must point at a public address. To receive webhooks on this machine or your own network while developing, start Assay with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (not for production)';
 
 /**
  * The rules of an assessment request beyond field shapes. A WebhookUrl that names a

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { createGreenhouseKey, listGreenhouseKeys, revokeGreenhouseKey } from '../integrations/greenhouse/keys-store.js';
-import { newGreenhouseKey } from '../integrations/greenhouse/mapping.js';
+import { createGreenhouseKey, listGreenhouseKeys, revokeGreenhouseKey } from '../tenancy/greenhouse-keys-store.js';
+import { newGreenhouseKey } from '../security/tokens.js';
 import { CliError, portalKey, print, table, tenantId, withStore } from './shared.js';
 
 /** `key greenhouse …`: the keys a customer pastes into Greenhouse, one portal each. */

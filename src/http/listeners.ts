@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, Server as NetServer, type AddressInfo, type ListenOptions } from 'node:net';
 import type { FastifyListenOptions } from 'fastify';
-import type { App } from './app-types.js';
+import type { App } from './app.js';
 
 /**
  * Listening descriptors on the server's port: sockets sharing it (`reusePort`) where Node.js can,

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Deps } from '../http/app-types.js';
+import type { Deps } from '../app-types.js';
 import { portalSettings } from '../tenancy/portal-settings-store.js';
 import type { Loaded } from './session.js';
 

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import type { App, Deps } from '../http/app-types.js';
+import type { App, Deps } from '../app-types.js';
 import { toErrorResponse } from '../http/errors.js';
 import { DomainError } from '../domain/errors.js';
 import { ROOT } from '../platform/paths.js';

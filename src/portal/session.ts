@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../http/app-types.js';
+import type { Deps } from '../app-types.js';
 import { currentStep, type Progress, type Step } from '../measurement/instruments/flow.js';
 import { effectiveStatus } from '../lifecycle/rules.js';
 import { brandOf } from './brand.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../http/app-types.js';
+import type { Deps } from '../app-types.js';
 import type { Language } from '../measurement/instruments/types.js';
 import { buildResult, type Result } from '../measurement/result.js';
 import type { Html } from '../platform/html.js';

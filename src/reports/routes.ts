@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, Deps } from '../http/app-types.js';
+import type { App, Deps } from '../app-types.js';
 import type { Language } from '../measurement/instruments/types.js';
 import { negotiateLanguage } from '../domain/language.js';
 import type { Html } from '../platform/html.js';

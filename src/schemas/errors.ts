@@ -1,5 +1,4 @@
-import { WEBHOOK_URL_NOT_ALLOWED } from '../assessments/rules.js';
-import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+import { ERROR_CODES, WEBHOOK_URL_NOT_ALLOWED, type ErrorCode } from '../domain/errors.js';
 import { ErrorRef } from './envelopes.js';
 
 /** The HTTP status of each error code. */

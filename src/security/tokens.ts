@@ -23,11 +23,17 @@ export function sha256(value: string): string {
   return hash('sha256', value, 'hex');
 }
 
-/** A new API key: 192 random bits. Only its SHA-256 and a short visible prefix are stored. */
-export function newApiKey(): { key: string; prefix: string; hash: string } {
-  const key = API_KEY_PREFIX + randomBytes(24).toString('base64url');
-  return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 6), hash: sha256(key) };
+/** A new key (192 random bits) with the given three-character prefix. Only its SHA-256 and a short visible prefix are stored. */
+function newKey(prefix: string): { key: string; prefix: string; hash: string } {
+  const key = prefix + randomBytes(24).toString('base64url');
+  return { key, prefix: key.slice(0, prefix.length + 6), hash: sha256(key) };
 }
+
+/** A new API key for a tenant's caller. */
+export const newApiKey = () => newKey(API_KEY_PREFIX);
+
+/** A new Greenhouse key: what Greenhouse sends as the Basic user name (it refuses 171 characters or more; ours are 35). */
+export const newGreenhouseKey = () => newKey('gh_');
 
 /**
  * AnalysisId: 24 URL-safe characters from 144 random bits, drawn again when the first would be

@@ -1,5 +1,5 @@
-import { createGreenhouseKey } from '../../src/integrations/greenhouse/keys-store.js';
-import { newGreenhouseKey } from '../../src/integrations/greenhouse/mapping.js';
+import { createGreenhouseKey } from '../../src/tenancy/greenhouse-keys-store.js';
+import { newGreenhouseKey } from '../../src/security/tokens.js';
 import type { IssuedCredentials } from '../../src/tenancy/provision.js';
 import { basic, request } from './http.js';
 import type { TestServer } from './server.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../../src/http/app-types.js';
+import type { Deps } from '../../src/app-types.js';
 
 // The dispatcher's or the mailer's: both wake, and count their looks and what is in flight.
 type Webhooks = Pick<Deps['webhooks'], 'wake'> & { activity: { passes: number; inFlight: number } };

@@ -9,8 +9,8 @@ import { activateTestNorms } from '../helpers/norms.js';
 import { eventually } from '../helpers/receiver.js';
 import { dispatcherQuiet } from '../helpers/ticks.js';
 import { docsSendTest } from '../helpers/greenhouse.js';
-import { createGreenhouseKey } from '../../src/integrations/greenhouse/keys-store.js';
-import { newGreenhouseKey } from '../../src/integrations/greenhouse/mapping.js';
+import { createGreenhouseKey } from '../../src/tenancy/greenhouse-keys-store.js';
+import { newGreenhouseKey } from '../../src/security/tokens.js';
 
 suiteOnEachDatabase(
   'Greenhouse Assessment Partner API',

@@ -58,11 +58,14 @@ describe('the lint keeps the layout', () => {
     assert.deepEqual(await findings('src/portal/routes/fixture.ts', "import * as feedback from './feedback.js';\nexport const r = feedback;\n"), [
       'import-x/no-restricted-paths',
     ]);
+    // Across doors the layering fires as well: two findings of the one rule.
     assert.deepEqual(await findings('src/portal/routes/fixture.ts', "import * as report from '../../api/routes/report.js';\nexport const r = report;\n"), [
+      'import-x/no-restricted-paths',
       'import-x/no-restricted-paths',
     ]);
     // A capability's single routes.ts is a route file too, both ways.
     assert.deepEqual(await findings('src/mail/routes.ts', "import * as report from '../api/routes/report.js';\nexport const r = report;\n"), [
+      'import-x/no-restricted-paths',
       'import-x/no-restricted-paths',
     ]);
     assert.deepEqual(await findings('src/api/routes/fixture.ts', "import * as reports from '../../reports/routes.js';\nexport const r = reports;\n"), [
@@ -75,6 +78,29 @@ describe('the lint keeps the layout', () => {
       ),
       [],
     );
+  });
+
+  test('the layering: a door importing another door, a room or the kernel importing a door, and the kernel importing a room each fail', async () => {
+    const breach = (path: string, from: string) => findings(path, `import * as m from '${from}';\nexport const r = m;\n`);
+    const R = ['import-x/no-restricted-paths'];
+    // Door to door: the API, the portal, the CLI, an ATS and the console to come.
+    assert.deepEqual(await breach('src/portal/fixture.ts', '../api/auth.js'), R);
+    assert.deepEqual(await breach('src/cli/fixture.ts', '../integrations/greenhouse/mapping.js'), R);
+    assert.deepEqual(await breach('src/integrations/greenhouse/fixture.ts', '../../portal/render.js'), R);
+    assert.deepEqual(await breach('src/console/fixture.ts', '../portal/render.js'), R);
+    assert.deepEqual(await breach('src/api/fixture.ts', '../cli/shared.js'), R);
+    // A room or the kernel importing a door.
+    assert.deepEqual(await breach('src/assessments/fixture.ts', '../portal/render.js'), R);
+    assert.deepEqual(await breach('src/schemas/fixture.ts', '../cli/shared.js'), R);
+    // The kernel importing a room, types included.
+    assert.deepEqual(await findings('src/http/fixture.ts', "import type { ReportLinks } from '../reports/links.js';\nexport type L = ReportLinks;\n"), R);
+    assert.deepEqual(await breach('src/schemas/fixture.ts', '../assessments/rules.js'), R);
+    // Allowed: a door calls a room and the kernel; a room the kernel; a door its own modules.
+    assert.deepEqual(await breach('src/cli/fixture.ts', '../tenancy/greenhouse-keys-store.js'), []);
+    assert.deepEqual(await breach('src/integrations/greenhouse/fixture.ts', './mapping.js'), []);
+    assert.deepEqual(await breach('src/portal/fixture.ts', '../assessments/rules.js'), []);
+    assert.deepEqual(await breach('src/assessments/fixture.ts', '../http/errors.js'), []);
+    assert.deepEqual(await breach('src/http/fixture.ts', '../domain/errors.js'), []);
   });
 
   test('SQL outside src/db and *-store.ts fails: query builders, the sql tag, a Kysely instance, raw statements and pragmas', async () => {

@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CULTURES, cultureLanguage } from '../../measurement/culture.js';
 import type { Result, Scored } from '../../measurement/result.js';

@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { assessmentUrl, checkAssessmentRequest } from '../../assessments/rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { expiryFor } from '../../lifecycle/rules.js';

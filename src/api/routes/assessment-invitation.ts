@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { rateLimitHeaders } from '../../http/key-limit.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams } from '../../schemas/assessment.js';

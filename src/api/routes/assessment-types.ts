@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { itemKeys, LANGUAGES, type Instrument } from '../../measurement/instruments/types.js';
 import { findNormGroup, normGroupInForce } from '../../measurement/norms-store.js';
 import { scaleCode } from '../../measurement/result.js';

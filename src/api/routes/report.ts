@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Language } from '../../measurement/instruments/types.js';
 import { negotiateLanguage } from '../../domain/language.js';

@@ -1,7 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../app-types.js';
+import type { App } from '../app.js';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../domain/errors.js';
 import { BUSY_RETRY_AFTER_SECONDS } from '../../platform/threads.js';

@@ -5,7 +5,7 @@ import { countAgainstKey } from '../../http/key-limit.js';
 import { parseBasic } from '../../security/basic-auth.js';
 import { sha256 } from '../../security/tokens.js';
 import { WindowLimiter } from '../../security/window-limiter.js';
-import { findGreenhouseKey } from './keys-store.js';
+import { findGreenhouseKey } from '../../tenancy/greenhouse-keys-store.js';
 import { MAX_KEY_LENGTH } from './mapping.js';
 import type { GreenhouseCaller } from './types.js';
 

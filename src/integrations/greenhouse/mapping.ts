@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { LifecycleStatus } from '../../lifecycle/rules.js';
 import type { Instrument } from '../../measurement/instruments/types.js';
 import type { Result } from '../../measurement/result.js';
 import { bandText } from '../../reports/model.js';
+import { sha256 } from '../../security/tokens.js';
 
 /**
  * Greenhouse's Assessment Partner API in pure functions: what list_tests, send_test and
@@ -15,13 +15,6 @@ export const PROFILE_LINK_DAYS = 180;
 /** Greenhouse refuses keys of 171 characters or more; ours are 35. */
 export const MAX_KEY_LENGTH = 170;
 
-/** A new Greenhouse key: 192 random bits. Only its SHA-256 and a visible prefix are stored. */
-export function newGreenhouseKey(): { key: string; prefix: string; hash: string } {
-  const key = 'gh_' + randomBytes(24).toString('base64url');
-  return { key, prefix: key.slice(0, 9), hash: sha256(key) };
-}
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Greenhouse's error body: the one shape its documentation uses for errors, a list of messages. */
 export const errorsBody = (message: string) => ({ errors: [message] });

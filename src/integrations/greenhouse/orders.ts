@@ -1,4 +1,4 @@
-import type { Deps } from '../../http/app-types.js';
+import type { Deps } from '../../app-types.js';
 import { findOwnCandidate, insertCandidate } from '../../assessments/candidates-store.js';
 import { findOwnAssessment } from '../../assessments/assessments-store.js';
 import { insertWithInvitation } from '../../mail/queue-store.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { toErrorResponse } from '../../http/errors.js';
 import { GreenhouseAuth } from './auth.js';
 import { errorsBody, listTests } from './mapping.js';

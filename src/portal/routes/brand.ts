@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { darken, HEX_COLOUR } from '../../domain/colour.js';
 import { portalLogo } from '../../tenancy/portal-settings-store.js';
 

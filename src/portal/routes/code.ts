@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { takeForm } from '../form.js';
 import { redirect, sendPage } from '../render.js';
 import { codeUrl, load, stepUrl, toCurrentStep, type Loaded } from '../session.js';

@@ -1,5 +1,5 @@
 import { Compile } from 'typebox/compile';
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { CandidateDetails } from '../../schemas/candidate.js';
 import { setGender, updateCandidateDetails } from '../session-store.js';
 import { currentStep } from '../../measurement/instruments/flow.js';

@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import type { Scored } from '../../measurement/result.js';
 import { band } from '../../reports/interpretations.js';
 import { bandSpan, spanLead } from '../../reports/band-words.js';

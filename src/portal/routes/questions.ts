@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { isComplete, mayVisitPage, pageCount, pageItems, readPageAnswers, resumePage } from '../../measurement/instruments/flow.js';
 import { scoreCompletion } from '../../measurement/completion.js';
 import { completeAssessment } from '../../assessments/complete.js';

@@ -1,4 +1,4 @@
-import type { App, Deps } from '../../http/app-types.js';
+import type { App, Deps } from '../../app-types.js';
 import { retentionDays } from '../../tenancy/credentials-store.js';
 import { markStarted } from '../session-store.js';
 import { takeForm } from '../form.js';

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../http/app-types.js';
+import type { App } from '../app-types.js';
 import type { Instrument } from '../measurement/instruments/types.js';
 import { errorBody } from '../http/errors.js';
 import { html } from '../platform/html.js';
-import { pageContext, sendPage } from '../portal/render.js';
-import { layout } from '../portal/views/layout.js';
-import { messagePage } from '../portal/views/pages.js';
-import { SITE_TEXTS } from './texts.js';
+import { pageContext, sendPage } from './render.js';
+import { layout } from './views/layout.js';
+import { messagePage } from './views/pages.js';
+import { SITE_TEXTS } from './site-texts.js';
 
 /** Whether the client asks for HTML (a browser) rather than JSON (an API client, curl's * / *). */
 export function wantsHtml(accept: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../../db/database.js';
-import { revokeOne } from '../../tenancy/credentials-store.js';
+import type { Store } from '../db/database.js';
+import { revokeOne } from './credentials-store.js';
 
 const now = () => new Date().toISOString();
 

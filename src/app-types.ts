@@ -1,22 +1,20 @@
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Authenticator, Caller } from '../api/auth.js';
-import type { Config } from '../config.js';
-import type { Instruments } from '../measurement/instruments/load.js';
-import type { CompetenceModel } from '../measurement/types.js';
-import type { Interpretations } from '../reports/interpretations.js';
-import type { ReportLinks } from '../reports/links.js';
-import type { PdfThreads } from '../reports/pdf-threads.js';
-import type { CandidateKeys } from '../portal/candidate-key.js';
-import type { SecretBox } from '../security/secret-box.js';
-import type { WindowLimiter } from '../security/window-limiter.js';
-import type { KdfPool } from '../security/kdf-pool.js';
-import type { Metrics } from '../ops/metrics.js';
-import type { Store } from '../db/database.js';
-import type { Dispatcher } from '../webhooks/dispatcher.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Authenticator, Caller } from './api/auth.js';
+import type { Config } from './config.js';
+import type { Instruments } from './measurement/instruments/load.js';
+import type { CompetenceModel } from './measurement/types.js';
+import type { Interpretations } from './reports/interpretations.js';
+import type { ReportLinks } from './reports/links.js';
+import type { PdfThreads } from './reports/pdf-threads.js';
+import type { CandidateKeys } from './portal/candidate-key.js';
+import type { SecretBox } from './security/secret-box.js';
+import type { WindowLimiter } from './security/window-limiter.js';
+import type { KdfPool } from './security/kdf-pool.js';
+import type { Metrics } from './ops/metrics.js';
+import type { Store } from './db/database.js';
+import type { Dispatcher } from './webhooks/dispatcher.js';
+import type { Mailer } from './mail/mailer.js';
 
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type { App } from './http/app.js';
 
 /** Everything the routes need, built once at start and passed down; no module-level state. */
 export interface Deps {
