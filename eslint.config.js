@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import noImportCycle from './eslint-rules/no-import-cycle.js';
 
 /** Kysely query building and raw SQL: only in the database engine (src/db) and in a capability's `*-store.ts`. */
@@ -40,7 +41,7 @@ const routes = ['./src/*/routes/**', './src/*/routes.ts'];
  * The layering (docs/ARCHITECTURE.md): doors take requests in and call capability rooms; rooms hold the rules
  * and their queries; the shared kernel serves both and knows neither. Each ATS under integrations/ is a door.
  */
-const atsDoors = readdirSync(new URL('./src/integrations', import.meta.url), { withFileTypes: true })
+const atsDoors = readdirSync(fileURLToPath(new globalThis.URL('./src/integrations', import.meta.url)), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => `./src/integrations/${d.name}`);
 const doors = ['./src/api', './src/portal', './src/console', './src/cli', ...atsDoors];

@@ -59,7 +59,6 @@ export interface AssessmentRequest {
   webhookPassword: string | undefined;
 }
 
-
 /**
  * The rules of an assessment request beyond field shapes. A WebhookUrl that names a
  * non-public address literally is refused now; DNS names are vetted again at delivery time.

@@ -15,7 +15,6 @@ export const PROFILE_LINK_DAYS = 180;
 /** Greenhouse refuses keys of 171 characters or more; ours are 35. */
 export const MAX_KEY_LENGTH = 170;
 
-
 /** Greenhouse's error body: the one shape its documentation uses for errors, a list of messages. */
 export const errorsBody = (message: string) => ({ errors: [message] });
 
