@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { CliError } from './shared.js';
@@ -6,6 +7,16 @@ import { CliError } from './shared.js';
  * What the development listeners (`webhook listen`, `mail listen`) share: reading --port, opening
  * the socket with a one-line refusal, and running until Ctrl-C.
  */
+
+/** `<parent> listen` with the options every listener takes: --port (its default), --host (loopback) and --json. */
+export function listenCommand(parent: Command, description: string, defaultPort: number): Command {
+  return parent
+    .command('listen')
+    .description(description)
+    .option('--port <port>', 'port to listen on', String(defaultPort))
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--json', 'print one JSON object per line');
+}
 
 export function portOption(value: string): number {
   const port = Number(value);

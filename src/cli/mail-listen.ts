@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import { listenOn, listeningUrl, portOption, untilStopped } from './listen.js';
+import { listenCommand, listenOn, listeningUrl, portOption, untilStopped } from './listen.js';
 import { CliError } from './shared.js';
 
 export interface CaughtMail {
@@ -33,13 +33,8 @@ function describe(m: CaughtMail): string {
  */
 export function mailCommands(program: Command): void {
   const mail = program.command('mail').description('e-mail to candidates');
-  mail
-    .command('listen')
-    .description('catch mail on this machine and print each message (a development aid; accepts everything, sends nothing on)')
-    .option('--port <port>', 'port to listen on', '2525')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--json', 'print one JSON object per line')
-    .action(async (opts: { port: string; host: string; json?: boolean }) => {
+  listenCommand(mail, 'catch mail on this machine and print each message (a development aid; accepts everything, sends nothing on)', 2525).action(
+    async (opts: { port: string; host: string; json?: boolean }) => {
       const port = portOption(opts.port);
       let modules: [typeof import('smtp-server'), typeof import('mailparser')];
       try {
@@ -88,5 +83,6 @@ export function mailCommands(program: Command): void {
             ].join('\n'),
       );
       await untilStopped((done) => server.close(done));
-    });
+    },
+  );
 }

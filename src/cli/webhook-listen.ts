@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { Webhook } from 'standardwebhooks';
 import { parseBasic } from '../security/basic-auth.js';
-import { listenOn, listeningUrl, portOption, untilStopped } from './listen.js';
+import { listenCommand, listenOn, listeningUrl, portOption, untilStopped } from './listen.js';
 import { CliError } from './shared.js';
 
 const MAX_BODY = 64 * 1024;
@@ -78,15 +78,10 @@ function describe(d: Delivery): string {
 
 /** A receiver for trying webhooks locally: prints each delivery and answers 200. */
 export function webhookListenCommand(webhook: Command): void {
-  webhook
-    .command('listen')
-    .description('receive webhooks on this machine and print each one (a development aid; answers 200)')
-    .option('--port <port>', 'port to listen on', '4000')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+  listenCommand(webhook, 'receive webhooks on this machine and print each one (a development aid; answers 200)', 4000)
     .option('--username <username>', 'the WebhookUsername to expect')
     .option('--password <password>', 'the WebhookPassword to expect')
     .option('--secret <whsec>', "the portal's signing secret, to verify Standard Webhooks signatures")
-    .option('--json', 'print one JSON object per line')
     .action(async (opts: { port: string; host: string; username?: string; password?: string; secret?: string; json?: boolean }) => {
       const port = portOption(opts.port);
       if (opts.password !== undefined && opts.username === undefined) throw new CliError('--password needs --username');

@@ -1,4 +1,4 @@
-import { html, type Html } from '../platform/html.js';
+import { html, pageHead, type Html } from '../platform/html.js';
 import type { Language } from '../measurement/instruments/types.js';
 import { profileChart } from './chart.js';
 import { bandText, bandWords, domainGroups, hasBands, howToRead, rawRange, type ReportModel, type ReportScale } from './model.js';
@@ -7,17 +7,7 @@ import { REPORT_TEXTS } from './texts.js';
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
 
 function page(lang: Language, title: string, body: Html): Html {
-  return html`<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/report/report.css">
-</head>
+  return html`${pageHead({ lang, title, stylesheets: ['/assets/report/report.css'] })}
 <body>
 <main id="main">
 ${body}

@@ -1,5 +1,5 @@
 import type { Language } from '../../measurement/instruments/types.js';
-import { html, type Html } from '../../platform/html.js';
+import { html, pageHead, type Html } from '../../platform/html.js';
 import type { Brand } from '../brand.js';
 import { TEXTS } from '../texts.js';
 
@@ -24,19 +24,9 @@ export function layout(ctx: PageContext, title: string, body: Html, opts: { hasE
   const t = TEXTS[ctx.lang];
   const other: Language = ctx.lang === 'nl' ? 'en' : 'nl';
   const brand = ctx.brand;
-  return html`<!doctype html>
-<html lang="${ctx.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>${opts.hasError ? `${t.errorSummary}: ` : ''}${title} – ${brand?.name ?? t.siteName}</title>
-<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/portal.css">
-${brand?.themeUrl ? html`<link rel="stylesheet" href="${brand.themeUrl}">` : ''}
-<script src="/assets/portal.js" defer></script>
-</head>
+  const stylesheets = ['/assets/portal.css', ...(brand?.themeUrl ? [brand.themeUrl] : [])];
+  const fullTitle = `${opts.hasError ? `${t.errorSummary}: ` : ''}${title} – ${brand?.name ?? t.siteName}`;
+  return html`${pageHead({ lang: ctx.lang, title: fullTitle, stylesheets, script: '/assets/portal.js' })}
 <body>
 <a class="skip-link" href="#main">${t.skipToContent}</a>
 <header class="site-header">
