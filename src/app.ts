@@ -189,13 +189,13 @@ async function open(config: Config, options: StartOptions, closers: Closers): Pr
     await extras;
   });
   await step('server');
-  const webhookDispatcher = (dispatcher = new Dispatcher(store, secretBox, config, server.log, {
+  dispatcher = new Dispatcher(store, secretBox, config, server.log, {
     ...(options.resolver ? { resolver: options.resolver } : {}),
     ...(metrics ? { metrics } : {}),
-  }));
-  closers.add('workers', () => webhookDispatcher.stop());
-  const mail = (mailer = config.mail ? new Mailer(store, config.mail, instruments, deps.candidateKeys, server.log, metrics) : undefined);
-  if (mail) closers.add('workers', () => mail.stop());
+  });
+  closers.add('workers', () => dispatcher?.stop());
+  mailer = config.mail ? new Mailer(store, config.mail, instruments, deps.candidateKeys, server.log, metrics) : undefined;
+  if (mailer) closers.add('workers', () => mailer?.stop());
   await step('workers');
 
   // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
@@ -209,8 +209,8 @@ async function open(config: Config, options: StartOptions, closers: Closers): Pr
     if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, origin));
   }
   await step('demo');
-  await webhookDispatcher.start();
-  await mail?.start();
+  await dispatcher.start();
+  await mailer?.start();
   await step('workers started');
   const metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
   if (metricsServer) closers.add('doors', () => metricsServer.close());
