@@ -7,6 +7,7 @@ import prettier from 'eslint-config-prettier';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import noImportCycle from './eslint-rules/no-import-cycle.js';
+import portalPathsInOneModule from './eslint-rules/portal-paths-in-one-module.js';
 
 /** Kysely query building and raw SQL: only in the database engine (src/db) and in a capability's `*-store.ts`. */
 const SQL_OUTSIDE_A_STORE = "SQL belongs in src/db or in the capability's *-store.ts repository, not here";
@@ -63,7 +64,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    plugins: { 'import-x': importX, assay: { rules: { 'no-import-cycle': noImportCycle } } },
+    plugins: { 'import-x': importX, assay: { rules: { 'no-import-cycle': noImportCycle, 'portal-paths-in-one-module': portalPathsInOneModule } } },
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'], extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
@@ -109,6 +110,11 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/db/**', 'src/**/*-store.ts'],
     rules: { 'no-restricted-syntax': ['error', ...sqlSyntax] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/domain/portal-paths.ts'],
+    rules: { 'assay/portal-paths-in-one-module': 'error' },
   },
   prettier,
 );

@@ -25,6 +25,7 @@ import { countByStatus } from './assessments/assessments-store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { Mailer } from './mail/mailer.js';
 import { close, listen, openConnections } from './http/listeners.js';
+import { Closers } from './platform/closers.js';
 
 export interface RunningApp {
   app: App;
@@ -36,6 +37,22 @@ export interface RunningApp {
   stop(drainMs?: number): Promise<void>;
 }
 
+/** The steps of a start, in order; StartOptions.afterStep is called after each. */
+export const START_STEPS = [
+  'store',
+  'migrated',
+  'norms',
+  'engines',
+  'server',
+  'workers',
+  'listening',
+  'demo',
+  'workers started',
+  'metrics',
+  'sweeper',
+] as const;
+export type StartStep = (typeof START_STEPS)[number];
+
 export interface StartOptions {
   /** Where the one-time demo credentials go; the CLI prints them to stdout. */
   print?: (text: string) => void;
@@ -43,10 +60,61 @@ export interface StartOptions {
   resolver?: Resolver;
   /** The file PDF threads render with; tests substitute one that holds its thread until told. */
   pdfWorker?: URL;
+  /** Called after each step of the start; tests throw from it to fail the start at that step. */
+  afterStep?: (step: StartStep) => void | Promise<void>;
 }
 
 /** Opens the store, migrates, loads content, builds the server and the dispatcher, and listens. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  // Every resource adds its close here as it opens: a start that fails part-way and `stop` close the same list.
+  const closers = new Closers();
+  let opened: Opened;
+  try {
+    opened = await open(config, options, closers);
+  } catch (err) {
+    // The process can then end: no descriptor left accepting, no store or threads left open behind.
+    try {
+      await closers.closeAll();
+    } catch (closeErr) {
+      throw new AggregateError([err, closeErr], `${(err as Error).message}; closing what the start had opened failed too`);
+    }
+    throw err;
+  }
+  const { app, deps, metricsServer, drain } = opened;
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  if (metricsServer) app.log.info({ url: metricsServer.url }, 'metrics listening');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    url: `http://${host}:${address.port}`,
+    metricsUrl: metricsServer?.url,
+    deps,
+    stop(drainMs = config.shutdownDrainMs) {
+      stopping ??= (async () => {
+        deps.readiness.shuttingDown = true;
+        app.log.info({ drainMs }, 'shutting down: unready, draining');
+        if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
+        if (drainMs > 0) await drain(Math.min(drainMs, 1_000));
+        await closers.closeAll();
+        app.log.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}
+
+interface Opened {
+  app: App;
+  deps: Deps;
+  metricsServer: { url: string } | undefined;
+  /** Stops every listener accepting, then waits up to `graceMs` for the open connections' requests. */
+  drain(graceMs: number): Promise<void>;
+}
+
+async function open(config: Config, options: StartOptions, closers: Closers): Promise<Opened> {
+  const step = async (name: StartStep) => options.afterStep?.(name);
   const instruments = loadInstruments(config.contentDir ?? BUILT_IN_CONTENT_DIR);
   const competences = loadCompetences(COMPETENCES_FILE, instruments);
   const interpretations = loadInterpretations(INTERPRETATIONS_FILE, instruments);
@@ -58,17 +126,18 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     onPoolError: (err) => app?.log.warn({ err }, 'database connection lost'),
     ...(metrics ? { onDurableWrite: (size: number, seconds: number) => metrics.durableWrite(size, seconds) } : {}),
   });
-  try {
-    await migrateToLatest(store);
-    await ensureShippedNorms(store, instruments, competences, EXAMPLE_NORMS_DIR);
-    if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+  closers.add('engines', () => store.close());
+  await step('store');
+  await migrateToLatest(store);
+  await step('migrated');
+  await ensureShippedNorms(store, instruments, competences, EXAMPLE_NORMS_DIR);
+  if (config.exampleNorms) await ensureExampleNorms(store, instruments, competences);
+  await step('norms');
 
   const kdf = new KdfPool(config.kdf);
+  closers.add('engines', () => kdf.close());
   const pdfs = new PdfThreads(config.pdf, options.pdfWorker);
+  closers.add('engines', () => pdfs.close());
   const readiness = { shuttingDown: false };
   let dispatcher: Dispatcher | undefined;
   let mailer: Mailer | undefined;
@@ -107,75 +176,54 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     metrics,
   };
   metrics?.watch({ kdf, pdf: pdfs, assessmentsByStatus: () => countByStatus(store), webhooks: deps.webhooks });
-  app = await buildServer(deps);
-  dispatcher = new Dispatcher(store, secretBox, config, app.log, {
+  await step('engines');
+
+  const server = (app = await buildServer(deps));
+  let extraListeners: NetServer[] = [];
+  // Resolves once the connections the extra listeners accepted are gone too, which app.close sees to.
+  let extrasClosed: Promise<void> | undefined;
+  const closeExtras = () => (extrasClosed ??= close(extraListeners));
+  closers.add('doors', async () => {
+    const extras = closeExtras();
+    await server.close();
+    await extras;
+  });
+  await step('server');
+  dispatcher = new Dispatcher(store, secretBox, config, server.log, {
     ...(options.resolver ? { resolver: options.resolver } : {}),
     ...(metrics ? { metrics } : {}),
   });
-  mailer = config.mail ? new Mailer(store, config.mail, instruments, deps.candidateKeys, app.log, metrics) : undefined;
+  closers.add('workers', () => dispatcher?.stop());
+  mailer = config.mail ? new Mailer(store, config.mail, instruments, deps.candidateKeys, server.log, metrics) : undefined;
+  if (mailer) closers.add('workers', () => mailer?.stop());
+  await step('workers');
 
-  let extraListeners: NetServer[] = [];
-  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
-  try {
-    // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
-    extraListeners = await listen(app, config.host, config.port, 2048);
-    // After listening: with PORT=0 the demo's portal domain needs the port the system picked.
-    if (config.demoTenant) {
-      const origin = publicOrigin(config, (app.server.address() as AddressInfo).port);
-      const demo = await ensureDemoTenant(store, origin);
-      if (demo) await giveDemoExampleNorms(store, demo.apiKeyId, instruments, competences);
-      if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, origin));
-    }
-    await dispatcher.start();
-    await mailer?.start();
-    metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
-  } catch (err) {
-    // A start that fails once the server exists (a port in use, say) closes what it opened, so the
-    // process can end: no descriptor left accepting, no store or threads left open behind.
-    await close(extraListeners);
-    await app.close();
-    await dispatcher.stop();
-    await mailer?.stop();
-    await kdf.close();
-    await pdfs.close();
-    await store.close();
-    throw err;
+  // A deeper accept queue than Node's 511: a burst of new connections waits in the kernel rather than being reset.
+  extraListeners = await listen(server, config.host, config.port, 2048);
+  await step('listening');
+  // After listening: with PORT=0 the demo's portal domain needs the port the system picked.
+  if (config.demoTenant) {
+    const origin = publicOrigin(config, (server.server.address() as AddressInfo).port);
+    const demo = await ensureDemoTenant(store, origin);
+    if (demo) await giveDemoExampleNorms(store, demo.apiKeyId, instruments, competences);
+    if (demo) (options.print ?? ((t) => process.stdout.write(t + '\n')))(demoBanner(demo, origin));
   }
-  const address = app.server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  if (metricsServer) app.log.info({ url: metricsServer.url }, 'metrics listening');
-  const sweeper = new RetentionSweeper(store, config.lifecycle.retentionDays, config.lifecycle.sweepIntervalMs, app.log);
+  await step('demo');
+  await dispatcher.start();
+  await mailer?.start();
+  await step('workers started');
+  const metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, config.metrics.host, config.metrics.port) : undefined;
+  if (metricsServer) closers.add('doors', () => metricsServer.close());
+  await step('metrics');
+  const sweeper = new RetentionSweeper(store, config.lifecycle.retentionDays, config.lifecycle.sweepIntervalMs, server.log);
+  closers.add('workers', () => sweeper.stop());
   sweeper.start();
-
-  let stopping: Promise<void> | undefined;
-  const running: RunningApp = {
-    app,
-    url: `http://${host}:${address.port}`,
-    metricsUrl: metricsServer?.url,
-    deps,
-    stop(drainMs = config.shutdownDrainMs) {
-      stopping ??= (async () => {
-        readiness.shuttingDown = true;
-        app.log.info({ drainMs }, 'shutting down: unready, draining');
-        if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
-        // Resolves once the connections they accepted are gone too, which app.close sees to.
-        const extrasClosed = close(extraListeners);
-        if (drainMs > 0) await stopAccepting(app.server, extraListeners, Math.min(drainMs, 1_000));
-        await app.close();
-        await extrasClosed;
-        await metricsServer?.close();
-        await dispatcher.stop();
-        await mailer?.stop();
-        await sweeper.stop();
-        await kdf.close();
-        await pdfs.close();
-        await store.close();
-        app.log.info('stopped');
-      })();
-      return stopping;
-    },
+  await step('sweeper');
+  const drain = (graceMs: number) => {
+    void closeExtras();
+    return stopAccepting(server.server, extraListeners, graceMs);
   };
-  return running;
+  return { app: server, deps, metricsServer, drain };
 }
 
 /**

@@ -20,6 +20,7 @@ import { DOCS_CSP, docsLook } from './http/plugins/docs-look.js';
 import { portalAssets, portalPlugin } from './portal/index.js';
 import { siteRoutes } from './portal/front-door.js';
 import { reportAssets, reportRoutes } from './reports/routes.js';
+import { PORTAL_PREFIX } from './domain/portal-paths.js';
 
 function badUrl(err: Pick<FastifyError, 'code'>, request: FastifyRequest, reply: FastifyReply): void {
   // Before routing, so no door's error handler sees it: Greenhouse's paths get Greenhouse's shape here.
@@ -118,7 +119,7 @@ export async function buildServer(deps: Deps): Promise<App> {
   await app.register(async (guarded: App) => {
     await guardAgainstOverload(guarded, config.overload);
     await guarded.register(apiPlugin, deps);
-    await guarded.register((scope: App) => portalPlugin(scope, deps), { prefix: '/anonymous/analyse' });
+    await guarded.register((scope: App) => portalPlugin(scope, deps), { prefix: PORTAL_PREFIX });
     await guarded.register(portalAssets);
     await guarded.register((scope: App) => reportRoutes(scope, deps), { prefix: '/reports' });
     await guarded.register((scope: App) => greenhouseRoutes(scope, deps), { prefix: GREENHOUSE_PREFIX });

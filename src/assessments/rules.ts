@@ -1,5 +1,6 @@
 import { DomainError, WEBHOOK_URL_NOT_ALLOWED } from '../domain/errors.js';
 import { isLocalName, isPublicAddress, literalAddress } from '../webhooks/network-policy.js';
+import { portalStartPath } from '../domain/portal-paths.js';
 
 export const ASSESSMENT_TYPES = { 0: 'TMA170', 1: 'TMA312', 2: 'SPI' } as const;
 export type AssessmentTypeNumber = keyof typeof ASSESSMENT_TYPES;
@@ -115,5 +116,5 @@ export function checkAssessmentRequest(
 }
 
 export function assessmentUrl(portalDomain: string, analysisId: string): string {
-  return `${portalDomain}/anonymous/analyse/start/${analysisId}`;
+  return portalDomain + portalStartPath(analysisId);
 }

@@ -159,6 +159,8 @@ export function openSqlite(path: string, serving: boolean, observe: WriteObserve
       await background?.stop();
       await checkpointer?.stop();
       await db.destroy();
+      // Kysely closes the connection only once a query has used it: a store closed unused would keep its files open.
+      if (raw.open) raw.close();
     },
     backgroundRead: async (query) => (background ? background.read(query) : (await db.executeQuery(query)).rows),
     async pragma(statement) {

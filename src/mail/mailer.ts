@@ -5,7 +5,7 @@ import type { Instruments } from '../measurement/instruments/load.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../db/database.js';
 import { portalLogo, portalSettings } from '../tenancy/portal-settings-store.js';
-import { personalLinkPath, type CandidateCodes } from '../security/candidate-codes.js';
+import type { CandidateCodes } from '../security/candidate-codes.js';
 import { OutboxLoop } from '../platform/outbox-loop.js';
 import { shareOut, TenantWalk } from '../webhooks/share.js';
 import { MailMetrics, type MailOutcome } from './metrics.js';
@@ -15,6 +15,7 @@ import { Sender } from './sender.js';
 import { sendsInFlight, type Send } from './sends.js';
 import { mailSettings } from './settings-store.js';
 import { renderMail } from './templates.js';
+import { portalResumePath } from '../domain/portal-paths.js';
 
 // Tenants with mail due looked at per walk; the next walk goes on from the last one.
 const TENANTS_PER_WALK = 256;
@@ -174,7 +175,7 @@ export class Mailer {
       logoCid: logo ? 'logo@assay' : null,
       instrument,
       // The candidate's personal link: it opens their session on any device, unlike the employer's copy of the AssessmentUrl.
-      link: row.portal_domain + personalLinkPath(row.analysis_id, this.#codes.resumeToken(row.analysis_id)),
+      link: row.portal_domain + portalResumePath(row.analysis_id, this.#codes.resumeToken(row.analysis_id)),
       expiresAt: row.expires_at,
       privacyUrl: portal.privacy_url,
       contactEmail: portal.contact_email,

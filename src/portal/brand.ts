@@ -1,4 +1,5 @@
 import type { PortalSettings } from '../tenancy/portal-settings-store.js';
+import { portalLogoPath, portalThemePath } from '../domain/portal-paths.js';
 
 /** What a portal's pages show of the organisation behind it. */
 export interface Brand {
@@ -13,8 +14,8 @@ export interface Brand {
 export function brandOf(s: PortalSettings, apiKeyId: string): Brand {
   return {
     name: s.organisation_name,
-    logoUrl: s.logo_hash ? `/anonymous/analyse/logo/${apiKeyId}/${s.logo_hash}` : null,
-    themeUrl: s.primary_colour ? `/anonymous/analyse/theme/${s.primary_colour.slice(1).toLowerCase()}.css` : null,
+    logoUrl: s.logo_hash ? portalLogoPath(apiKeyId, s.logo_hash) : null,
+    themeUrl: s.primary_colour ? portalThemePath(s.primary_colour.slice(1).toLowerCase()) : null,
     privacyUrl: s.privacy_url,
     contact: s.contact_email,
   };

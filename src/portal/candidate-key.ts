@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CandidateCodes, normaliseCode } from '../security/candidate-codes.js';
+import { PORTAL_PREFIX } from '../domain/portal-paths.js';
 
 // One cookie per assessment, sent to every portal page of it (the start page's path included).
 const cookieName = (analysisId: string) => `assay_candidate_${analysisId}`;
@@ -21,7 +22,7 @@ export class CandidateKeys extends CandidateCodes {
   grant(reply: FastifyReply, analysisId: string, gen: number): void {
     // Lax, not Strict: a candidate who comes back through a link in an e-mail must be recognised.
     reply.setCookie(cookieName(analysisId), normaliseCode(this.code(analysisId, gen)), {
-      path: '/anonymous/analyse',
+      path: PORTAL_PREFIX,
       maxAge: MAX_AGE_SECONDS,
       sameSite: 'lax',
       httpOnly: true,

@@ -2,10 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../app-types.js';
 import { portalSettings } from '../tenancy/portal-settings-store.js';
 import type { Loaded } from './session.js';
+import { portalPagePath } from '../domain/portal-paths.js';
 
 /** Where a candidate goes after the questionnaire: the ReturnUrl, or the page that asks them to close the tab. */
 export function afterwards(l: Pick<Loaded, 'id' | 'session'>): string {
-  return l.session.assessment.return_url ?? `/anonymous/analyse/${l.id}/done`;
+  return l.session.assessment.return_url ?? portalPagePath(l.id, 'done');
 }
 
 /** The portal offers this candidate a feedback page: feedback, a release question, or both. */

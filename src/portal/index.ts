@@ -18,6 +18,7 @@ import { questionRoutes } from './routes/questions.js';
 import { startRoutes } from './routes/start.js';
 import { TEXTS } from './texts.js';
 import { messagePage, notFoundPage } from './views/pages.js';
+import { portalStartPath } from '../domain/portal-paths.js';
 
 const CSRF_ERRORS = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
 
@@ -58,7 +59,7 @@ export async function portalPlugin(app: App, deps: Deps): Promise<void> {
     const code = (err as { code?: string }).code;
     if (code && CSRF_ERRORS.has(code)) {
       const id = (request.params as { id?: string }).id ?? '';
-      return sendPage(reply, messagePage(ctx, t.expiredTitle, t.expiredText, { href: `/anonymous/analyse/start/${id}`, label: t.continueButton }), {
+      return sendPage(reply, messagePage(ctx, t.expiredTitle, t.expiredText, { href: portalStartPath(id), label: t.continueButton }), {
         status: 403,
       });
     }

@@ -10,6 +10,7 @@ import type { PageContext } from './views/layout.js';
 import { TEXTS } from './texts.js';
 import { closedPage, messagePage, notFoundPage } from './views/pages.js';
 import { startedElsewherePage } from './views/feedback.js';
+import { portalStartPath, portalPagePath, portalQuestionsPath } from '../domain/portal-paths.js';
 
 /** AnalysisIds are 24 URL-safe characters; anything far from that is not worth a query. */
 const ANALYSIS_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -26,15 +27,15 @@ export interface Loaded {
 export function stepUrl(id: string, step: Step): string {
   switch (step.kind) {
     case 'details':
-      return `/anonymous/analyse/${id}/details`;
+      return portalPagePath(id, 'details');
     case 'gender':
-      return `/anonymous/analyse/${id}/gender`;
+      return portalPagePath(id, 'gender');
     case 'questions':
-      return `/anonymous/analyse/${id}/questions/${step.page}`;
+      return portalQuestionsPath(id, step.page);
     case 'confirm':
-      return `/anonymous/analyse/${id}/confirm`;
+      return portalPagePath(id, 'confirm');
     default:
-      return `/anonymous/analyse/start/${id}`;
+      return portalStartPath(id);
   }
 }
 
@@ -87,7 +88,7 @@ export async function load(
   return l;
 }
 
-export const codeUrl = (id: string) => `/anonymous/analyse/${id}/code`;
+export const codeUrl = (id: string) => portalPagePath(id, 'code');
 
 /** Where the candidate of `session` stands, as read fresh or kept from their last page. */
 export function loadedFrom(deps: Deps, ctx: PageContext, id: string, session: Session): Loaded {

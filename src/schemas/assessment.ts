@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Envelope } from './envelopes.js';
 import { AbsoluteUrl, AnalysisIdParam, ExternalId, LIMITS, Text } from './fields.js';
 import { IntegrityFlags, NormGroupInfo, ReportUrl, ResultsRelease, TakenIn } from './results.js';
+import { portalStartPath } from '../domain/portal-paths.js';
 
 export const AssessmentCreateBody = Type.Object(
   {
@@ -32,7 +33,7 @@ export type AssessmentCreateBody = Static<typeof AssessmentCreateBody>;
 export const AssessmentCreated = Envelope(
   Type.Object({
     AnalysisId: Type.String({ description: 'The assessment token: the last path segment of AssessmentUrl.' }),
-    AssessmentUrl: Type.String({ description: '{portal_domain}/anonymous/analyse/start/{AnalysisId}' }),
+    AssessmentUrl: Type.String({ description: `{portal_domain}${portalStartPath('{AnalysisId}')}` }),
   }),
   201,
 );

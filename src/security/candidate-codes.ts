@@ -50,11 +50,6 @@ export class CandidateCodes {
   }
 }
 
-/** The personal link of an assessment: it opens the candidate's session on any device. */
-export function personalLinkPath(analysisId: string, token: string): string {
-  return `/anonymous/analyse/${analysisId}/resume/${token}`;
-}
-
 export function normaliseCode(code: string): string {
   return code.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
 }

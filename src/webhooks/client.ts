@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
+import type { NetConnectOpts, Socket } from 'node:net';
 import { isPublicAddress, literalAddress } from './network-policy.js';
 import { dnsResolver, type Resolver } from './dns.js';
 
@@ -36,6 +36,8 @@ export interface WebhookClientOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   resolver?: Resolver;
+  /** Opens a plain-HTTP connection (net.createConnection); a test substitutes one whose peer differs from the vetted address. */
+  connect?: (options: NetConnectOpts) => Socket;
 }
 
 type LookupCallback = (err: Error | null, address?: string | LookupAddress[], family?: number) => void;
@@ -62,6 +64,8 @@ export class WebhookClient {
     this.#options = options;
     const resolver = options.resolver ?? dnsResolver();
     const guard = (this.#guard = !options.allowPrivateNetworks);
+    const connect = options.connect;
+    if (connect) this.#http.createConnection = (connectOptions) => connect(connectOptions as NetConnectOpts);
     this.#lookup = (hostname, lookupOptions, callback) => {
       resolver(hostname)
         .then((addresses) => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApp, type RunningApp } from '../../src/app.js';
+import { startApp, type RunningApp, type StartOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openSqliteFile } from '../../src/db/database.js';
 import { provisionTenant, type IssuedCredentials } from '../../src/tenancy/provision.js';
@@ -31,6 +31,8 @@ export interface ServerOptions {
   resolver?: Resolver;
   /** The file PDF threads render with (test/helpers/gated-pdf-worker.ts holds its thread until told). */
   pdfWorker?: URL;
+  /** Called after each step of the start (src/app.ts); a test throws from it to fail the start there. */
+  afterStep?: StartOptions['afterStep'];
 }
 
 /** A real Assay server, in this process, listening on a free loopback port, on a fresh database. */
@@ -53,6 +55,7 @@ export async function startServer(kind: DatabaseKind = 'sqlite', env: Record<str
   const running = await startApp(config, {
     ...(options.resolver ? { resolver: options.resolver } : {}),
     ...(options.pdfWorker ? { pdfWorker: options.pdfWorker } : {}),
+    ...(options.afterStep ? { afterStep: options.afterStep } : {}),
   });
   return {
     url: running.url,

@@ -130,6 +130,20 @@ describe('the lint keeps the layout', () => {
     assert.deepEqual(await findings('src/reports/fixture.ts', passing), []);
   });
 
+  test('the portal prefix spelled outside src/domain/portal-paths.ts fails, as a string or a template; a call of its functions passes', async () => {
+    const rule = 'assay/portal-paths-in-one-module';
+    assert.deepEqual(await findings('src/mail/fixture.ts', "export const link = (id: string) => '/anonymous/analyse/start/' + id;\n"), [rule]);
+    assert.deepEqual(await findings('src/portal/routes/fixture.ts', 'export const done = (id: string) => `/anonymous/analyse/${id}/done`;\n'), [rule]);
+    assert.deepEqual(await findings('src/server-fixture.ts', "export const prefix = { prefix: '/anonymous/analyse' };\n"), [rule]);
+    const calling =
+      "import { PORTAL_PREFIX, portalPagePath } from '../domain/portal-paths.js';\nexport const done = (id: string) => portalPagePath(id, 'done');\nexport const prefix = PORTAL_PREFIX;\n";
+    assert.deepEqual(await findings('src/mail/fixture.ts', calling), []);
+    // The module itself spells it, and tests build their paths on their own, independent of src.
+    const spelled = "export const PORTAL_PREFIX = '/anonymous/analyse';\n";
+    assert.deepEqual(await findings('src/domain/portal-paths.ts', spelled), []);
+    assert.deepEqual(await findings('test/portal/fixture.test.ts', spelled), []);
+  });
+
   test('a file of 301 lines fails in src, test and bench; 300 lines pass', async () => {
     for (const path of ['src/reports/fixture.ts', 'test/api/fixture.test.ts', 'bench/fixture.ts']) {
       assert.deepEqual(await findings(path, lines(301)), ['max-lines'], path);

@@ -4,10 +4,11 @@ import { LogController, type FastifyReply, type FastifyRequest, type FastifyServ
 import pino from 'pino';
 import type { Config } from '../../config.js';
 import { REDACTED, redactToken } from '../../security/tokens.js';
+import { PORTAL_PREFIX, portalStartPath } from '../../domain/portal-paths.js';
 
 // Each of these is followed by an AnalysisId, the candidate's link to the portal (the longer
 // portal prefix first, so that "start" is not taken for the token).
-const TOKEN_AFTER = ['/anonymous/analyse/start/', '/anonymous/analyse/', '/anonymous/assessment/', '/candidateanalysisresult/', '/reports/'];
+const TOKEN_AFTER = [portalStartPath(''), `${PORTAL_PREFIX}/`, '/anonymous/assessment/', '/candidateanalysisresult/', '/reports/'];
 // An ExternalId follows: personal data (docs/PRIVACY.md), picked by the ATS, so short or guessable
 // ones are common and a kept prefix would give them away. All after it goes: an id sent with a raw
 // '/', '?' or '#' runs past its segment.
@@ -18,7 +19,7 @@ const SIG_IN_QUERY = ['?sig=', '&sig='];
 const TOKEN_IN_QUERY = ['?partner_interview_id=', '&partner_interview_id='];
 // The portal's resume link carries a secret of its own after the AnalysisId: all after it goes,
 // up to the query, in case a raw '/' runs it past its segment.
-const PORTAL = '/anonymous/analyse/';
+const PORTAL = `${PORTAL_PREFIX}/`;
 const RESUME = '/resume/';
 const QUESTION = 63;
 const AMPERSAND = 38;

@@ -8,13 +8,12 @@ import { TEXTS } from '../texts.js';
 import { codePage, moveHerePage, startedElsewherePage } from '../views/feedback.js';
 import { rekey } from '../session-store.js';
 import { messagePage } from '../views/pages.js';
-
-const feedbackUrl = (id: string) => `/anonymous/analyse/${id}/feedback`;
+import { portalStartPath, portalPagePath } from '../../domain/portal-paths.js';
 
 /** Where the personal code leads: the step of a started assessment, the feedback of a finished one; undefined when it opens nothing. */
 async function codeOpens(deps: Deps, l: Loaded): Promise<string | undefined> {
   if (l.progress.status === 'Started') return stepUrl(l.id, l.step);
-  if (l.step.kind === 'completed' && (await offersFeedback(deps, l))) return feedbackUrl(l.id);
+  if (l.step.kind === 'completed' && (await offersFeedback(deps, l))) return portalPagePath(l.id, 'feedback');
   return undefined;
 }
 
@@ -78,7 +77,7 @@ export function codeRoutes(app: App, deps: Deps): void {
       deps.candidateKeys.grant(reply, l.id, gen);
     }
     // A wrong link leads to the assessment's own page, which asks for the code where it must.
-    return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+    return redirect(reply, portalStartPath(l.id));
   });
 
   // Moves a started session to this browser: a new generation of the credential cuts off every browser given it before.
@@ -91,6 +90,6 @@ export function codeRoutes(app: App, deps: Deps): void {
     if (right && l.progress.status === 'Started' && !isCandidate(deps, request, l) && (await rekey(deps.store, l.id, gen))) {
       deps.candidateKeys.grant(reply, l.id, gen + 1);
     }
-    return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+    return redirect(reply, portalStartPath(l.id));
   });
 }

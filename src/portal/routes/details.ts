@@ -9,6 +9,7 @@ import { loadAtStep, stepUrl } from '../session.js';
 import { TEXTS } from '../texts.js';
 import { detailsPage, genderPage, type DetailsValues } from '../views/details.js';
 import type { FieldError } from '../views/pages.js';
+import { portalPagePath } from '../../domain/portal-paths.js';
 
 // The API's own field rules, compiled once, checking every field so all errors show at once.
 const checkDetails = Compile(CandidateDetails);
@@ -24,7 +25,7 @@ export function detailsRoutes(app: App, deps: Deps): void {
   app.get('/:id/details', async (request, reply) => {
     const l = await loadAtStep(deps, request, reply, 'details');
     if (!l) return reply;
-    return sendPage(reply, detailsPage(l.ctx, `/anonymous/analyse/${l.id}/details`, reply.generateCsrf({ userInfo: l.id })));
+    return sendPage(reply, detailsPage(l.ctx, portalPagePath(l.id, 'details'), reply.generateCsrf({ userInfo: l.id })));
   });
 
   app.post('/:id/details', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -35,7 +36,7 @@ export function detailsRoutes(app: App, deps: Deps): void {
     const failed = new Set([...checkDetails.Errors(values)].map((e) => e.instancePath.slice(1)));
     const errors: FieldError[] = FIELDS.filter((f) => failed.has(f)).map((field) => ({ field, message: t.fieldErrors[field]! }));
     if (errors.length > 0) {
-      const page = detailsPage(l.ctx, `/anonymous/analyse/${l.id}/details`, reply.generateCsrf({ userInfo: l.id }), values, errors);
+      const page = detailsPage(l.ctx, portalPagePath(l.id, 'details'), reply.generateCsrf({ userInfo: l.id }), values, errors);
       return sendPage(reply, page, { status: 400 });
     }
     await updateCandidateDetails(deps.store, l.session.candidate.external_id, {
@@ -50,7 +51,7 @@ export function detailsRoutes(app: App, deps: Deps): void {
   app.get('/:id/gender', async (request, reply) => {
     const l = await loadAtStep(deps, request, reply, 'gender');
     if (!l) return reply;
-    return sendPage(reply, genderPage(l.ctx, `/anonymous/analyse/${l.id}/gender`, reply.generateCsrf({ userInfo: l.id })));
+    return sendPage(reply, genderPage(l.ctx, portalPagePath(l.id, 'gender'), reply.generateCsrf({ userInfo: l.id })));
   });
 
   app.post('/:id/gender', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -59,7 +60,7 @@ export function detailsRoutes(app: App, deps: Deps): void {
     if (!l) return reply;
     // 0 is "prefer not to say": the question was answered, so it is not asked again.
     if (raw !== '0' && raw !== '1' && raw !== '2' && raw !== '3') {
-      return sendPage(reply, genderPage(l.ctx, `/anonymous/analyse/${l.id}/gender`, reply.generateCsrf({ userInfo: l.id }), true), { status: 400 });
+      return sendPage(reply, genderPage(l.ctx, portalPagePath(l.id, 'gender'), reply.generateCsrf({ userInfo: l.id }), true), { status: 400 });
     }
     const gender = Number(raw);
     await setGender(deps.store, l.session.candidate.external_id, gender);

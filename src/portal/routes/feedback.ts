@@ -12,13 +12,12 @@ import { afterwards, isCandidate, offersFeedback } from '../feedback-offer.js';
 import { TEXTS } from '../texts.js';
 import { feedbackPage } from '../views/feedback.js';
 import { messagePage } from '../views/pages.js';
+import { portalPagePath } from '../../domain/portal-paths.js';
 
 const strength = (s: Scored) => s.sten ?? s.raw;
 const DECISIONS = new Set(['release', 'decline', 'withdraw']);
 
 export function feedbackRoutes(app: App, deps: Deps): void {
-  const feedbackUrl = (id: string) => `/anonymous/analyse/${id}/feedback`;
-
   app.get('/:id/feedback', async (request, reply) => {
     const l = await load(deps, request, reply);
     if (!l) return reply;
@@ -47,7 +46,7 @@ export function feedbackRoutes(app: App, deps: Deps): void {
       feedbackPage(l.ctx, {
         most: ranked.slice(0, 3).map(text),
         least: ranked.slice(-2).reverse().map(text),
-        release: state ? { state, action: feedbackUrl(l.id), csrf: reply.generateCsrf({ userInfo: l.id }) } : null,
+        release: state ? { state, action: portalPagePath(l.id, 'feedback'), csrf: reply.generateCsrf({ userInfo: l.id }) } : null,
         code: deps.candidateKeys.code(l.id, l.session.assessment.candidate_key_gen),
         norms: !result.normGroup ? 'none' : result.normGroup.illustrative ? 'illustrative' : 'real',
         next: afterwards(l),
@@ -69,6 +68,6 @@ export function feedbackRoutes(app: App, deps: Deps): void {
       deps.webhooks.wake();
     }
     // After a withdrawal the candidate sees their page again, with the state it now has.
-    return redirect(reply, decision === 'withdraw' ? feedbackUrl(l.id) : afterwards(l));
+    return redirect(reply, decision === 'withdraw' ? portalPagePath(l.id, 'feedback') : afterwards(l));
   });
 }

@@ -11,10 +11,7 @@ import { pageContext, redirect, sendPage } from '../render.js';
 import { load, loadAtStep, loadedFrom, toCurrentStep, type Loaded } from '../session.js';
 import { closeTabPage, completedPage, confirmPage } from '../views/pages.js';
 import { questionsPage } from '../views/questions.js';
-
-function pageUrl(id: string, page: number): string {
-  return `/anonymous/analyse/${id}/questions/${page}`;
-}
+import { portalStartPath, portalPagePath, portalQuestionsPath } from '../../domain/portal-paths.js';
 
 function pageNumber(raw: unknown): number {
   return typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
@@ -38,7 +35,7 @@ function renderPage(
     answers,
     answeredTotal: answers.size,
     missing,
-    action: pageUrl(l.id, page),
+    action: portalQuestionsPath(l.id, page),
     csrf,
   });
   return sendPage(reply, view, { status: missing.size ? 400 : 200, formTarget: l.session.assessment.return_url });
@@ -46,9 +43,9 @@ function renderPage(
 
 /** Where a saved page leads: the next page; after the last, the confirmation or a page that still has an unanswered item. */
 function nextAfter(l: Loaded, page: number, answers: ReadonlyMap<string, number>): string {
-  if (page !== pageCount(l.instrument)) return pageUrl(l.id, page + 1);
+  if (page !== pageCount(l.instrument)) return portalQuestionsPath(l.id, page + 1);
   const merged = new Map([...l.session.answers, ...answers]);
-  return isComplete(l.instrument, merged) ? `/anonymous/analyse/${l.id}/confirm` : pageUrl(l.id, resumePage(l.instrument, merged));
+  return isComplete(l.instrument, merged) ? portalPagePath(l.id, 'confirm') : portalQuestionsPath(l.id, resumePage(l.instrument, merged));
 }
 
 /**
@@ -62,7 +59,7 @@ async function postOnRecent(deps: Deps, reply: FastifyReply, l: Loaded, page: nu
   const back = form.nav === 'back';
   if (missing.length > 0 && !back) return false;
   if (!(await saveIfUnchanged(deps.store, l.id, page, answers, l.session.assessment))) return false;
-  redirect(reply, back ? pageUrl(l.id, Math.max(1, page - 1)) : nextAfter(l, page, answers));
+  redirect(reply, back ? portalQuestionsPath(l.id, Math.max(1, page - 1)) : nextAfter(l, page, answers));
   return true;
 }
 
@@ -92,7 +89,7 @@ export function questionRoutes(app: App, deps: Deps): void {
 
     if (form.nav === 'back') {
       await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
-      return redirect(reply, pageUrl(l.id, Math.max(1, page - 1)));
+      return redirect(reply, portalQuestionsPath(l.id, Math.max(1, page - 1)));
     }
     if (missing.length > 0) {
       await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
@@ -100,14 +97,14 @@ export function questionRoutes(app: App, deps: Deps): void {
       return renderPage(reply, l, page, reply.generateCsrf({ userInfo: l.id }), merged, new Set(missing));
     }
     const saved = await saveAnswers(deps.store, l.id, page, answers, l.session.assessment);
-    if (saved === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
+    if (saved === 'closed') return redirect(reply, portalStartPath(l.id));
     return redirect(reply, nextAfter(l, page, answers));
   });
 
   app.get('/:id/confirm', async (request, reply) => {
     const l = await loadAtStep(deps, request, reply, 'confirm');
     if (!l) return reply;
-    const view = confirmPage(l.ctx, `/anonymous/analyse/${l.id}/confirm`, reply.generateCsrf({ userInfo: l.id }), l.instrument.items.length);
+    const view = confirmPage(l.ctx, portalPagePath(l.id, 'confirm'), reply.generateCsrf({ userInfo: l.id }), l.instrument.items.length);
     return sendPage(reply, view, { formTarget: l.session.assessment.return_url });
   });
 
@@ -115,15 +112,15 @@ export function questionRoutes(app: App, deps: Deps): void {
     const nav = takeForm(request).nav;
     const l = await loadAtStep(deps, request, reply, 'confirm');
     if (!l) return reply;
-    if (nav !== 'finish') return redirect(reply, pageUrl(l.id, pageCount(l.instrument)));
+    if (nav !== 'finish') return redirect(reply, portalQuestionsPath(l.id, pageCount(l.instrument)));
     const score = (all: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>, threshold?: number) =>
       scoreCompletion(l.instrument, deps.competences, all, pageMs, threshold);
     const done = await deps.webhooks.completeWith(l.session.assessment.tenant_id, (claimer) =>
       completeAssessment(deps.store, l.id, score, claimer, { contentVersion: l.instrument.version, language: l.ctx.lang }),
     );
-    if (done.outcome === 'incomplete') return redirect(reply, pageUrl(l.id, resumePage(l.instrument, l.session.answers)));
-    if (done.outcome === 'closed') return redirect(reply, `/anonymous/analyse/start/${l.id}`);
-    if (done.outcome === 'completed' && done.candidatePage) return redirect(reply, `/anonymous/analyse/${l.id}/feedback`);
+    if (done.outcome === 'incomplete') return redirect(reply, portalQuestionsPath(l.id, resumePage(l.instrument, l.session.answers)));
+    if (done.outcome === 'closed') return redirect(reply, portalStartPath(l.id));
+    if (done.outcome === 'completed' && done.candidatePage) return redirect(reply, portalPagePath(l.id, 'feedback'));
     return redirect(reply, afterwards(l));
   });
 
