@@ -28,11 +28,7 @@ export interface KeyRow {
   response_body: string | null;
 }
 
-export type Verdict =
-  | { kind: 'take-over' }
-  | { kind: 'replay'; status: number; body: string }
-  | { kind: 'reused' }
-  | { kind: 'in-flight' };
+export type Verdict = { kind: 'take-over' } | { kind: 'replay'; status: number; body: string } | { kind: 'reused' } | { kind: 'in-flight' };
 
 /**
  * What a request with a key that is already stored gets. An expired key is as good as absent, and so

@@ -25,7 +25,7 @@ suiteOnEachDatabase('Idempotency-Key: scoped to the API key, and erased with the
   const keyRowsOf = async (externalId: string) =>
     (await store.db.selectFrom('idempotency_keys').select('key_hash').where('external_id', '=', externalId).execute()).length;
 
-  test("two API keys of one tenant use one key independently: each creates its own and replays its own", async () => {
+  test('two API keys of one tenant use one key independently: each creates its own and replays its own', async () => {
     const body = candidate();
     assert.equal((await apiClient(server.url, creds).createCandidate(body)).status, 201);
     const request = { ExternalId: body.ExternalId, AssessmentType: 0 };

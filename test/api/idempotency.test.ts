@@ -60,7 +60,7 @@ suiteOnEachDatabase('Idempotency-Key on the creates', { env: { RETENTION_SWEEP_I
     assert.equal(await assessmentsOf(externalId), 2);
   });
 
-  test("a candidate create repeated with its key gets the first 201, not ExternalIdAlreadyExists; without the key it gets the 400", async () => {
+  test('a candidate create repeated with its key gets the first 201, not ExternalIdAlreadyExists; without the key it gets the 400', async () => {
     const body = candidate();
     const key = uniqueId('idem');
     const first = await post(CANDIDATE, body, key);

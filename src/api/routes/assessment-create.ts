@@ -22,7 +22,10 @@ export function assessmentCreate(app: App, { store, secretBox, config, mail }: D
         tags: ['Assessments'],
         headers: IdempotencyHeaders,
         body: AssessmentCreateBody,
-        response: { 201: AssessmentCreated, ...apiErrors({ body: true }, 'NoCandidateFound', 'InvalidAssessmentType', 'WebhookUrlNotAllowed', 'IdempotencyKeyInUse', 'IdempotencyKeyReused') },
+        response: {
+          201: AssessmentCreated,
+          ...apiErrors({ body: true }, 'NoCandidateFound', 'InvalidAssessmentType', 'WebhookUrlNotAllowed', 'IdempotencyKeyInUse', 'IdempotencyKeyReused'),
+        },
       },
       ...idempotentCreate(store, bodyExternalId),
       preValidation: caseInsensitiveBody(AssessmentCreateBody),
