@@ -46,7 +46,7 @@ const atsDoors = readdirSync(fileURLToPath(new globalThis.URL('./src/integration
   .filter((d) => d.isDirectory())
   .map((d) => `./src/integrations/${d.name}`);
 const doors = ['./src/api', './src/portal', './src/console', './src/cli', ...atsDoors];
-const rooms = ['assessments', 'measurement', 'reports', 'mail', 'webhooks', 'tenancy', 'lifecycle', 'ops'].map((r) => `./src/${r}`);
+const rooms = ['assessments', 'measurement', 'reports', 'mail', 'webhooks', 'tenancy', 'lifecycle', 'idempotency', 'ops'].map((r) => `./src/${r}`);
 const kernel = ['platform', 'security', 'schemas', 'db', 'http'].map((k) => `./src/${k}`);
 const layering = [
   ...doors.map((door) => ({

@@ -263,6 +263,20 @@ export interface GreenhouseKeyTable {
   revoked_at: string | null;
 }
 
+/** An Idempotency-Key of one API key (src/idempotency): hashes, the claim, and the response once sent. */
+export interface IdempotencyKeyTable {
+  api_key_id: string;
+  key_hash: string;
+  tenant_id: string;
+  request_hash: string;
+  external_id: string | null;
+  claim_id: string;
+  created_at: string;
+  lease_until: string;
+  response_status: number | null;
+  response_body: string | null;
+}
+
 export interface DB {
   tenants: TenantTable;
   api_users: ApiUserTable;
@@ -280,4 +294,5 @@ export interface DB {
   mail_messages: MailMessageTable;
   portal_mail_settings: PortalMailSettingsTable;
   greenhouse_keys: GreenhouseKeyTable;
+  idempotency_keys: IdempotencyKeyTable;
 }

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'AlreadyCompleted',
   'NotRedeliverable',
   'NotSendable',
+  'IdempotencyKeyInUse',
+  'IdempotencyKeyReused',
   'TooManyRequests',
   'ServiceUnavailable',
   'InternalError',

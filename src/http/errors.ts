@@ -4,6 +4,7 @@ import { isUnavailableError } from '../db/errors.js';
 
 import { ERROR_STATUS } from '../schemas/errors.js';
 import { NAME_PATTERN } from '../schemas/fields.js';
+import { IDEMPOTENCY_KEY_RULE } from '../schemas/idempotency.js';
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; innererror: Record<string, unknown> };
@@ -31,6 +32,9 @@ export function describeValidation(e: AjvError, context: string): DomainError {
     const msg =
       e.keyword === 'required' ? 'AssessmentType is required: 0 (TMA170), 1 (TMA312) or 2 (SPI)' : 'AssessmentType must be 0 (TMA170), 1 (TMA312) or 2 (SPI)';
     return new DomainError('InvalidAssessmentType', msg, inner);
+  }
+  if (context === 'headers' && field === 'idempotency-key') {
+    return new DomainError('ValidationError', IDEMPOTENCY_KEY_RULE, { ...inner, field: 'Idempotency-Key' });
   }
   let message: string;
   switch (e.keyword) {
@@ -101,7 +105,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
 export function sendError(reply: FastifyReply, err: unknown, request: FastifyRequest): FastifyReply {
   const { status, body } = toErrorResponse(err);
   const retryAfter = body.error.innererror.retryAfterSeconds;
-  if ((status === 429 || status === 503) && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+  if ((status === 409 || status === 429 || status === 503) && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   if (status === 503) request.log.warn({ err }, 'service unavailable');
   else if (status >= 500) request.log.error({ err }, 'request failed');
   return reply.code(status).type('application/json; charset=utf-8').send(body);

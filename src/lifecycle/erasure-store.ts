@@ -5,6 +5,7 @@ import type { Store } from '../db/database.js';
 import type { DB, ErasureTable } from '../db/schema.js';
 import { eraseMail } from '../mail/outbox-store.js';
 import { sendsInFlight } from '../mail/sends.js';
+import { eraseKeysOf } from '../idempotency/keys-store.js';
 
 export interface Erased {
   assessments: number;
@@ -42,6 +43,7 @@ export async function eraseCandidate(
       await eraseMail(trx, ids);
       await trx.deleteFrom('assessments').where('analysis_id', 'in', ids).execute();
     }
+    await eraseKeysOf(trx, candidate.tenant_id, externalId);
     await trx.deleteFrom('candidates').where('external_id', '=', externalId).execute();
     await trx
       .insertInto('erasures')

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { listTenants } from '../tenancy/credentials-store.js';
 import type { Store } from '../db/database.js';
 import { dueUnder, eraseCandidate, retentionCandidates } from './erasure-store.js';
+import { sweepExpiredKeys } from '../idempotency/keys-store.js';
 
 const BATCH = 100;
 
@@ -57,6 +58,9 @@ export class RetentionSweeper {
         if (n > 0) this.log.info({ erased: n }, 'retention: personal data erased');
       })
       .catch((err: unknown) => this.log.warn({ err }, 'retention sweep failed; it runs again at the next interval'))
+      // Idempotency-Keys are kept 24 hours (src/idempotency), on the same beat.
+      .then(() => sweepExpiredKeys(this.store))
+      .catch((err: unknown) => this.log.warn({ err }, 'idempotency key sweep failed; it runs again at the next interval'))
       .then(() => this.#compact())
       .finally(() => (this.#running = undefined));
   }

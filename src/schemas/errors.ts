@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   AlreadyCompleted: 409,
   NotRedeliverable: 409,
   NotSendable: 409,
+  IdempotencyKeyInUse: 409,
+  IdempotencyKeyReused: 422,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
   InternalError: 500,
@@ -70,6 +72,16 @@ const EXAMPLES: Record<ErrorCode, { when: string; message: string; innererror?: 
     when: 'the invitation cannot be sent again: the assessment is completed, cancelled or expired, or an invitation is waiting or on its way (innererror.reason says which)',
     message: 'An invitation for this assessment is waiting or on its way; see its mail log',
     innererror: { field: 'AnalysisId', reason: 'in-progress' },
+  },
+  IdempotencyKeyInUse: {
+    when: 'a request with this Idempotency-Key is still in progress; see Retry-After',
+    message: 'A request with this Idempotency-Key is still in progress; retry shortly',
+    innererror: { field: 'Idempotency-Key', retryAfterSeconds: 1 },
+  },
+  IdempotencyKeyReused: {
+    when: 'this Idempotency-Key was used in the last 24 hours with another request (method, path or body)',
+    message: 'This Idempotency-Key was used with another request; use a new key for a new request',
+    innererror: { field: 'Idempotency-Key' },
   },
   TooManyRequests: {
     when: "a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After",

@@ -13,7 +13,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing (1 to 255 printable ASCII characters, such as a UUID) that makes a retry of this create safe: the same key with the same request within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. Keys belong to the API key that sent them. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -78,6 +81,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                /** @description `IdempotencyKeyInUse`: a request with this Idempotency-Key is still in progress; see Retry-After */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
                 /** @description `PayloadTooLarge`: the body is over 64 KiB */
                 413: {
                     headers: {
@@ -89,6 +101,15 @@ export interface paths {
                 };
                 /** @description `UnsupportedMediaType`: a body is sent with another Content-Type than application/json */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `IdempotencyKeyReused`: this Idempotency-Key was used in the last 24 hours with another request (method, path or body) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1263,7 +1284,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing (1 to 255 printable ASCII characters, such as a UUID) that makes a retry of this create safe: the same key with the same request within 24 hours returns the first response (with `Idempotent-Replayed: true`) and creates nothing. Keys belong to the API key that sent them. */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1329,6 +1353,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                /** @description `IdempotencyKeyInUse`: a request with this Idempotency-Key is still in progress; see Retry-After */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
                 /** @description `PayloadTooLarge`: the body is over 64 KiB */
                 413: {
                     headers: {
@@ -1340,6 +1373,15 @@ export interface paths {
                 };
                 /** @description `UnsupportedMediaType`: a body is sent with another Content-Type than application/json */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `IdempotencyKeyReused`: this Idempotency-Key was used in the last 24 hours with another request (method, path or body) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1969,7 +2011,7 @@ export interface components {
                  * @description Machine-readable code; each operation lists the ones it returns, and when.
                  * @enum {unknown}
                  */
-                code: "ExternalIdAlreadyExists" | "NoCandidateFound" | "InvalidAssessmentType" | "ValidationError" | "WebhookUrlNotAllowed" | "InvalidJson" | "UnsupportedMediaType" | "PayloadTooLarge" | "InvalidApiKey" | "InvalidCredentials" | "NotFound" | "ResultsNotReleased" | "AlreadyCompleted" | "NotRedeliverable" | "NotSendable" | "TooManyRequests" | "ServiceUnavailable" | "InternalError";
+                code: "ExternalIdAlreadyExists" | "NoCandidateFound" | "InvalidAssessmentType" | "ValidationError" | "WebhookUrlNotAllowed" | "InvalidJson" | "UnsupportedMediaType" | "PayloadTooLarge" | "InvalidApiKey" | "InvalidCredentials" | "NotFound" | "ResultsNotReleased" | "AlreadyCompleted" | "NotRedeliverable" | "NotSendable" | "IdempotencyKeyInUse" | "IdempotencyKeyReused" | "TooManyRequests" | "ServiceUnavailable" | "InternalError";
                 innererror: {
                     [key: string]: unknown;
                 };

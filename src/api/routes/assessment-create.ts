@@ -10,6 +10,8 @@ import { insertWithInvitation } from '../../mail/queue-store.js';
 import { cappedError } from '../../mail/rules.js';
 import { rateLimitHeaders } from '../../http/key-limit.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
+import { bodyExternalId, idempotentCreate } from '../../idempotency/hooks.js';
+import { IdempotencyHeaders } from '../../schemas/idempotency.js';
 
 export function assessmentCreate(app: App, { store, secretBox, config, mail }: Deps): void {
   app.post(
@@ -18,9 +20,14 @@ export function assessmentCreate(app: App, { store, secretBox, config, mail }: D
       schema: {
         summary: 'Create an assessment for an existing candidate',
         tags: ['Assessments'],
+        headers: IdempotencyHeaders,
         body: AssessmentCreateBody,
-        response: { 201: AssessmentCreated, ...apiErrors({ body: true }, 'NoCandidateFound', 'InvalidAssessmentType', 'WebhookUrlNotAllowed') },
+        response: {
+          201: AssessmentCreated,
+          ...apiErrors({ body: true }, 'NoCandidateFound', 'InvalidAssessmentType', 'WebhookUrlNotAllowed', 'IdempotencyKeyInUse', 'IdempotencyKeyReused'),
+        },
       },
+      ...idempotentCreate(store, bodyExternalId),
       preValidation: caseInsensitiveBody(AssessmentCreateBody),
     },
     async (request, reply) => {

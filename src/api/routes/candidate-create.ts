@@ -4,6 +4,8 @@ import { CandidateCreateBody, CandidateCreated } from '../../schemas/candidate.j
 import { apiErrors } from '../../schemas/errors.js';
 import { insertCandidate } from '../../assessments/candidates-store.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
+import { bodyExternalId, idempotentCreate } from '../../idempotency/hooks.js';
+import { IdempotencyHeaders } from '../../schemas/idempotency.js';
 
 export function candidateCreate(app: App, { store }: Deps): void {
   app.post(
@@ -12,9 +14,11 @@ export function candidateCreate(app: App, { store }: Deps): void {
       schema: {
         summary: 'Create a candidate',
         tags: ['Candidates'],
+        headers: IdempotencyHeaders,
         body: CandidateCreateBody,
-        response: { 201: CandidateCreated, ...apiErrors({ body: true }, 'ExternalIdAlreadyExists') },
+        response: { 201: CandidateCreated, ...apiErrors({ body: true }, 'ExternalIdAlreadyExists', 'IdempotencyKeyInUse', 'IdempotencyKeyReused') },
       },
+      ...idempotentCreate(store, bodyExternalId),
       preValidation: caseInsensitiveBody(CandidateCreateBody),
     },
     async (request, reply) => {
