@@ -3,6 +3,7 @@
  * npm run bench -- --hostile [--pg] [--smoke]
  * npm run bench -- --mail [--pg] [--candidates N] [--deadline S] [--smoke]
  * npm run bench -- --norms-build [--candidates N] [--rounds R] [--smoke]
+ * npm run bench -- --list [--pg] [--candidates N] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
  *
@@ -24,13 +25,14 @@ import { hostile } from './hostile.js';
 import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode } from './campaign-mode.js';
 import { normsMode, normsRow } from './norms-mode.js';
+import { listMode, listRow } from './list-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'cpu-prof', 'no-reads'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'cpu-prof', 'no-reads', 'list'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -139,6 +141,22 @@ async function main(): Promise<void> {
     if (!smoke) insertRow('<!-- mail -->', mailRow(summary, pgMode));
     await pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
+
+  if (flag('list')) {
+    const other = runCliJson(['tenant', 'create', '--name', 'bench-other', '--portal-domain', 'http://127.0.0.1', '--json'], env);
+    const count = option('candidates', smoke ? 2_000 : 100_000);
+    const summary = await listMode(
+      env,
+      () => startAssay({ ...env, RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000' }),
+      { mine: { username: creds.username!, password: creds.password!, apiKey: creds.apiKey!, tenantId: creds.tenantId! }, otherId: other.tenantId! },
+      { count, others: Math.round(count / 2), pages: smoke ? 3 : 60 },
+    );
+    await pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    if (!smoke) insertRow('<!-- list -->', listRow(summary, pgMode ? 'PostgreSQL' : 'SQLite', process.argv.slice(2).join(' ')));
     return;
   }
 
