@@ -59,8 +59,11 @@ export async function listOwnAssessments(
   let query = store.db.selectFrom('assessments').selectAll().where('tenant_id', '=', tenantId);
   if (filter.status !== undefined) query = query.where(statusIs(filter.status, now));
   if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
-  if (filter.completedSince !== undefined) query = query.where('completed_at', '>=', filter.completedSince);
-  if (filter.updatedSince !== undefined) query = query.where(sql<SqlBool>`changed_at >= ${filter.updatedSince}`);
+  // After a position (which met the filter), the order's own lower bound is implied: left out, SQLite
+  // ranges over the index from the position rather than from the bound (bench/NOTES.md).
+  const implied = page.after ? order : undefined;
+  if (filter.completedSince !== undefined && implied !== 'completed_at') query = query.where('completed_at', '>=', filter.completedSince);
+  if (filter.updatedSince !== undefined && implied !== 'changed_at') query = query.where(sql<SqlBool>`changed_at >= ${filter.updatedSince}`);
   if (page.after) query = query.where(sql<SqlBool>`(${key}, analysis_id) > (${page.after.key}, ${page.after.id})`);
   const rows = await query
     .orderBy(key as never)
