@@ -7,6 +7,8 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { listOwnAssessments, type AssessmentFilter, type Position } from '../src/assessments/list-store.js';
 import { apiClient, type Credentials } from '../test/helpers/http.js';
 import { percentile } from './stats.js';
+import { startAssay, runCliJson } from './processes.js';
+import { insertRow } from './results-rows.js';
 
 const DAY = 86_400_000;
 
@@ -220,4 +222,21 @@ export function listRow(s: ListSummary, db: string, args: string): Array<string 
     `${worstQuery.queryP95} (${worstQuery.name})`,
     s.shed,
   ];
+}
+
+/** `npm run bench -- --list`: seeds, measures, prints the summary and (unless --smoke) adds its row. */
+export async function listBench(
+  env: Record<string, string>,
+  creds: Record<string, string>,
+  opts: { pg: boolean; count: number; smoke: boolean; args: string },
+): Promise<void> {
+  const other = runCliJson(['tenant', 'create', '--name', 'bench-other', '--portal-domain', 'http://127.0.0.1', '--json'], env);
+  const summary = await listMode(
+    env,
+    () => startAssay({ ...env, RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000' }),
+    { mine: { username: creds.username!, password: creds.password!, apiKey: creds.apiKey!, tenantId: creds.tenantId! }, otherId: other.tenantId! },
+    { count: opts.count, others: Math.round(opts.count / 2), pages: opts.smoke ? 3 : 60 },
+  );
+  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  if (!opts.smoke) insertRow('<!-- list -->', listRow(summary, opts.pg ? 'PostgreSQL' : 'SQLite', opts.args));
 }

@@ -25,7 +25,7 @@ import { hostile } from './hostile.js';
 import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode } from './campaign-mode.js';
 import { normsMode, normsRow } from './norms-mode.js';
-import { listMode, listRow } from './list-mode.js';
+import { listBench } from './list-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './results-rows.js';
@@ -102,6 +102,10 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'info',
   };
+  const cleanUp = async () => {
+    await pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   const creds = runCliJson(['tenant', 'create', '--name', 'bench', '--portal-domain', 'http://127.0.0.1', '--json'], env);
   if (preload > 0) {
     process.stderr.write(`preloading ${preload} candidates... `);
@@ -129,9 +133,7 @@ async function main(): Promise<void> {
           .join(', '),
       ]);
     }
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-    return;
+    return cleanUp();
   }
 
   if (flag('mail')) {
@@ -139,25 +141,12 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     if (summary.delivered !== summary.invited || summary.burst.bad > 0 || summary.during.bad > 0) process.exitCode = 1;
     if (!smoke) insertRow('<!-- mail -->', mailRow(summary, pgMode));
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-    return;
+    return cleanUp();
   }
 
   if (flag('list')) {
-    const other = runCliJson(['tenant', 'create', '--name', 'bench-other', '--portal-domain', 'http://127.0.0.1', '--json'], env);
-    const count = option('candidates', smoke ? 2_000 : 100_000);
-    const summary = await listMode(
-      env,
-      () => startAssay({ ...env, RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000' }),
-      { mine: { username: creds.username!, password: creds.password!, apiKey: creds.apiKey!, tenantId: creds.tenantId! }, otherId: other.tenantId! },
-      { count, others: Math.round(count / 2), pages: smoke ? 3 : 60 },
-    );
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-    if (!smoke) insertRow('<!-- list -->', listRow(summary, pgMode ? 'PostgreSQL' : 'SQLite', process.argv.slice(2).join(' ')));
-    return;
+    await listBench(env, creds, { pg: pgMode, count: option('candidates', smoke ? 2_000 : 100_000), smoke, args: process.argv.slice(2).join(' ') });
+    return cleanUp();
   }
 
   if (flag('campaign')) {
@@ -181,8 +170,7 @@ async function main(): Promise<void> {
     );
     await assay.stop();
     await bare.stop();
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     if (profileDir) {
       process.stdout.write(JSON.stringify(summariseProfiles(profileDir), null, 2) + '\n');
@@ -195,9 +183,7 @@ async function main(): Promise<void> {
 
   if (instances > 1) {
     await scaling(env, creds, { pgMode, instances, connections, duration, rounds, smoke });
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-    return;
+    return cleanUp();
   }
 
   const assay = await startAssay(env);
@@ -248,8 +234,7 @@ async function main(): Promise<void> {
   const rss = assay.peakRssMb();
   await assay.stop();
   await bare.stop();
-  await pg?.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
+  await cleanUp();
 
   // Each Assay run is compared with the ceiling run just before it (A B A B ...).
   const ceilings = results.ceiling!;

@@ -24,7 +24,7 @@ suiteOnEachDatabase('the assessment list', {}, ({ server }) => {
     by.Cancelled = await newAssessment(server.url, creds);
     assert.equal((await apiClient(server.url, creds).delete(`/api/anonymous/assessment/${by.Cancelled.id}`)).status, 200);
     // Expiry is the clock, not a write: wait, with a deadline, until the lookup shows it.
-    for (const until = Date.now() + 30_000; ; ) {
+    for (const until = Date.now() + 30_000; ;) {
       const res = await apiClient(server.url, creds).get(`/api/anonymous/assessment/${by.Expired.id}`);
       if (res.body.Data.Status === 'Expired') break;
       assert.ok(Date.now() < until, 'expired within 30 s');
@@ -36,7 +36,12 @@ suiteOnEachDatabase('the assessment list', {}, ({ server }) => {
   test('without filters: every assessment of the tenant, each exactly as its lookup shows it', async () => {
     const data = await listPage(server.url, creds);
     assert.equal(data.Cursor, null);
-    assert.deepEqual(ids(data), Object.values(by).map((a) => a.id).sort());
+    assert.deepEqual(
+      ids(data),
+      Object.values(by)
+        .map((a) => a.id)
+        .sort(),
+    );
     for (const item of data.Assessments) assert.deepEqual(item, await lookup(item.AnalysisId));
     const done = data.Assessments.find((a) => a.AnalysisId === by.Completed!.id)!;
     assert.ok(done.Scores.length > 0 && done.AnsweredItems === done.TotalItems, 'the completed one carries its scores and progress');
@@ -69,7 +74,12 @@ suiteOnEachDatabase('the assessment list', {}, ({ server }) => {
     assert.deepEqual(ids(await listPage(server.url, creds, { UpdatedSince: cancelledAt })), [by.Cancelled!.id]);
     assert.deepEqual(ids(await listPage(server.url, creds, { UpdatedSince: new Date(Date.parse(cancelledAt) + 1).toISOString() })), []);
     const first: string = (await lookup(by.Created!.id)).CreatedAt;
-    assert.deepEqual(ids(await listPage(server.url, creds, { UpdatedSince: first })), Object.values(by).map((a) => a.id).sort());
+    assert.deepEqual(
+      ids(await listPage(server.url, creds, { UpdatedSince: first })),
+      Object.values(by)
+        .map((a) => a.id)
+        .sort(),
+    );
   });
 
   test('filters combine: Status with ExternalId matches only when both hold', async () => {

@@ -19,8 +19,16 @@ suiteOnEachDatabase('the assessment list stays within its tenant', {}, ({ server
   });
 
   test("another tenant's assessments never appear, with or without filters; they are there for their owner", async () => {
-    assert.deepEqual(await walk(server.url, other, { Limit: 2 }), theirs.map((a) => a.id), "the other tenant's own, and only those");
-    assert.deepEqual(await walk(server.url, owner, { Limit: 2 }), mine.map((a) => a.id), "the owner's own, and only those");
+    assert.deepEqual(
+      await walk(server.url, other, { Limit: 2 }),
+      theirs.map((a) => a.id),
+      "the other tenant's own, and only those",
+    );
+    assert.deepEqual(
+      await walk(server.url, owner, { Limit: 2 }),
+      mine.map((a) => a.id),
+      "the owner's own, and only those",
+    );
     const queries: Record<string, string>[] = [{ Status: 'Created' }, { UpdatedSince: '2000-01-01T00:00:00Z' }, { ExternalId: mine[0]!.externalId }];
     for (const query of queries) {
       const seen = await walk(server.url, other, query);
