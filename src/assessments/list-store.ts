@@ -59,12 +59,14 @@ export async function listOwnAssessments(
   let query = store.db.selectFrom('assessments').selectAll().where('tenant_id', '=', tenantId);
   if (filter.status !== undefined) query = query.where(statusIs(filter.status, now));
   if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
-  // After a position (which met the filter), the order's own lower bound is implied: left out, SQLite
-  // ranges over the index from the position rather than from the bound (bench/NOTES.md).
-  const implied = page.after ? order : undefined;
-  if (filter.completedSince !== undefined && implied !== 'completed_at') query = query.where('completed_at', '>=', filter.completedSince);
-  if (filter.updatedSince !== undefined && implied !== 'changed_at') query = query.where(sql<SqlBool>`changed_at >= ${filter.updatedSince}`);
-  if (page.after) query = query.where(sql<SqlBool>`(${key}, analysis_id) > (${page.after.key}, ${page.after.id})`);
+  // The order's own bound (CompletedSince, UpdatedSince) and the position are one range on its
+  // index, from whichever is later: given apart, SQLite ranged from the bound and stepped over every
+  // row before the position (bench/NOTES.md). An id is never empty, so (bound, '') keeps the bound's rows.
+  const bound = order === 'completed_at' ? filter.completedSince : order === 'changed_at' ? filter.updatedSince : undefined;
+  const from = bound !== undefined && (!page.after || page.after.key < bound) ? { key: bound, id: '' } : page.after;
+  if (filter.completedSince !== undefined && order !== 'completed_at') query = query.where('completed_at', '>=', filter.completedSince);
+  if (filter.updatedSince !== undefined && order !== 'changed_at') query = query.where(sql<SqlBool>`changed_at >= ${filter.updatedSince}`);
+  if (from) query = query.where(sql<SqlBool>`(${key}, analysis_id) > (${from.key}, ${from.id})`);
   const rows = await query
     .orderBy(key as never)
     .orderBy('analysis_id')
