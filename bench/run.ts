@@ -3,6 +3,7 @@
  * npm run bench -- --hostile [--pg] [--smoke]
  * npm run bench -- --mail [--pg] [--candidates N] [--deadline S] [--smoke]
  * npm run bench -- --norms-build [--candidates N] [--rounds R] [--smoke]
+ * npm run bench -- --list [--pg] [--candidates N] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
  *
@@ -24,13 +25,14 @@ import { hostile } from './hostile.js';
 import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode } from './campaign-mode.js';
 import { normsMode, normsRow } from './norms-mode.js';
+import { listBench } from './list-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'cpu-prof', 'no-reads'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'cpu-prof', 'no-reads', 'list'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -100,6 +102,10 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'info',
   };
+  const cleanUp = async () => {
+    await pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   const creds = runCliJson(['tenant', 'create', '--name', 'bench', '--portal-domain', 'http://127.0.0.1', '--json'], env);
   if (preload > 0) {
     process.stderr.write(`preloading ${preload} candidates... `);
@@ -127,9 +133,7 @@ async function main(): Promise<void> {
           .join(', '),
       ]);
     }
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-    return;
+    return cleanUp();
   }
 
   if (flag('mail')) {
@@ -137,9 +141,12 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     if (summary.delivered !== summary.invited || summary.burst.bad > 0 || summary.during.bad > 0) process.exitCode = 1;
     if (!smoke) insertRow('<!-- mail -->', mailRow(summary, pgMode));
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-    return;
+    return cleanUp();
+  }
+
+  if (flag('list')) {
+    await listBench(env, creds, { pg: pgMode, count: option('candidates', smoke ? 2_000 : 100_000), smoke, args: process.argv.slice(2).join(' ') });
+    return cleanUp();
   }
 
   if (flag('campaign')) {
@@ -163,8 +170,7 @@ async function main(): Promise<void> {
     );
     await assay.stop();
     await bare.stop();
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     if (profileDir) {
       process.stdout.write(JSON.stringify(summariseProfiles(profileDir), null, 2) + '\n');
@@ -177,9 +183,7 @@ async function main(): Promise<void> {
 
   if (instances > 1) {
     await scaling(env, creds, { pgMode, instances, connections, duration, rounds, smoke });
-    await pg?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-    return;
+    return cleanUp();
   }
 
   const assay = await startAssay(env);
@@ -230,8 +234,7 @@ async function main(): Promise<void> {
   const rss = assay.peakRssMb();
   await assay.stop();
   await bare.stop();
-  await pg?.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
+  await cleanUp();
 
   // Each Assay run is compared with the ceiling run just before it (A B A B ...).
   const ceilings = results.ceiling!;

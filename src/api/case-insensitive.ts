@@ -41,3 +41,34 @@ function allCanonical(body: object, names: ReadonlySet<string>): boolean {
   }
   return true;
 }
+
+/**
+ * The same for a query string, which has no types: a known parameter in any casing is renamed, an
+ * integer one's digits become a number, and an unknown one is refused, so a misspelled filter is
+ * an error rather than a list nobody asked for.
+ */
+export function caseInsensitiveQuery(schema: TObject) {
+  const canonical = new Map(Object.keys(schema.properties).map((name) => [name.toLowerCase(), name]));
+  const integers = new Set(Object.entries(schema.properties).flatMap(([name, s]) => ((s as { type?: unknown }).type === 'integer' ? [name] : [])));
+  const known = [...canonical.values()].join(', ');
+  return function normalizeQuery(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+    const query = request.query as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(query)) {
+      const name = canonical.get(key.toLowerCase());
+      if (name === undefined) {
+        const shown = JSON.stringify(key.slice(0, 40));
+        return done(
+          new DomainError('ValidationError', `${shown} is not a query parameter here; known: ${known}`, { field: key.slice(0, 40), rule: 'unknownParameter' }),
+        );
+      }
+      if (Object.hasOwn(out, name) || Array.isArray(query[key])) {
+        return done(new DomainError('ValidationError', `${name} is given more than once`, { field: name, rule: 'duplicateParameter' }));
+      }
+      const value = query[key];
+      out[name] = integers.has(name) && typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
+    }
+    request.query = out;
+    done();
+  };
+}

@@ -7,6 +7,7 @@ import { analysisResult } from './routes/analysis-result.js';
 import { assessmentCancel } from './routes/assessment-cancel.js';
 import { assessmentCreate } from './routes/assessment-create.js';
 import { assessmentGet } from './routes/assessment-get.js';
+import { assessmentList } from './routes/assessment-list.js';
 import { candidateCreate } from './routes/candidate-create.js';
 import { candidateDelete } from './routes/candidate-delete.js';
 import { candidateGet } from './routes/candidate-get.js';
@@ -60,6 +61,7 @@ export async function apiPlugin(app: App, deps: Deps): Promise<void> {
   candidateCreate(app, deps);
   assessmentCreate(app, deps);
   assessmentGet(app, deps);
+  assessmentList(app, deps);
   analysisResult(app, deps);
   report(app, deps);
   reportLinksRevoke(app, deps);

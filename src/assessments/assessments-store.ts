@@ -168,14 +168,16 @@ export async function findAssessmentSummary(store: Store, analysisId: string): P
   return (await run(store.db, summaryById(store.db, store.dialect, analysisId))).rows[0];
 }
 
-/** How many items of the assessment have an answer: its progress. */
-export async function countAnswers(store: Store, analysisId: string): Promise<number> {
-  const row = await store.db
+/** How many items of each assessment have an answer: their progress, in one query. None answered: absent. */
+export async function answerCounts(store: Store, analysisIds: readonly string[]): Promise<Map<string, number>> {
+  if (analysisIds.length === 0) return new Map();
+  const rows = await store.db
     .selectFrom('assessment_answers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('analysis_id', '=', analysisId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .select((eb) => ['analysis_id', eb.fn.countAll<number>().as('n')])
+    .where('analysis_id', 'in', [...analysisIds])
+    .groupBy('analysis_id')
+    .execute();
+  return new Map(rows.map((r) => [r.analysis_id, Number(r.n)]));
 }
 
 /** Withdraws an open assessment of the tenant: its link shows that it was withdrawn. */

@@ -18,6 +18,7 @@ import * as greenhouseOneOrder from './migrations/0015-greenhouse-one-order.js';
 import * as candidateBound from './migrations/0016-candidate-bound.js';
 import * as mailByTenant from './migrations/0017-mail-by-tenant.js';
 import * as translatedNorms from './migrations/0018-translated-norms.js';
+import * as assessmentList from './migrations/0021-assessment-list.js';
 import * as idempotencyKeys from './migrations/0022-idempotency-keys.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0016-candidate-bound': candidateBound,
   '0017-mail-by-tenant': mailByTenant,
   '0018-translated-norms': translatedNorms,
+  '0021-assessment-list': assessmentList,
   '0022-idempotency-keys': idempotencyKeys,
 };
 

@@ -95,6 +95,7 @@ export interface AssessmentTable {
   /** Null for assessments created before expiry existed: those never expire. */
   expires_at: string | null;
   cancelled_at: string | null;
+  // changed_at, generated (migration 0021), is read only by the list (assessments/list-store.ts).
 }
 
 /** Per portal (API key): what the candidate is offered after finishing. */

@@ -53,7 +53,15 @@ export function describeValidation(e: AjvError, context: string): DomainError {
       message = `${field} must be at most ${String(limit)} characters`;
       break;
     case 'format':
-      message = e.params.format === 'email' ? `${field} must be a valid e-mail address` : `${field} must be a valid ${String(e.params.format)}`;
+      message =
+        e.params.format === 'email'
+          ? `${field} must be a valid e-mail address`
+          : e.params.format === 'date-time'
+            ? `${field} must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T00:00:00Z`
+            : `${field} must be a valid ${String(e.params.format)}`;
+      break;
+    case 'enum':
+      message = `${field} must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
       break;
     case 'pattern':
       message =

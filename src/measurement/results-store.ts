@@ -21,3 +21,9 @@ export function storedResult(row: AssessmentRow): StoredResult | undefined {
 export async function pinnedNormGroup(store: Store, row: AssessmentRow): Promise<NormGroup | null> {
   return row.norm_group_id ? ((await findNormGroup(store, row.norm_group_id)) ?? null) : null;
 }
+
+/** The norm groups pinned by the rows, by id: each read once (and kept, norms-store.ts). */
+export async function pinnedNormGroups(store: Store, rows: readonly AssessmentRow[]): Promise<Map<string, NormGroup | null>> {
+  const ids = [...new Set(rows.flatMap((r) => (r.norm_group_id ? [r.norm_group_id] : [])))];
+  return new Map(await Promise.all(ids.map(async (id) => [id, (await findNormGroup(store, id)) ?? null] as const)));
+}

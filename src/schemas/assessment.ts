@@ -42,66 +42,66 @@ const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]
 
 export const AssessmentParams = Type.Object({ AnalysisId: AnalysisIdParam });
 
-export const AssessmentStatus = Envelope(
-  Type.Object({
-    AnalysisId: Type.String(),
-    ExternalId: Type.String(),
-    AssessmentType: Type.Integer(),
-    AssessmentUrl: Type.String(),
-    Status: Type.Union(
-      ['Created', 'Started', 'Completed', 'Expired', 'Cancelled'].map((s) => Type.Literal(s)),
-      {
-        description: 'Expired: not completed before ExpiresAt. Cancelled: withdrawn with DELETE. Both are final; no webhook is sent for them.',
-      },
-    ),
-    CreatedAt: Type.String({ format: 'date-time' }),
-    StartedAt: Timestamp,
-    CompletedAt: Timestamp,
-    ExpiresAt: Timestamp,
-    CancelledAt: Timestamp,
-    AnsweredItems: Type.Integer({ description: "Statements answered so far: the candidate's progress." }),
-    TotalItems: Type.Integer({ description: 'Statements in the questionnaire.' }),
-    ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], {
-      description:
-        'Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see docs/RESULTS.md "Results".',
-    }),
-    IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], {
-      description: 'Once completed: StraightLining, Speeding, LowConsistency; see docs/RESULTS.md "Results".',
-    }),
-    NormGroup: NormGroupInfo,
-    ...TakenIn,
-    ResultsRelease,
-    ReportUrl,
-    Webhook: Type.Union([
-      Type.Null(),
-      Type.Object(
-        {
-          Status: Type.Union(['NotSent', 'Pending', 'Sending', 'Delivered', 'Failed', 'Unknown'].map((s) => Type.Literal(s))),
-          AttemptedAt: Timestamp,
-          DurationMs: Type.Union([Type.Integer(), Type.Null()]),
-          ResponseStatus: Type.Union([Type.Integer(), Type.Null()]),
-          Error: Type.Union([Type.String(), Type.Null()]),
-          Attempts: Type.Integer({ description: 'Attempts so far: the automatic one and any manual redeliveries. The log: GET …/webhooks.' }),
-        },
-        { description: 'The latest delivery attempt. Null when the assessment has no WebhookUrl.' },
-      ),
-    ]),
-    Scores: Type.Union([
-      Type.Null(),
-      Type.Array(
-        Type.Object({
-          Scale: Type.String(),
-          Name: Type.String(),
-          Raw: Type.Number(),
-          Mean: Type.Number(),
-          Items: Type.Integer(),
-        }),
-        { description: 'Per scale, once completed: mean of the item responses on the response scale of the instrument, negatively keyed items reversed.' },
-      ),
-    ]),
+/** One assessment as its lookup and the tenant's list show it. */
+export const AssessmentView = Type.Object({
+  AnalysisId: Type.String(),
+  ExternalId: Type.String(),
+  AssessmentType: Type.Integer(),
+  AssessmentUrl: Type.String(),
+  Status: Type.Union(
+    ['Created', 'Started', 'Completed', 'Expired', 'Cancelled'].map((s) => Type.Literal(s)),
+    {
+      description: 'Expired: not completed before ExpiresAt. Cancelled: withdrawn with DELETE. Both are final; no webhook is sent for them.',
+    },
+  ),
+  CreatedAt: Type.String({ format: 'date-time' }),
+  StartedAt: Timestamp,
+  CompletedAt: Timestamp,
+  ExpiresAt: Timestamp,
+  CancelledAt: Timestamp,
+  AnsweredItems: Type.Integer({ description: "Statements answered so far: the candidate's progress." }),
+  TotalItems: Type.Integer({ description: 'Statements in the questionnaire.' }),
+  ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see docs/RESULTS.md "Results".',
   }),
-  200,
-);
+  IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], {
+    description: 'Once completed: StraightLining, Speeding, LowConsistency; see docs/RESULTS.md "Results".',
+  }),
+  NormGroup: NormGroupInfo,
+  ...TakenIn,
+  ResultsRelease,
+  ReportUrl,
+  Webhook: Type.Union([
+    Type.Null(),
+    Type.Object(
+      {
+        Status: Type.Union(['NotSent', 'Pending', 'Sending', 'Delivered', 'Failed', 'Unknown'].map((s) => Type.Literal(s))),
+        AttemptedAt: Timestamp,
+        DurationMs: Type.Union([Type.Integer(), Type.Null()]),
+        ResponseStatus: Type.Union([Type.Integer(), Type.Null()]),
+        Error: Type.Union([Type.String(), Type.Null()]),
+        Attempts: Type.Integer({ description: 'Attempts so far: the automatic one and any manual redeliveries. The log: GET …/webhooks.' }),
+      },
+      { description: 'The latest delivery attempt. Null when the assessment has no WebhookUrl.' },
+    ),
+  ]),
+  Scores: Type.Union([
+    Type.Null(),
+    Type.Array(
+      Type.Object({
+        Scale: Type.String(),
+        Name: Type.String(),
+        Raw: Type.Number(),
+        Mean: Type.Number(),
+        Items: Type.Integer(),
+      }),
+      { description: 'Per scale, once completed: mean of the item responses on the response scale of the instrument, negatively keyed items reversed.' },
+    ),
+  ]),
+});
+
+export const AssessmentStatus = Envelope(AssessmentView, 200);
 
 export const AssessmentCancelled = Envelope(
   Type.Object({ AnalysisId: Type.String(), Status: Type.Literal('Cancelled'), CancelledAt: Type.String({ format: 'date-time' }) }),

@@ -6,10 +6,26 @@ export async function listAttempts(store: Store, analysisId: string): Promise<At
   return store.db.selectFrom('webhook_attempts').selectAll().where('analysis_id', '=', analysisId).orderBy('created_at').orderBy('id').execute();
 }
 
+export type LatestAttempt = { latest: AttemptRow; count: number };
+
 /** The most recent attempt and how many there were: what the status lookup shows. */
-export async function latestAttempt(store: Store, analysisId: string): Promise<{ latest: AttemptRow; count: number } | undefined> {
-  const all = await listAttempts(store, analysisId);
-  return all.length ? { latest: all.at(-1)!, count: all.length } : undefined;
+export async function latestAttempt(store: Store, analysisId: string): Promise<LatestAttempt | undefined> {
+  return (await latestAttempts(store, [analysisId])).get(analysisId);
+}
+
+/** `latestAttempt` of each of the assessments, in one query: a page of the list reads them at once. */
+export async function latestAttempts(store: Store, analysisIds: readonly string[]): Promise<Map<string, LatestAttempt>> {
+  const found = new Map<string, LatestAttempt>();
+  if (analysisIds.length === 0) return found;
+  const rows = await store.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('analysis_id', 'in', [...analysisIds])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) found.set(row.analysis_id, { latest: row, count: (found.get(row.analysis_id)?.count ?? 0) + 1 });
+  return found;
 }
 
 export interface AttemptFilter {

@@ -29,6 +29,7 @@ const ROUTES: Record<string, Row> = {
   'GET /healthz': { url: () => '/healthz', open: true },
   'GET /readyz': { url: () => '/readyz', open: true },
   'GET /api/anonymous/assessmenttypes': { url: () => '/api/anonymous/assessmenttypes', noIds: true },
+  'GET /api/anonymous/assessments': { url: () => '/api/anonymous/assessments', noIds: true },
   'POST /api/anonymous/candidate': { url: () => '/api/anonymous/candidate', body: () => candidate(), noIds: true },
   'POST /api/anonymous/assessment': {
     url: () => '/api/anonymous/assessment',

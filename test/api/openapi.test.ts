@@ -150,11 +150,14 @@ suiteOnEachDatabase('GET /openapi.json and /docs', { on: 'first', tenant: false 
     const extensions = operations(doc).filter(
       (o) => o.path.startsWith('/api/') && o.path !== '/api/anonymous/candidate' && o.path !== '/api/anonymous/assessment',
     );
-    assert.equal(extensions.length, 12);
+    assert.equal(extensions.length, 13);
     assert.ok(
       extensions.some((o) => o.path === '/api/anonymous/assessmenttypes' && o.method === 'get'),
       'the catalogue is one',
     );
+    const list = extensions.find((o) => o.path === '/api/anonymous/assessments' && o.method === 'get');
+    assert.ok(list, 'the list is one');
+    assert.ok(Array.isArray(list.op.security) && list.op.security.length > 0, 'the list needs credentials');
     for (const { path, method, op } of extensions) assert.equal(op['x-assay-extension'], true, `${method} ${path}`);
     assert.deepEqual(doc.paths['/api/anonymous/assessment/{AnalysisId}'].get.tags, ['Extensions']);
   });

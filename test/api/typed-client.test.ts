@@ -171,6 +171,19 @@ suiteOnEachDatabase(
       assert.equal(noResend.error?.error.code, 'NotFound');
     });
 
+    test('the list of assessments, a page after its Cursor, and its refusals', async () => {
+      const ids = [await newAssessment(await newCandidate()), await newAssessment(await newCandidate())];
+      const first = await api.GET('/api/anonymous/assessments', { params: { query: { Limit: 1 } } });
+      assert.equal(first.data?.Data.Assessments.length, 1);
+      const next = await api.GET('/api/anonymous/assessments', { params: { query: { Limit: 100, Cursor: first.data!.Data.Cursor! } } });
+      assert.ok(ids.every((id) => [...first.data!.Data.Assessments, ...next.data!.Data.Assessments].some((a) => a.AnalysisId === id)));
+      assert.equal(next.data?.Data.Cursor, null);
+      const over = await api.GET('/api/anonymous/assessments', { params: { query: { Limit: 101 } } });
+      assert.equal(over.error?.error.code, 'ValidationError');
+      const badCursor = await api.GET('/api/anonymous/assessments', { params: { query: { Cursor: 'forged' } } });
+      assert.equal(badCursor.error?.error.code, 'ValidationError');
+    });
+
     test('the catalogue of assessment types, and its refusal', async () => {
       const { data } = await api.GET('/api/anonymous/assessmenttypes');
       assert.deepEqual(

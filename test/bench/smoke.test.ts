@@ -42,6 +42,15 @@ describe('the benchmark suite', () => {
     assert.ok(s.used > 0 && s.csv.min > 0 && s.csv.max >= s.csv.min && s.table.min > 0, JSON.stringify(s));
   });
 
+  test('a smoke list: 2,000 assessments and 1,000 of another tenant, three pages of each filter over HTTP and through the finder', async () => {
+    const s = await bench(['--list', '--smoke']);
+    assert.deepEqual([s.assessments, s.others], [2_000, 1_000]);
+    assert.equal(s.scenarios.length, 13);
+    for (const x of s.scenarios) assert.ok(x.pages === 3 && x.p95 > 0 && x.queryP95 >= 0 && x.max >= x.p95, JSON.stringify(x));
+    assert.equal(s.scenarios.find((x: { name: string }) => x.name === 'no filter').rows, 300, 'three full pages of 100');
+    assert.equal(s.scenarios.find((x: { name: string }) => x.name === 'CompletedSince tomorrow (none)').rows, 0);
+  });
+
   test('a smoke campaign: five candidates finish TMA170 through the forms, each webhook arrives, the reads answer', async () => {
     const tma170 = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'tma170.json'), 'utf8')) as { items: unknown[]; itemsPerPage: number };
     // The start page, every questionnaire page, and the confirmation: one post each.

@@ -1109,6 +1109,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/anonymous/assessments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's assessments (extension)
+         * @description Not in the original specification. Your own assessments, each as the lookup shows it, at most Limit a page, filtered by any of the parameters together. Walk the pages by passing each Cursor back; the last page has Cursor null. Without UpdatedSince a walk sees each assessment once, and ones created during it at its end; with UpdatedSince one that changes during the walk comes again at its end. To reconcile, walk from your last walk's start, less a minute. See docs/API.md.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only assessments completed at or after this instant (ISO 8601 with a time zone). Ordered by CompletedAt. */
+                    CompletedSince?: string;
+                    /** @description The previous page's Cursor, unchanged, with the same filters. */
+                    Cursor?: string;
+                    /** @description Only this candidate's assessments. */
+                    ExternalId?: string;
+                    /** @description At most this many a page: 1 to 100, default 50. */
+                    Limit?: number;
+                    /** @description Only assessments with this Status (as the lookup shows it). */
+                    Status?: "Created" | "Started" | "Completed" | "Expired" | "Cancelled";
+                    /** @description Only assessments changed at or after this instant (ISO 8601 with a time zone): created, started, answered, completed, cancelled or released. Expiry is no change: ask Status=Expired. Ordered by that change. */
+                    UpdatedSince?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK, in the success envelope */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            Data: {
+                                Assessments: {
+                                    AnalysisId: string;
+                                    /** @description Statements answered so far: the candidate's progress. */
+                                    AnsweredItems: number;
+                                    AssessmentType: number;
+                                    AssessmentUrl: string;
+                                    CancelledAt: string | null;
+                                    CompletedAt: string | null;
+                                    /** @description Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see docs/RESULTS.md "Results". */
+                                    ConsistencyScore: number | null;
+                                    /** @description Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it. */
+                                    ContentVersion: string | null;
+                                    /** Format: date-time */
+                                    CreatedAt: string;
+                                    ExpiresAt: string | null;
+                                    ExternalId: string;
+                                    /** @description Once completed: StraightLining, Speeding, LowConsistency; see docs/RESULTS.md "Results". */
+                                    IntegrityFlags: null | ("StraightLining" | "Speeding" | "LowConsistency")[];
+                                    /** @description Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it. */
+                                    Language: "nl" | "en" | null;
+                                    /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
+                                    NormGroup: null | {
+                                        CollectedFrom: string | null;
+                                        CollectedTo: string | null;
+                                        Id: string;
+                                        /** @description True for the shipped example: simulated, never for selection decisions. */
+                                        Illustrative: boolean;
+                                        Name: string;
+                                        SampleSize: number;
+                                        Source: string;
+                                    };
+                                    /** @description Once completed: a signed link to the report on the portal domain, for people without API credentials. It expires (REPORT_LINK_DAYS). */
+                                    ReportUrl: string | null;
+                                    /** @description Whether the candidate must release the results before they are shown (a portal setting), and their answer. */
+                                    ResultsRelease: "NotRequired" | "Pending" | "Released" | "Declined";
+                                    Scores: null | {
+                                        Items: number;
+                                        Mean: number;
+                                        Name: string;
+                                        Raw: number;
+                                        Scale: string;
+                                    }[];
+                                    StartedAt: string | null;
+                                    /** @description Expired: not completed before ExpiresAt. Cancelled: withdrawn with DELETE. Both are final; no webhook is sent for them. */
+                                    Status: "Created" | "Started" | "Completed" | "Expired" | "Cancelled";
+                                    /** @description Statements in the questionnaire. */
+                                    TotalItems: number;
+                                    Webhook: null | {
+                                        AttemptedAt: string | null;
+                                        /** @description Attempts so far: the automatic one and any manual redeliveries. The log: GET …/webhooks. */
+                                        Attempts: number;
+                                        DurationMs: number | null;
+                                        Error: string | null;
+                                        ResponseStatus: number | null;
+                                        Status: "NotSent" | "Pending" | "Sending" | "Delivered" | "Failed" | "Unknown";
+                                    };
+                                }[];
+                                /** @description Pass it as Cursor for the next page; null on the last page. */
+                                Cursor: string | null;
+                            };
+                            Message: null;
+                            /** @enum {integer} */
+                            StatusCode: 200;
+                        };
+                    };
+                };
+                /** @description `ValidationError`: a field breaks a rule (innererror names the field and the rule), or the URL cannot be read */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InvalidApiKey`: the api-key header is missing or not a valid key (checked first); `InvalidCredentials`: the Basic credentials are missing or wrong, or belong to another tenant than the key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TooManyRequests`: a limit was hit (failed authentications from the caller's address, the API key's requests a minute, invitations to one address an hour or per tenant a minute, or a route's own such as redeliveries or a tenant's share of PDFs waiting to be rendered); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalError`: a bug; logged with the request id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ServiceUnavailable`: the database is unreachable or the server is shedding load; see Retry-After */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/anonymous/assessmenttypes": {
         parameters: {
             query?: never;
