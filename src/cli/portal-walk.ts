@@ -38,7 +38,14 @@ const attr = (tag: string, name: string) => {
 };
 const textOf = (html: string, tag: string) => {
   const m = new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`).exec(html);
-  return m ? decode(m[1]!.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim()) : '';
+  return m
+    ? decode(
+        m[1]!
+          .replace(/<[^>]+>/g, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      )
+    : '';
 };
 
 /** The first form a page posts, read as a browser reads it: its action, fields and buttons. */
@@ -87,7 +94,13 @@ class Browser {
       if (/max-age=0\b/i.test(line) || value === '') this.#cookies.delete(name);
       else this.#cookies.set(name, value);
     }
-    return { url, status: res.status, location: res.headers.get('location'), body: await res.text(), refused: res.headers.get(PORTAL_WALK_HEADER) === 'refused' };
+    return {
+      url,
+      status: res.status,
+      location: res.headers.get('location'),
+      body: await res.text(),
+      refused: res.headers.get(PORTAL_WALK_HEADER) === 'refused',
+    };
   }
 }
 
@@ -190,6 +203,8 @@ export function portalWalkCommand(portal: Command): void {
       if (opts.answers !== 'random' && opts.answers !== 'midpoint') throw new CliError(`--answers must be random or midpoint, got "${opts.answers}"`);
       const print = (line: string) => process.stdout.write(line + '\n');
       const end = await walk(url, opts.answers, print);
-      print(end.includes('/anonymous/analyse/') ? `Done: ${end} (no ReturnUrl: the portal asks the candidate to close the tab)` : `Sent to the ReturnUrl: ${end}`);
+      print(
+        end.includes('/anonymous/analyse/') ? `Done: ${end} (no ReturnUrl: the portal asks the candidate to close the tab)` : `Sent to the ReturnUrl: ${end}`,
+      );
     });
 }

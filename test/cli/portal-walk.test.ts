@@ -65,7 +65,10 @@ suiteOnEachDatabase(
       assert.equal((await browser.submit(startPath(a.id), {})).status, 303, 'the browser pressed Start');
       const r = await walk(a.url);
       assert.equal(r.code, 1);
-      assert.equal(r.stderr, "assay: This assessment was started in another browser: only that browser, or one given the candidate's personal code, can go on with it\n");
+      assert.equal(
+        r.stderr,
+        "assay: This assessment was started in another browser: only that browser, or one given the candidate's personal code, can go on with it\n",
+      );
       assert.equal(r.stdout, '');
       assert.equal(await statusOf(server.url, creds, a.id), 'Started');
       const fresh = await order(0);
