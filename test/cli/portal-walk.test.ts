@@ -9,6 +9,7 @@ import { FormClient, startPath } from '../helpers/forms.js';
 import { apiClient, type Credentials } from '../helpers/http.js';
 import { ROOT } from '../../src/platform/paths.js';
 import { WALK_REFUSED } from '../../src/portal/walk-guard.js';
+import { choose } from '../../src/cli/portal-walk.js';
 
 /** Each shipped instrument's item count and scale, read from its content file, not from src/. */
 function instrument(file: string): { items: number; values: number[] } {
@@ -58,6 +59,29 @@ suiteOnEachDatabase(
         assert.equal(JSON.parse(delivery!.body).Analysis_Id, a.id);
       });
     }
+
+    test('a candidate asked to update their details and gender: the walk fills in both pages, then the items', async () => {
+      const hook = `/hooks/${++n}`;
+      const a = await newAssessment(server.url, creds, { AssessmentType: 0, WebhookUrl: receiver.url(hook) }, { NeedsToUpdateData: true, Gender: 0 });
+      const r = await walk(a.url, '--answers', 'midpoint');
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /: details given as Portal Walk <portal-walk@example\.com>$/m);
+      assert.match(r.stdout, /: prefer not to say$/m);
+      assert.equal(answered(r.stdout), INSTRUMENTS[0]!.items);
+      assert.match(r.stdout.trim().split('\n').at(-1)!, /^Done: .*\/done \(no ReturnUrl/);
+      const c = (await apiClient(server.url, creds).get(`/api/anonymous/candidate/${encodeURIComponent(a.externalId)}`)).body.Data.Candidate;
+      assert.deepEqual([c.FirstName, c.LastName, c.Email, c.NeedsToUpdateData], ['Portal', 'Walk', 'portal-walk@example.com', false]);
+      await receiver.waitForPath(hook);
+    });
+
+    test('midpoint is the middle option, the lower of two on an even scale; random stays on the scale', () => {
+      const scale = (k: number) => Array.from({ length: k }, (_, i) => String(i + 1));
+      assert.equal(choose(scale(5), 'midpoint'), '3');
+      assert.equal(choose(scale(6), 'midpoint'), '3');
+      assert.equal(choose(['5', '1', '3', '2', '4'], 'midpoint'), '3', 'by value, not by page order');
+      const drawn = new Set(Array.from({ length: 600 }, () => choose(scale(6), 'random')));
+      assert.deepEqual([...drawn].sort(), scale(6), 'every option drawn, and nothing else');
+    });
 
     test('an assessment started in another browser is refused in one line; a fresh one beside it walks', async () => {
       const a = await order(0);
