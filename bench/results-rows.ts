@@ -6,7 +6,15 @@ import { ROOT } from '../src/platform/paths.js';
 export const RESULTS_FILE = join(ROOT, 'bench', 'RESULTS.md');
 
 /** The markers run.ts writes after, one table each. */
-export const MARKERS = ['<!-- results -->', '<!-- scaling -->', '<!-- hostile -->', '<!-- campaign -->', '<!-- mail -->', '<!-- norms -->'] as const;
+export const MARKERS = [
+  '<!-- results -->',
+  '<!-- scaling -->',
+  '<!-- hostile -->',
+  '<!-- campaign -->',
+  '<!-- mail -->',
+  '<!-- norms -->',
+  '<!-- walk -->',
+] as const;
 
 /** Adds a row at the end of the table that follows `marker` in `file` (bench/RESULTS.md). */
 export function insertRow(marker: (typeof MARKERS)[number], cells: Array<string | number>, file = RESULTS_FILE): void {

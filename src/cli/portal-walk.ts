@@ -9,6 +9,8 @@ const START_PATH = /^\/anonymous\/analyse\/start\/[A-Za-z0-9_-]{16,64}$/;
 const PORTAL_PATH = '/anonymous/analyse/';
 /** Far more pages than the longest questionnaire has: a portal that never ends is an error, not a hang. */
 const MAX_STEPS = 500;
+/** How often a page a busy server sheds is asked for before the walk gives up. */
+const BUSY_ATTEMPTS = 5;
 /** What the details page is given when the portal asks the candidate to update them. */
 const DETAILS = { FirstName: 'Portal', Preposition: '', LastName: 'Walk', Email: 'portal-walk@example.com' };
 
@@ -18,6 +20,7 @@ interface Page {
   location: string | null;
   body: string;
   refused: boolean;
+  retryAfter: string | null;
 }
 
 export interface Form {
@@ -76,7 +79,17 @@ class Browser {
   readonly #cookies = new Map<string, string>();
   constructor(readonly origin: string) {}
 
+  /** A page, asked again after the wait a busy server names (503 with Retry-After), a few times. */
   async send(url: URL, form?: URLSearchParams): Promise<Page> {
+    for (let attempt = 1; ; attempt++) {
+      const page = await this.#once(url, form);
+      const wait = Number(page.retryAfter);
+      if (page.status !== 503 || !(wait >= 0 && wait <= 10) || attempt === BUSY_ATTEMPTS) return page;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 100));
+    }
+  }
+
+  async #once(url: URL, form?: URLSearchParams): Promise<Page> {
     const headers: Record<string, string> = { 'accept-language': 'en', 'user-agent': 'assay-portal-walk', [PORTAL_WALK_HEADER]: '1' };
     if (this.#cookies.size) headers.cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', origin: this.origin, 'sec-fetch-site': 'same-origin' });
@@ -100,6 +113,7 @@ class Browser {
       location: res.headers.get('location'),
       body: await res.text(),
       refused: res.headers.get(PORTAL_WALK_HEADER) === 'refused',
+      retryAfter: res.headers.get('retry-after'),
     };
   }
 }
