@@ -42,6 +42,13 @@ describe('the benchmark suite', () => {
     assert.ok(s.used > 0 && s.csv.min > 0 && s.csv.max >= s.csv.min && s.table.min > 0, JSON.stringify(s));
   });
 
+  test('a smoke walk: bin/assay portal walk finishes each instrument once, each timed', async () => {
+    const s = await bench(['--walk', '--smoke']);
+    assert.equal(s.failed, 0);
+    assert.deepEqual(Object.keys(s.seconds), ['TMA170', 'TMA312', 'SPI']);
+    for (const t of Object.values(s.seconds) as Array<{ min: number; max: number }>) assert.ok(t.min > 0 && t.max >= t.min, JSON.stringify(s));
+  });
+
   test('a smoke campaign: five candidates finish TMA170 through the forms, each webhook arrives, the reads answer', async () => {
     const tma170 = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'tma170.json'), 'utf8')) as { items: unknown[]; itemsPerPage: number };
     // The start page, every questionnaire page, and the confirmation: one post each.
