@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/deadline.js';
-import { runCli } from '../helpers/cli.js';
+import { portalSet, runCli } from '../helpers/cli.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { newAssessment } from '../helpers/fixtures.js';
 import { FormClient, startPath } from '../helpers/forms.js';
@@ -34,7 +34,7 @@ const statusOf = async (base: string, creds: Credentials, id: string) => (await 
 suiteOnEachDatabase(
   'bin/assay portal walk fills in an assessment over HTTP',
   { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, receiver: true, tenant: { portalDomain: ({ url }) => url } },
-  ({ server, creds, receiver, another }) => {
+  ({ server, creds, receiver, another, cliEnv }) => {
     let n = 0;
     const order = async (type: number) => {
       const hook = `/hooks/${++n}`;
@@ -115,6 +115,20 @@ suiteOnEachDatabase(
         assert.equal(r.code, 1, args.join(' '));
         assert.match(r.stderr, expected);
         assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      }
+    });
+
+    test('a portal with feedback and the release question: the walk shows the page, leaves the decision open and goes on to the ReturnUrl', async () => {
+      await portalSet(creds.apiKeyId, cliEnv, '--candidate-feedback', 'on', '--candidate-release', 'on');
+      try {
+        const a = await order(2);
+        const r = await walk(a.url);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /: shown; any question about sharing the results is left to the candidate$/m);
+        assert.equal(r.stdout.trim().split('\n').at(-1), `Sent to the ReturnUrl: ${a.back}`);
+        assert.equal(await statusOf(server.url, creds, a.id), 'Completed');
+      } finally {
+        await portalSet(creds.apiKeyId, cliEnv, '--candidate-feedback', 'off', '--candidate-release', 'off');
       }
     });
 
