@@ -168,7 +168,7 @@ export function startUrl(raw: string): URL {
  * candidate's browser without JavaScript would; `say` gets one line a page. Returns where the
  * portal sent the candidate at the end.
  */
-export async function walk(raw: string, mode: AnswerMode, say: (line: string) => void): Promise<string> {
+export async function walk(raw: string, mode: AnswerMode, say: (line: string) => void): Promise<{ url: string; returnUrl: boolean }> {
   const start = startUrl(raw);
   const browser = new Browser(start.origin);
   let page = await browser.send(start);
@@ -176,7 +176,7 @@ export async function walk(raw: string, mode: AnswerMode, say: (line: string) =>
     if (page.status >= 300 && page.status < 400 && page.location) {
       const next = new URL(page.location, page.url);
       // A redirect out of the portal is where the candidate is sent on: the ReturnUrl.
-      if (next.origin !== start.origin || !next.pathname.startsWith(PORTAL_PATH)) return next.href;
+      if (next.origin !== start.origin || !next.pathname.startsWith(PORTAL_PATH)) return { url: next.href, returnUrl: true };
       page = await browser.send(next);
       continue;
     }
@@ -196,7 +196,7 @@ export async function walk(raw: string, mode: AnswerMode, say: (line: string) =>
       // A page without a form at the start: the assessment was finished before.
       if (step === 0) throw new CliError(`${start.href}: ${title}: ${textOf(page.body, 'p')}`);
       say(title);
-      return page.url.href;
+      return { url: page.url.href, returnUrl: false };
     }
     const { fields, did } = fill(form, mode);
     say(`${title}: ${did}`);
@@ -217,8 +217,6 @@ export function portalWalkCommand(portal: Command): void {
       if (opts.answers !== 'random' && opts.answers !== 'midpoint') throw new CliError(`--answers must be random or midpoint, got "${opts.answers}"`);
       const print = (line: string) => process.stdout.write(line + '\n');
       const end = await walk(url, opts.answers, print);
-      print(
-        end.includes('/anonymous/analyse/') ? `Done: ${end} (no ReturnUrl: the portal asks the candidate to close the tab)` : `Sent to the ReturnUrl: ${end}`,
-      );
+      print(end.returnUrl ? `Sent to the ReturnUrl: ${end.url}` : `Done: ${end.url} (no ReturnUrl: the portal asks the candidate to close the tab)`);
     });
 }
