@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { authHeaders, candidate } from '../test/helpers/http.js';
@@ -106,4 +107,22 @@ export async function hostile(env: Record<string, string>, options: { duration: 
   } finally {
     await assay.stop();
   }
+}
+
+/** The row a hostile run adds to bench/RESULTS.md. */
+export function hostileRow(summary: HostileSummary, pgMode: boolean): Array<string | number> {
+  return [
+    new Date().toISOString().slice(0, 10),
+    `${cpus().length} cores, Node ${process.versions.node}`,
+    `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
+    pgMode ? 'PostgreSQL' : 'SQLite',
+    `${summary.quiet.p50} / ${summary.quiet.p99}`,
+    `${summary.underBurst.p50} / ${summary.underBurst.p99}`,
+    summary.bursts,
+    `${summary.verdicts.min}–${summary.verdicts.max}`,
+    `${summary.storm.rssBefore} → ${summary.storm.rssAfter}`,
+    Object.entries(summary.storm.statuses)
+      .map(([k, v]) => `${v}×${k}`)
+      .join(', '),
+  ];
 }

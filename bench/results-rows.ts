@@ -14,6 +14,7 @@ export const MARKERS = [
   '<!-- mail -->',
   '<!-- norms -->',
   '<!-- list -->',
+  '<!-- walk -->',
 ] as const;
 
 /** Adds a row at the end of the table that follows `marker` in `file` (bench/RESULTS.md). */

@@ -3,6 +3,7 @@
  * npm run bench -- --hostile [--pg] [--smoke]
  * npm run bench -- --mail [--pg] [--candidates N] [--deadline S] [--smoke]
  * npm run bench -- --norms-build [--candidates N] [--rounds R] [--smoke]
+ * npm run bench -- --walk [--pg] [--rounds R] [--smoke]
  * npm run bench -- --list [--pg] [--candidates N] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
@@ -21,18 +22,19 @@ import { ownPostgres } from '../test/helpers/postgres.js';
 import { apiClient } from '../test/helpers/http.js';
 import { preloadCandidates } from './preload.js';
 import { runCliJson, startAssay, startBare } from './processes.js';
-import { hostile } from './hostile.js';
+import { hostile, hostileRow } from './hostile.js';
 import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode } from './campaign-mode.js';
 import { normsMode, normsRow } from './norms-mode.js';
+import { walkMode, walkRow } from './walk-mode.js';
 import { listBench } from './list-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
-import { insertRow } from './results-rows.js';
+import { insertRow, type MARKERS } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'cpu-prof', 'no-reads', 'list'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'walk', 'cpu-prof', 'no-reads', 'list'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -106,6 +108,13 @@ async function main(): Promise<void> {
     await pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   };
+  // A mode's end: its summary printed, its row logged (not for --smoke), what the run made removed.
+  const end = async (summary: unknown, failed: boolean, marker: (typeof MARKERS)[number], row: () => Array<string | number>) => {
+    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+    if (failed) process.exitCode = 1;
+    if (!smoke) insertRow(marker, row());
+    await cleanUp();
+  };
   const creds = runCliJson(['tenant', 'create', '--name', 'bench', '--portal-domain', 'http://127.0.0.1', '--json'], env);
   if (preload > 0) {
     process.stderr.write(`preloading ${preload} candidates... `);
@@ -114,39 +123,26 @@ async function main(): Promise<void> {
 
   if (flag('hostile')) {
     const summary = await hostile(env, { duration, bursts: smoke ? 2 : 20, storm: smoke ? 150 : 1_500 });
-    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     // AUTH_FAILURES_PER_MINUTE is 10: no burst may get more verdicts than that.
-    if (summary.verdicts.max > 10 || summary.underBurst.bad > 0 || summary.storm.errors > 0) process.exitCode = 1;
-    if (!smoke) {
-      insertRow('<!-- hostile -->', [
-        new Date().toISOString().slice(0, 10),
-        `${cpus().length} cores, Node ${process.versions.node}`,
-        `\`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
-        pgMode ? 'PostgreSQL' : 'SQLite',
-        `${summary.quiet.p50} / ${summary.quiet.p99}`,
-        `${summary.underBurst.p50} / ${summary.underBurst.p99}`,
-        summary.bursts,
-        `${summary.verdicts.min}–${summary.verdicts.max}`,
-        `${summary.storm.rssBefore} → ${summary.storm.rssAfter}`,
-        Object.entries(summary.storm.statuses)
-          .map(([k, v]) => `${v}×${k}`)
-          .join(', '),
-      ]);
-    }
-    return cleanUp();
-  }
-
-  if (flag('mail')) {
-    const summary = await mailMode(env, { invitations: option('candidates', smoke ? 20 : 1_000), deadlineS: option('deadline', smoke ? 60 : 300) });
-    process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-    if (summary.delivered !== summary.invited || summary.burst.bad > 0 || summary.during.bad > 0) process.exitCode = 1;
-    if (!smoke) insertRow('<!-- mail -->', mailRow(summary, pgMode));
-    return cleanUp();
+    return end(summary, summary.verdicts.max > 10 || summary.underBurst.bad > 0 || summary.storm.errors > 0, '<!-- hostile -->', () =>
+      hostileRow(summary, pgMode),
+    );
   }
 
   if (flag('list')) {
     await listBench(env, creds, { pg: pgMode, count: option('candidates', smoke ? 2_000 : 100_000), smoke, args: process.argv.slice(2).join(' ') });
     return cleanUp();
+  }
+
+  if (flag('walk')) {
+    const summary = await walkMode(env, creds, { rounds: option('rounds', smoke ? 1 : 3) });
+    return end(summary, summary.failed > 0, '<!-- walk -->', () => walkRow(summary, pgMode));
+  }
+
+  if (flag('mail')) {
+    const summary = await mailMode(env, { invitations: option('candidates', smoke ? 20 : 1_000), deadlineS: option('deadline', smoke ? 60 : 300) });
+    const failed = summary.delivered !== summary.invited || summary.burst.bad > 0 || summary.during.bad > 0;
+    return end(summary, failed, '<!-- mail -->', () => mailRow(summary, pgMode));
   }
 
   if (flag('campaign')) {
@@ -276,7 +272,7 @@ function writeRow(s: {
   const command = args ? `npm run bench -- ${args}` : 'npm run bench';
   const machine = `${cpus().length} cores, Node ${process.versions.node}`;
   const f = (r: number) => `${r.toFixed(2)}x`;
-  const row = [
+  insertRow('<!-- results -->', [
     new Date().toISOString().slice(0, 10),
     machine,
     `\`${command}\``,
@@ -290,8 +286,7 @@ function writeRow(s: {
     s.bad,
     `${s.latency.p50} / ${s.latency.p99}`,
     s.rss,
-  ];
-  insertRow('<!-- results -->', row);
+  ]);
 }
 
 await main();

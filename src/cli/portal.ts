@@ -7,6 +7,7 @@ import { textProblem } from '../domain/text.js';
 import { portalSettings, updatePortalSettings, webhookSecrets, type Logo, type PortalSettings } from '../tenancy/portal-settings-store.js';
 import { addMailOptions, mailChanges, mailShown, mailText, type MailOptions } from '../mail/portal-options.js';
 import { mailSettings, updateMailSettings } from '../mail/settings-store.js';
+import { portalWalkCommand } from './portal-walk.js';
 import { CliError, issueWebhookSecret, portalKey, print, withStore } from './shared.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
@@ -192,4 +193,6 @@ export function portalCommands(program: Command): void {
       });
       print(!!opts.json, out, text(out));
     });
+
+  portalWalkCommand(portal);
 }

@@ -11,6 +11,14 @@ export function portalStartPath(analysisId: string): string {
   return `${PORTAL_PREFIX}/start/${analysisId}`;
 }
 
+/** Whether a path is an AssessmentUrl's (the start page of an id of AnalysisId length). */
+export function isPortalStartPath(path: string): boolean {
+  return path.startsWith(`${PORTAL_PREFIX}/start/`) && /^[A-Za-z0-9_-]{16,64}$/.test(path.slice(PORTAL_PREFIX.length + 7));
+}
+
+/** Whether a path is one of the portal's. */
+export const isPortalPath = (path: string): boolean => path.startsWith(`${PORTAL_PREFIX}/`);
+
 export function portalPagePath(analysisId: string, page: PortalPage): string {
   return `${PORTAL_PREFIX}/${analysisId}/${page}`;
 }

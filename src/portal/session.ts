@@ -11,6 +11,7 @@ import { TEXTS } from './texts.js';
 import { closedPage, messagePage, notFoundPage } from './views/pages.js';
 import { startedElsewherePage } from './views/feedback.js';
 import { portalStartPath, portalPagePath, portalQuestionsPath } from '../domain/portal-paths.js';
+import { refuseWalk } from './walk-guard.js';
 
 /** AnalysisIds are 24 URL-safe characters; anything far from that is not worth a query. */
 const ANALYSIS_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -67,6 +68,7 @@ export async function load(
     sendPage(reply, notFoundPage(ctx), { status: 404 });
     return undefined;
   }
+  if (await refuseWalk(deps, request, reply, session.assessment.tenant_id)) return undefined;
   const l = loadedFrom(deps, ctx, id, session);
   // A closed link has one page, whatever URL of it is asked for.
   if (l.step.kind === 'expired' || l.step.kind === 'cancelled') {

@@ -9,6 +9,7 @@ import type { Instruments } from '../measurement/instruments/load.js';
 import { readContent } from '../measurement/load.js';
 import { parseNormFile } from '../measurement/norm-groups.js';
 import { textProblem } from '../domain/text.js';
+import { DEMO_TENANT_NAME } from '../domain/portal-walk.js';
 import type { CompetenceModel } from '../measurement/types.js';
 import { EXAMPLE_NORMS_DIR } from '../platform/paths.js';
 import { existsSync } from 'node:fs';
@@ -89,7 +90,7 @@ export async function provisionUser(store: Store, tenantId: string, username: st
 export async function ensureDemoTenant(store: Store, publicBaseUrl: string): Promise<IssuedCredentials | undefined> {
   if ((await countTenants(store)) > 0) return undefined;
   try {
-    return await provisionTenant(store, 'demo', publicBaseUrl, 'demo');
+    return await provisionTenant(store, DEMO_TENANT_NAME, publicBaseUrl, 'demo');
   } catch (error) {
     // Another process started at the same moment and created it.
     if (error instanceof ProvisionError) return undefined;

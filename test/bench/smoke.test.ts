@@ -51,6 +51,13 @@ describe('the benchmark suite', () => {
     assert.equal(s.scenarios.find((x: { name: string }) => x.name === 'CompletedSince tomorrow (none)').rows, 0);
   });
 
+  test('a smoke walk: bin/assay portal walk finishes each instrument once, each timed', async () => {
+    const s = await bench(['--walk', '--smoke']);
+    assert.equal(s.failed, 0);
+    assert.deepEqual(Object.keys(s.seconds), ['TMA170', 'TMA312', 'SPI']);
+    for (const t of Object.values(s.seconds) as Array<{ min: number; max: number }>) assert.ok(t.min > 0 && t.max >= t.min, JSON.stringify(s));
+  });
+
   test('a smoke campaign: five candidates finish TMA170 through the forms, each webhook arrives, the reads answer', async () => {
     const tma170 = JSON.parse(readFileSync(join(ROOT, 'content', 'instruments', 'tma170.json'), 'utf8')) as { items: unknown[]; itemsPerPage: number };
     // The start page, every questionnaire page, and the confirmation: one post each.
