@@ -117,7 +117,8 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): CliP
     output: () => [...lines, partial].join('\n') + err,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      // Room for a busy machine; only a command that ignores SIGTERM waits it out.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       const code = await exited;
       clearTimeout(timer);
       return code;
