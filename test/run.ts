@@ -89,8 +89,10 @@ const runTemp = mkdtempSync(join(tmpdir(), 'assay-run-'));
 chmodSync(runTemp, 0o711);
 
 function runFiles(node: string, selected: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  // A deadline on every test and suite, so a hang fails the run (the slowest suite, the browser's, takes about 90 s).
-  const args = ['--test', `--test-concurrency=${process.env.ASSAY_TEST_CONCURRENCY ?? '2'}`, '--test-timeout=300000', '--test-reporter=spec', ...selected];
+  // Every test, suite and hook has a deadline of its own (test/helpers/deadline.ts, harness.ts); this
+  // one is each file's, a last stop for a hang: a file's suites add up, and on a busy machine the body
+  // storm's alone took over 300 s.
+  const args = ['--test', `--test-concurrency=${process.env.ASSAY_TEST_CONCURRENCY ?? '2'}`, '--test-timeout=1800000', '--test-reporter=spec', ...selected];
   const child = spawn(node, args, { stdio: 'inherit', env: { ...env, TMPDIR: runTemp } });
   return new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 }

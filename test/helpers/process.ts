@@ -28,8 +28,11 @@ export function spawnServe(env: Record<string, string>): ChildProcessByStdio<nul
   });
 }
 
-/** `bin/assay serve` in its own process, as an operator runs it; resolves once it listens. */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+/**
+ * `bin/assay serve` in its own process, as an operator runs it; resolves once it listens. The start's
+ * deadline leaves room for a machine kept busy by other work (load 20: over 20 s), within the suite hook's.
+ */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   const child = spawnServe(env);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d));
@@ -58,7 +61,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
     port,
     url,
     output: () => out,
-    async waitForOutput(text, ms = 10_000) {
+    async waitForOutput(text, ms = 30_000) {
       const until = Date.now() + ms;
       while (!out.includes(text)) {
         if (child.exitCode !== null) throw new Error(`assay serve exited with ${child.exitCode} before printing "${text}":\n${out}`);
@@ -114,7 +117,8 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): CliP
     output: () => [...lines, partial].join('\n') + err,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      // Room for a busy machine; only a command that ignores SIGTERM waits it out.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       const code = await exited;
       clearTimeout(timer);
       return code;

@@ -52,7 +52,7 @@ export class Receiver {
   }
 
   /** Waits until `count` requests arrived (or fails after `ms`). */
-  async waitFor(count: number, ms = 10_000): Promise<Received[]> {
+  async waitFor(count: number, ms = 30_000): Promise<Received[]> {
     const deadline = Date.now() + ms;
     while (this.received.length < count) {
       if (Date.now() > deadline) throw new Error(`receiver got ${this.received.length} of ${count} requests`);
@@ -65,7 +65,7 @@ export class Receiver {
    * Waits until `count` requests to `path` arrived (or fails after `ms`). A browser sent to
    * this receiver also asks it for /favicon.ico, so counting every request is not enough.
    */
-  async waitForPath(path: string, count = 1, ms = 10_000): Promise<Received[]> {
+  async waitForPath(path: string, count = 1, ms = 30_000): Promise<Received[]> {
     const arrived = () => this.received.filter((r) => r.url === path);
     await eventually(async () => (arrived().length >= count ? true : undefined), ms, `${count} request(s) to ${path}`);
     return arrived();
@@ -77,8 +77,11 @@ export class Receiver {
   }
 }
 
-/** Polls `fn` until it returns something other than undefined. */
-export async function eventually<T>(fn: () => Promise<T | undefined>, ms = 15_000, label = 'condition'): Promise<T> {
+/**
+ * Polls `fn` until it returns something other than undefined. The default deadline leaves room for a
+ * machine kept busy by other work: only a failing wait ever takes it.
+ */
+export async function eventually<T>(fn: () => Promise<T | undefined>, ms = 30_000, label = 'condition'): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await fn();

@@ -10,7 +10,7 @@ const turn = () => new Promise((r) => setTimeout(r, 10));
  * call, waking it as its poll would; a check that something was not sent comes after this. The
  * first pass to end may have begun before the call, so the default is two.
  */
-export async function dispatcherLooked(webhooks: Webhooks, passes = 2, ms = 15_000): Promise<void> {
+export async function dispatcherLooked(webhooks: Webhooks, passes = 2, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   const start = webhooks.activity.passes;
   while (webhooks.activity.passes < start + passes) {
@@ -25,7 +25,7 @@ export async function dispatcherLooked(webhooks: Webhooks, passes = 2, ms = 15_0
  * with still nothing in flight: anything it would send again or late has had its chance to go
  * out (a receiver records a request before it answers, and an attempt ends after the answer).
  */
-export async function dispatcherQuiet(webhooks: Webhooks, ms = 15_000): Promise<void> {
+export async function dispatcherQuiet(webhooks: Webhooks, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     while (webhooks.activity.inFlight > 0) {

@@ -55,10 +55,18 @@ suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS
   test('no reminder after completion, cancel or expiry: each is cancelled in the log, with why', async () => {
     const done = await newAssessment(server.url, creds, { SendInvitation: false }, { Email: address() });
     const cancelled = await newAssessment(server.url, creds, { SendInvitation: true }, { Email: address() });
+    // Cancelled as soon as its reminder waits: one request, not the finish below, before it is due.
+    await eventually(
+      async () => ((await mailLog(cancelled.api, cancelled.id)).some((m) => m.Kind === 'Reminder' && m.Status === 'Pending') ? true : undefined),
+      15_000,
+      'the reminder of the one to cancel, due',
+    );
+    assert.equal((await cancelled.api.delete(`/api/anonymous/assessment/${cancelled.id}`)).status, 200);
+    // It expires before its reminder is due however slow the create: the reminder counts from the invitation, sent after it.
     const expiring = await newAssessment(
       server.url,
       creds,
-      { SendInvitation: true, ExpiresAt: new Date(Date.now() + 1_500).toISOString() },
+      { SendInvitation: true, ExpiresAt: new Date(Date.now() + DELAY_S * 1000 - 500).toISOString() },
       { Email: address() },
     );
     // A positive control: one left alone gets its reminder in the same time.
@@ -75,7 +83,6 @@ suiteOnEachDatabase('mail reminders', { smtp: true, env: { MAIL_POLL_INTERVAL_MS
         );
       },
     });
-    assert.equal((await cancelled.api.delete(`/api/anonymous/assessment/${cancelled.id}`)).status, 200);
     for (const [a, why] of [
       [done, /completed/],
       [cancelled, /cancelled/],

@@ -42,7 +42,8 @@ describe('webhook host names, resolved by DNS queries of their own', () => {
     assert.deepEqual(await resolve('ats.test'), [{ address: '127.0.0.1', family: 4 }]);
     assert.equal(unanswered, 0, 'the answered name came back while the 64 others were still waiting');
     for (const e of await Promise.all(hung)) assert.ok(e instanceof HostNotFound && e.code === 'ETIMEOUT', String(e));
-    assert.ok(Date.now() - started < 8_000, `the 64 ended at their deadline, not one after another: ${Date.now() - started} ms`);
+    // One after another they would take 64 s; a busy machine's slowness is far less than that.
+    assert.ok(Date.now() - started < 20_000, `the 64 ended at their deadline, not one after another: ${Date.now() - started} ms`);
   });
 
   test('a webhook to a name the resolver finds is delivered; to a silent one it is one failed attempt naming the host as not found', async () => {
