@@ -63,7 +63,8 @@ export function integrityFlags({ instrument, answers, pageMs, consistency, consi
 
 function lowConsistency(instrument: Instrument, consistency: number, threshold: number | undefined): boolean {
   if (instrument.consistencyAntonyms?.length) return threshold !== undefined && consistency <= threshold;
-  return consistency < INTEGRITY.lowConsistency;
+  // Without declared pairs the score comes from the group's synonym pairs: the Synonyms flag judges it.
+  return !!instrument.consistencyPairs?.length && consistency < INTEGRITY.lowConsistency;
 }
 
 function median(values: number[]): number {
