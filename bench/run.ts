@@ -3,6 +3,7 @@
  * npm run bench -- --hostile [--pg] [--smoke]
  * npm run bench -- --mail [--pg] [--candidates N] [--deadline S] [--smoke]
  * npm run bench -- --norms-build [--candidates N] [--rounds R] [--smoke]
+ * npm run bench -- --careless [--candidates N] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
  *
@@ -24,13 +25,14 @@ import { hostile } from './hostile.js';
 import { mailMode, mailRow } from './mail-mode.js';
 import { campaignMode } from './campaign-mode.js';
 import { normsMode, normsRow } from './norms-mode.js';
+import { carelessBench } from './careless-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'cpu-prof', 'no-reads'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'careless', 'cpu-prof', 'no-reads'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -83,6 +85,7 @@ async function untilServed<T extends { status: number; text: string }>(send: () 
 }
 
 async function main(): Promise<void> {
+  if (flag('careless')) return carelessBench(option('candidates', smoke ? 200 : 2_000));
   if (flag('norms-build')) {
     // No server: the build is a CLI's work, in this process.
     const summary = normsMode({ respondents: option('candidates', smoke ? 300 : 4_000), rounds: option('rounds', smoke ? 1 : 5) });

@@ -1,5 +1,4 @@
 import type { Instrument } from '../instruments/types.js';
-import { correlation } from '../consistency.js';
 import { AGE_BANDS } from '../norm-sample.js';
 import { CARELESS_INDICES, type CarelessIndex, type CarelessNorm } from '../types.js';
 import { beyond, carelessModel, carelessValues, type CarelessValues } from './indices.js';
@@ -25,7 +24,8 @@ const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 *
 
 /**
  * The careless norm of a sample: only for an instrument that declares no consistency pairs of its
- * own (those keep LowConsistency), with every answer of at least MIN_PER_ITEM members per item.
+ * own (those keep LowConsistency), with every answer of at least MIN_PER_ITEM members per item and
+ * a positive definite covariance.
  * The sample's synonym pairs, item means and covariance (6 decimals, as stored) give each member's
  * four indices; each index's threshold is the value with k members beyond it on its careless side
  * (4 decimals), the same k for all, the largest k at which all together flag at most
@@ -36,11 +36,16 @@ export function carelessNorm(instrument: Instrument, members: readonly CarelessM
   const ids = instrument.items.map((i) => i.id);
   if (members.length < MIN_PER_ITEM * ids.length || !members.every((m) => ids.every((id) => m.answers.has(id)))) return undefined;
   const rows = members.map((m) => ids.map((id) => m.answers.get(id)!));
-  const pairs = synonymPairs(ids, rows);
   const { mean, covariance } = meanAndCovariance(rows);
+  const pairs = synonymPairs(ids, covariance);
   const outlier = { items: ids, mean: mean.map((x) => round(x, 6)), covariance: covariance.map((row) => row.map((x) => round(x, 6))) };
   const synonyms = { cutoff: SYNONYM_CUTOFF, pairs };
-  const model = carelessModel({ synonyms, outlier });
+  let model: ReturnType<typeof carelessModel>;
+  try {
+    model = carelessModel({ synonyms, outlier });
+  } catch {
+    return undefined; // an item without spread, or items that add up to another: no distance exists
+  }
   const values = members.map((m) => carelessValues(instrument, model, m.answers));
   const sorted = Object.fromEntries(
     CARELESS_INDICES.map((ix) => [ix, values.map((v) => v[ix]).sort((a, b) => (DIRECTION[ix] === 'low' ? a - b : b - a))]),
@@ -66,13 +71,12 @@ export function carelessNorm(instrument: Instrument, members: readonly CarelessM
   return undefined;
 }
 
-/** Every item pair, in item order, whose answers correlate at |r| ≥ SYNONYM_CUTOFF, with r to 4 decimals. */
-function synonymPairs(ids: readonly string[], rows: readonly (readonly number[])[]): CarelessNorm['synonyms']['pairs'] {
-  const columns = ids.map((_, j) => rows.map((r) => r[j]!));
+/** Every item pair, in item order, whose answers correlate at |r| ≥ SYNONYM_CUTOFF, with r to 4 decimals: from the covariance. */
+function synonymPairs(ids: readonly string[], covariance: readonly (readonly number[])[]): CarelessNorm['synonyms']['pairs'] {
   const pairs: CarelessNorm['synonyms']['pairs'] = [];
   for (let a = 0; a < ids.length; a++)
     for (let b = a + 1; b < ids.length; b++) {
-      const r = correlation(columns[a]!, columns[b]!) ?? 0;
+      const r = covariance[b]![a]! / Math.sqrt(covariance[a]![a]! * covariance[b]![b]!);
       if (Math.abs(r) >= SYNONYM_CUTOFF) pairs.push({ items: [ids[a]!, ids[b]!], r: round(r, 4) });
     }
   return pairs;

@@ -42,9 +42,16 @@ export function meanAndCovariance(rows: readonly (readonly number[])[]): { mean:
   const n = rows.length;
   const p = rows[0]?.length ?? 0;
   const mean = Array.from({ length: p }, (_, j) => rows.reduce((s, r) => s + r[j]!, 0) / n);
-  const centred = rows.map((r) => r.map((v, j) => v - mean[j]!));
+  // Centred columns in typed arrays: p² / 2 dot products over n is the build's heaviest loop.
+  const columns = Array.from({ length: p }, (_, j) => Float64Array.from(rows, (r) => r[j]! - mean[j]!));
   const covariance = Array.from({ length: p }, (_, i) =>
-    Array.from({ length: i + 1 }, (_, j) => centred.reduce((s, r) => s + r[i]! * r[j]!, 0) / (n - 1)),
+    Array.from({ length: i + 1 }, (_, j) => {
+      const a = columns[i]!;
+      const b = columns[j]!;
+      let s = 0;
+      for (let k = 0; k < n; k++) s += a[k]! * b[k]!;
+      return s / (n - 1);
+    }),
   );
   return { mean, covariance };
 }
