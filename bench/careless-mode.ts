@@ -52,7 +52,13 @@ function rates(spi: Instrument, norm: CarelessNorm, rows: readonly (readonly num
     if (fired.length) counts.any++;
   }
   const share = (n: number) => Math.round((10_000 * n) / rows.length) / 10_000;
-  return { any: share(counts.any), EvenOdd: share(counts.EvenOdd), Synonyms: share(counts.Synonyms), LongString: share(counts.LongString), Outlier: share(counts.Outlier) };
+  return {
+    any: share(counts.any),
+    EvenOdd: share(counts.EvenOdd),
+    Synonyms: share(counts.Synonyms),
+    LongString: share(counts.LongString),
+    Outlier: share(counts.Outlier),
+  };
 }
 
 /**
@@ -92,9 +98,9 @@ export function carelessMode(opts: { simulated: number }): CarelessSummary {
 /** The summary as the lines the bench prints. */
 export function carelessLines(s: CarelessSummary): string[] {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(7);
-  const head = `${''.padEnd(44)} ${'any'.padStart(7)} ${CARELESS_INDICES.map((ix) => ix.padStart(10)).join(' ')}`;
+  const head = `${''.padEnd(52)} ${'any'.padStart(7)} ${CARELESS_INDICES.map((ix) => ix.padStart(10)).join(' ')}`;
   const line = (label: string, r: CarelessSummary['falsePositive']) =>
-    `${label.padEnd(44)} ${pct(r.any)} ${CARELESS_INDICES.map((ix) => pct(r[ix]).padStart(10)).join(' ')}`;
+    `${label.padEnd(52)} ${pct(r.any)} ${CARELESS_INDICES.map((ix) => pct(r[ix]).padStart(10)).join(' ')}`;
   return [
     `Careless responding on the SPI's ${s.sample.toLocaleString('en')} real adults (psychTools::spi) and ${s.simulated.toLocaleString('en')} simulated answer sets of each kind`,
     head,

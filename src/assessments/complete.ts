@@ -27,7 +27,11 @@ export type Completion =
 export async function completeAssessment(
   store: Store,
   analysisId: string,
-  score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>, norm?: Pick<NormTable, 'consistency' | 'careless'>) => CompletedResult | undefined,
+  score: (
+    answers: ReadonlyMap<string, number>,
+    pageMs: ReadonlyMap<number, number>,
+    norm?: Pick<NormTable, 'consistency' | 'careless'>,
+  ) => CompletedResult | undefined,
   claimer?: string,
   takenIn?: { contentVersion: string; language: 'nl' | 'en' },
 ): Promise<Completion> {

@@ -125,7 +125,8 @@ const nl: ReportTexts = {
     Speeding: 'De kandidaat besteedde op een gewone pagina minder dan een seconde per uitspraak, te weinig om ze te lezen.',
     LowConsistency:
       'Paren uitspraken die zorgvuldige invullers met elkaar in lijn beantwoorden, kregen vaak antwoorden die niet in lijn zijn (een lage consistentiescore).',
-    EvenOdd: 'Binnen elke schaal kwamen de antwoorden op de ene helft van de uitspraken niet overeen met die op de andere helft, zoals bij zorgvuldig invullen.',
+    EvenOdd:
+      'Binnen elke schaal kwamen de antwoorden op de ene helft van de uitspraken niet overeen met die op de andere helft, zoals bij zorgvuldig invullen.',
     Synonyms: 'Uitspraken die zorgvuldige invullers gelijk (of juist tegengesteld) beantwoorden, kregen antwoorden die weinig met elkaar te maken hebben.',
     LongString: 'Een lange reeks uitspraken achter elkaar kreeg hetzelfde antwoord, langer dan bijna iemand in de normgroep gaf.',
     Outlier: 'Het antwoordpatroon ligt verder van de normgroep dan dat van bijna elke zorgvuldige invuller, zoals bij willekeurig invullen.',

@@ -34,24 +34,28 @@ suiteOnEachDatabase('SPI careless responding over HTTP: random answers are flagg
     return (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
   }
 
-  test('a uniformly random walk is flagged and names a careless index; the adult answered from psychTools::spi is not flagged', { timeout: 240_000 }, async () => {
-    const real = JSON.parse(runR(R_RESPONDENT)) as Record<string, number>;
-    assert.ok(Object.keys(real).length >= 100, `${Object.keys(real).length} answers`);
-    const careful = await result(creds, (name) => {
-      const v = real[name.replace(/^a_/, '')];
-      assert.ok(v !== undefined, `no answer for ${name}`);
-      return String(v);
-    });
-    assert.equal(careful.NormGroup.Id, 'spi-sapa-2.0.0');
-    assert.deepEqual(careful.IntegrityFlags, []);
-    assert.ok(Number(careful.ConsistencyScore) >= 30, `a careful respondent's consistency ${careful.ConsistencyScore}`);
-    for (const seed of [7, 11]) {
-      const random = await result(creds, uniform(seed));
-      assert.equal(random.NormGroup.Id, 'spi-sapa-2.0.0');
-      const named = (random.IntegrityFlags as string[]).filter((f) => CARELESS.includes(f));
-      assert.ok(named.length > 0, `seed ${seed}: flags ${JSON.stringify(random.IntegrityFlags)}`);
-      // Random answers leave no page uniform and took their time: only the careless indices fire.
-      assert.deepEqual(random.IntegrityFlags, named, `seed ${seed}`);
-    }
-  });
+  test(
+    'a uniformly random walk is flagged and names a careless index; the adult answered from psychTools::spi is not flagged',
+    { timeout: 240_000 },
+    async () => {
+      const real = JSON.parse(runR(R_RESPONDENT)) as Record<string, number>;
+      assert.ok(Object.keys(real).length >= 100, `${Object.keys(real).length} answers`);
+      const careful = await result(creds, (name) => {
+        const v = real[name.replace(/^a_/, '')];
+        assert.ok(v !== undefined, `no answer for ${name}`);
+        return String(v);
+      });
+      assert.equal(careful.NormGroup.Id, 'spi-sapa-2.0.0');
+      assert.deepEqual(careful.IntegrityFlags, []);
+      assert.ok(Number(careful.ConsistencyScore) >= 30, `a careful respondent's consistency ${careful.ConsistencyScore}`);
+      for (const seed of [7, 11]) {
+        const random = await result(creds, uniform(seed));
+        assert.equal(random.NormGroup.Id, 'spi-sapa-2.0.0');
+        const named = (random.IntegrityFlags as string[]).filter((f) => CARELESS.includes(f));
+        assert.ok(named.length > 0, `seed ${seed}: flags ${JSON.stringify(random.IntegrityFlags)}`);
+        // Random answers leave no page uniform and took their time: only the careless indices fire.
+        assert.deepEqual(random.IntegrityFlags, named, `seed ${seed}`);
+      }
+    },
+  );
 });

@@ -30,7 +30,8 @@ export function carelessProblems(value: unknown, instrument: Instrument): string
     Array.isArray(pairs) &&
     pairs.length >= 2 &&
     pairs.every((p) => Array.isArray(p?.items) && p.items.length === 2 && p.items.every((id) => known.has(id)) && num(p.r, -1, 1));
-  if (!pairsOk) problems.push(`careless.synonyms must give a cutoff from 0 to 1 and at least two pairs of ${instrument.code}'s items, each with r from -1 to 1`);
+  if (!pairsOk)
+    problems.push(`careless.synonyms must give a cutoff from 0 to 1 and at least two pairs of ${instrument.code}'s items, each with r from -1 to 1`);
   const o = c.outlier;
   const p = ids.length;
   const shapeOk =

@@ -15,7 +15,10 @@ export function carelessSheet(table: NormTable, instrument: Instrument): string[
   const c = table.careless;
   const title = 'Careless responding (flagged strictly beyond each threshold; docs/PSYCHOMETRICS.md)';
   if (!c) {
-    const why = instrument.consistencyPairs?.length || instrument.consistencyAntonyms?.length ? 'the instrument declares its own consistency pairs (LowConsistency)' : 'not calibrated for this group';
+    const why =
+      instrument.consistencyPairs?.length || instrument.consistencyAntonyms?.length
+        ? 'the instrument declares its own consistency pairs (LowConsistency)'
+        : 'not calibrated for this group';
     return [title, `  not recorded: ${why}`];
   }
   const rows = CARELESS_INDICES.map((ix) => {
@@ -23,7 +26,13 @@ export function carelessSheet(table: NormTable, instrument: Instrument): string[
     return `  ${ix.padEnd(11)} ${WHAT[ix].padEnd(42)} ${(i.direction === 'low' ? `below ${i.threshold}` : `above ${i.threshold}`).padEnd(16)} ${pct(i.falsePositive)}`;
   });
   const by = (label: string, of: Record<string, { n: number; flagged: number }> | undefined) =>
-    of ? [`  by ${label}: ${Object.entries(of).map(([k, r]) => `${k} ${rate(r)}`).join('; ')}`] : [];
+    of
+      ? [
+          `  by ${label}: ${Object.entries(of)
+            .map(([k, r]) => `${k} ${rate(r)}`)
+            .join('; ')}`,
+        ]
+      : [];
   return [
     title,
     `  ${'flag'.padEnd(11)} ${'index'.padEnd(42)} ${'flagged when'.padEnd(16)} of the sample`,

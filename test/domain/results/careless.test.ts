@@ -56,7 +56,10 @@ describe('careless-responding norm: calibration and flags', () => {
     for (let k = 0; k < 50; k++) {
       const answers = new Map(spi.items.map((item) => [item.id, 1 + Math.floor(next() * 6)]));
       const flags = integrityFlags({ instrument: spi, answers, ...none, careless: norm });
-      assert.ok(flags.every((f) => (CARELESS_INDICES as readonly string[]).includes(f)), flags.join());
+      assert.ok(
+        flags.every((f) => (CARELESS_INDICES as readonly string[]).includes(f)),
+        flags.join(),
+      );
       if (flags.length) caught++;
     }
     assert.ok(caught >= 45, `${caught} of 50 random answer sets caught`);
