@@ -1,4 +1,5 @@
 import type { Instrument } from '../instruments/types.js';
+import { AGE_BANDS } from '../norm-sample.js';
 import { CARELESS_INDICES, type CarelessIndex, type NormTable } from '../types.js';
 
 const WHAT: Record<CarelessIndex, string> = {
@@ -39,6 +40,6 @@ export function carelessSheet(table: NormTable, instrument: Instrument): string[
     ...rows,
     `  together: ${pct(c.flagged)} of the sample flagged (at most ${pct(c.target)}); ${c.synonyms.pairs.length} item pairs at |r| of ${c.synonyms.cutoff} or more`,
     ...by('gender', c.rates?.gender),
-    ...by('age', c.rates?.age),
+    ...by('age', c.rates?.age && Object.fromEntries(AGE_BANDS.flatMap(([band]) => (c.rates!.age![band] ? [[band, c.rates!.age![band]]] : [])))),
   ];
 }
