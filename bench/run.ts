@@ -5,6 +5,7 @@
  * npm run bench -- --norms-build [--candidates N] [--rounds R] [--smoke]
  * npm run bench -- --walk [--pg] [--rounds R] [--smoke]
  * npm run bench -- --list [--pg] [--candidates N] [--smoke]
+ * npm run bench -- --careless [--candidates N] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
  *
@@ -29,13 +30,14 @@ import { campaignMode } from './campaign-mode.js';
 import { normsMode, normsRow } from './norms-mode.js';
 import { walkMode, walkRow } from './walk-mode.js';
 import { listBench } from './list-mode.js';
+import { carelessBench } from './careless-mode.js';
 import { campaignRow } from './campaign-row.js';
 import { summariseProfiles } from './profile.js';
 import { insertRow, type MARKERS } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'walk', 'cpu-prof', 'no-reads', 'list'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'walk', 'careless', 'cpu-prof', 'no-reads', 'list'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -84,6 +86,7 @@ async function served<T extends { status: number; headers: Headers; text: string
 }
 
 async function main(): Promise<void> {
+  if (flag('careless')) return carelessBench(option('candidates', smoke ? 200 : 2_000));
   if (flag('norms-build')) {
     // No server: the build is a CLI's work, in this process.
     const summary = normsMode({ respondents: option('candidates', smoke ? 300 : 4_000), rounds: option('rounds', smoke ? 1 : 5) });

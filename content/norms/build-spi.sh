@@ -5,12 +5,11 @@
 # respondents with integrity flags as it would a stored assessment. The raw data is never written
 # here: its licence is the R package's.
 #
-# First, in the same adults, it finds the SPI's consistency pairs (spi-pairs.R) and how the shipped
-# form stands against the published one (spi-form.R: per scale the published item count and the r
-# of the shipped score with the published score), and checks that content/instruments/spi.json
-# declares exactly those (consistencyAntonyms, publishedForm, each scale's published); with --write
-# it writes them there instead. `norms build` then records each pair's r and the LowConsistency
-# threshold in every group.
+# First, in the same adults, it finds how the shipped form stands against the published one
+# (spi-form.R: per scale the published item count and the r of the shipped score with the published
+# score), and checks that content/instruments/spi.json declares exactly that (publishedForm, each
+# scale's published); with --write it writes it there instead. `norms build` then calibrates the
+# careless-responding indices on every group's own sample and records them (the `careless` block).
 #
 # Usage: npm run build && content/norms/build-spi.sh [--write] [OUT_DIR]   (OUT_DIR: content/norms)
 # Needs Rscript with psych, psychTools and jsonlite. Same R package version, same files.
@@ -25,13 +24,11 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 spi="$root/content/instruments/spi.json"
-Rscript --vanilla "$here/spi-pairs.R" "$spi" >"$tmp/pairs.json"
 Rscript --vanilla "$here/spi-form.R" "$spi" >"$tmp/form.json"
-node --input-type=module - "$spi" "$tmp/pairs.json" "$tmp/form.json" "$write" <<'JS'
+node --input-type=module - "$spi" "$tmp/form.json" "$write" <<'JS'
 import { readFileSync, writeFileSync } from 'node:fs';
-const [file, pairsFile, formFile, write] = process.argv.slice(2);
+const [file, formFile, write] = process.argv.slice(2);
 const instrument = JSON.parse(readFileSync(file, 'utf8'));
-const pairs = JSON.parse(readFileSync(pairsFile, 'utf8')).map((p) => p.items);
 const form = JSON.parse(readFileSync(formFile, 'utf8'));
 const byKey = new Map(form.scales.map((s) => [s.key, s]));
 const publishedForm = {
@@ -41,21 +38,21 @@ const publishedForm = {
   sampleSize: form.n,
   leftOut: form.scales.filter((s) => s.items === 0).map((s) => ({ key: s.key, items: s.publishedItems })),
 };
-// Key order kept: publishedForm after provenance, each scale's published last, the pairs after the items.
+// Key order kept: publishedForm after provenance, each scale's published last.
 const scales = instrument.scales.map(({ published: _, ...s }) => {
   const f = byKey.get(s.key);
   return { ...s, published: { items: f.publishedItems, r: f.r } };
 });
-const { scoring, consistencyAntonyms: _p, publishedForm: _f, ...rest } = instrument;
+const { scoring, publishedForm: _f, ...rest } = instrument;
 const entries = Object.entries({ ...rest, scales }).flatMap(([k, v]) => (k === 'provenance' ? [[k, v], ['publishedForm', publishedForm]] : [[k, v]]));
-const wanted = JSON.stringify({ ...Object.fromEntries(entries), consistencyAntonyms: pairs, scoring }, null, 2) + '\n';
+const wanted = JSON.stringify({ ...Object.fromEntries(entries), scoring }, null, 2) + '\n';
 if (wanted === readFileSync(file, 'utf8')) process.exit(0);
 if (!write) {
-  console.error(`spi.json's consistencyAntonyms, publishedForm or scales' published are not what spi-pairs.R and spi-form.R find; rerun with --write to write them:\n${JSON.stringify({ pairs, publishedForm })}`);
+  console.error(`spi.json's publishedForm or scales' published are not what spi-form.R finds; rerun with --write to write them:\n${JSON.stringify({ publishedForm })}`);
   process.exit(1);
 }
 writeFileSync(file, wanted);
-console.error(`wrote ${pairs.length} consistency pairs and the published form's figures to ${file}`);
+console.error(`wrote the published form's figures to ${file}`);
 JS
 
 # One CSV per group; per group the account of who is in it and who was left out (its source), and

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../db/database.js';
-import type { CompletedResult } from '../measurement/types.js';
+import type { CompletedResult, NormTable } from '../measurement/types.js';
 import { isOpen } from '../lifecycle/rules.js';
 import { findNormGroup, normGroupInForce } from '../measurement/norms-store.js';
 import { queueAttempt } from '../webhooks/outbox-store.js';
@@ -20,14 +20,18 @@ export type Completion =
 /**
  * The results, the Completed status, the norm group in force and the webhook outbox row, in one
  * transaction, once the candidate confirmed. `score` is the domain's: it returns undefined while
- * items are unanswered; it gets the pinned group's LowConsistency threshold, where it has one. The status guard makes a racing second finish a no-op, and an assessment
+ * items are unanswered; it gets the pinned group's integrity evidence (LowConsistency threshold, careless indices), where it has any. The status guard makes a racing second finish a no-op, and an assessment
  * that expired or was cancelled meanwhile is not completed. With `claimer` the webhook attempt
  * is queued claimed by that dispatcher (outbox.queueAttempt).
  */
 export async function completeAssessment(
   store: Store,
   analysisId: string,
-  score: (answers: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>, consistencyThreshold?: number) => CompletedResult | undefined,
+  score: (
+    answers: ReadonlyMap<string, number>,
+    pageMs: ReadonlyMap<number, number>,
+    norm?: Pick<NormTable, 'consistency' | 'careless'>,
+  ) => CompletedResult | undefined,
   claimer?: string,
   takenIn?: { contentVersion: string; language: 'nl' | 'en' },
 ): Promise<Completion> {
@@ -38,8 +42,8 @@ export async function completeAssessment(
     const at = now();
     const normGroupId = await normGroupInForce(trx, progress.api_key_id, progress.assessment_type);
     // Groups never change once stored: the parsed one is kept per process, not read in every completion.
-    const threshold = normGroupId ? (await findNormGroup(store, normGroupId, trx))?.table.consistency?.threshold : undefined;
-    const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId), threshold);
+    const norm = normGroupId ? (await findNormGroup(store, normGroupId, trx))?.table : undefined;
+    const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId), norm);
     if (!result) return { outcome: 'incomplete' };
     const settings = await portalSettings(trx, store.dialect, progress.api_key_id);
     const updated = await markCompleted(trx, analysisId, {

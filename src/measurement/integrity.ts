@@ -1,6 +1,7 @@
 import { pageCount, pageItems } from './instruments/flow.js';
 import type { Instrument } from './instruments/types.js';
-import type { IntegrityFlag } from './types.js';
+import { beyond, carelessModel, carelessValues } from './careless/indices.js';
+import { CARELESS_INDICES, type CarelessNorm, type IntegrityFlag } from './types.js';
 
 /** The thresholds, with their sources in docs/PSYCHOMETRICS.md. */
 export const INTEGRITY = {
@@ -23,6 +24,8 @@ export interface IntegrityInput {
   consistency: number | undefined;
   /** The norm group's threshold (ConsistencyNorm.threshold): flagged at or below it. Without it, the fixed rule for synonym pairs. */
   consistencyThreshold?: number | undefined;
+  /** The norm group's careless indices (NormTable.careless), for an instrument without declared pairs. */
+  careless?: CarelessNorm | undefined;
 }
 
 /**
@@ -31,10 +34,12 @@ export interface IntegrityInput {
  * - Speeding: the median time per statement across the pages is under two seconds;
  * - LowConsistency: the consistency score is at or below the norm group's threshold where the group
  *   has one (an instrument with antonym pairs), else under 30 for synonym pairs; antonym pairs
- *   without a group threshold give no flag, since 30 was set for synonym pairs.
+ *   without a group threshold give no flag, since 30 was set for synonym pairs;
+ * - EvenOdd, Synonyms, LongString, Outlier: the careless index of that name lies beyond the
+ *   threshold the norm group calibrated (careless/calibrate.ts), where the group has them.
  * A flag asks for a conversation with the candidate; it is not a verdict.
  */
-export function integrityFlags({ instrument, answers, pageMs, consistency, consistencyThreshold }: IntegrityInput): IntegrityFlag[] {
+export function integrityFlags({ instrument, answers, pageMs, consistency, consistencyThreshold, careless }: IntegrityInput): IntegrityFlag[] {
   const flags: IntegrityFlag[] = [];
   const pages = pageCount(instrument);
   let uniform = 0;
@@ -49,12 +54,17 @@ export function integrityFlags({ instrument, answers, pageMs, consistency, consi
   if (uniform / pages >= INTEGRITY.straightLiningPages) flags.push('StraightLining');
   if (secondsPerItem.length > 0 && median(secondsPerItem) < INTEGRITY.speedingSecondsPerItem) flags.push('Speeding');
   if (consistency !== undefined && lowConsistency(instrument, consistency, consistencyThreshold)) flags.push('LowConsistency');
+  if (careless) {
+    const values = carelessValues(instrument, carelessModel(careless), answers);
+    flags.push(...CARELESS_INDICES.filter((ix) => beyond(values[ix], careless.indices[ix])));
+  }
   return flags;
 }
 
 function lowConsistency(instrument: Instrument, consistency: number, threshold: number | undefined): boolean {
   if (instrument.consistencyAntonyms?.length) return threshold !== undefined && consistency <= threshold;
-  return consistency < INTEGRITY.lowConsistency;
+  // Without declared pairs the score comes from the group's synonym pairs: the Synonyms flag judges it.
+  return !!instrument.consistencyPairs?.length && consistency < INTEGRITY.lowConsistency;
 }
 
 function median(values: number[]): number {

@@ -1,6 +1,8 @@
 import type { Instrument, ScaleScore } from './instruments/types.js';
 import { LANGUAGES } from '../domain/language.js';
 import { textProblem, textProblemsWithin } from '../domain/text.js';
+import { carelessNorm } from './careless/calibrate.js';
+import { carelessProblems } from './careless/norm-file.js';
 import { competencesFor } from './competences.js';
 import { consistencyNorm } from './consistency-norm.js';
 import { normEvidence } from './norm-evidence.js';
@@ -81,6 +83,8 @@ export function buildNormTable(
       used.map((m) => m.answers!),
     );
     if (consistency) table.consistency = consistency;
+    const careless = carelessNorm(instrument, used as Array<SampleMember & { answers: ReadonlyMap<string, number> }>);
+    if (careless) table.careless = careless;
   }
   return { table, used: used.length, excluded: sample.length - used.length, sample: describeSample(sample, table, instrument) };
 }
@@ -137,6 +141,8 @@ export interface NormFile {
   competences?: NormTable['competences'];
   /** Version 2, for an instrument with antonym pairs: the pairs' r and the LowConsistency threshold. */
   consistency?: NormTable['consistency'];
+  /** Version 2, for an instrument without declared pairs: the careless indices as the sample calibrated them. */
+  careless?: NormTable['careless'];
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -182,6 +188,8 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     );
   if (f.consistency !== undefined && f.format !== 'assay-norms/2') problems.push('consistency needs format "assay-norms/2"');
   else if (f.consistency !== undefined && instrument) problems.push(...consistencyProblems(f.consistency, instrument));
+  if (f.careless !== undefined && f.format !== 'assay-norms/2') problems.push('careless needs format "assay-norms/2"');
+  else if (f.careless !== undefined && instrument) problems.push(...carelessProblems(f.careless, instrument));
   if (!instrument) problems.push(`instrument must be ${[...instruments.values()].map((i) => `"${i.code}"`).join(', ')}`);
   else {
     const table = { scales: f.scales, competences: f.competences ?? {} } as Partial<NormTable>;
@@ -206,7 +214,12 @@ export function parseNormFile(data: unknown, instruments: ReadonlyMap<number, In
     illustrative: f.illustrative ?? false,
     contentVersion: f.contentVersion ?? null,
     language: f.language ?? null,
-    table: { scales: f.scales!, competences: f.competences ?? {}, ...(f.consistency !== undefined ? { consistency: f.consistency } : {}) },
+    table: {
+      scales: f.scales!,
+      competences: f.competences ?? {},
+      ...(f.consistency !== undefined ? { consistency: f.consistency } : {}),
+      ...(f.careless !== undefined ? { careless: f.careless } : {}),
+    },
     ...(f.sample !== undefined ? { sample: f.sample } : {}),
   };
 }
@@ -216,6 +229,7 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
   const version2 =
     hasReliability(group.table) ||
     group.table.consistency !== undefined ||
+    group.table.careless !== undefined ||
     group.contentVersion !== null ||
     group.language !== null ||
     group.sample !== undefined;
@@ -234,6 +248,7 @@ export function toNormFile(group: Omit<NormGroup, 'id'>, instrument: Instrument)
     scales: group.table.scales,
     competences: group.table.competences,
     ...(group.table.consistency ? { consistency: group.table.consistency } : {}),
+    ...(group.table.careless ? { careless: group.table.careless } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { itemKeys, type Instrument, type ResponseRange } from './instruments/types.js';
+import { carelessSheet } from './careless/sheet.js';
 import { reachableStens } from './norms.js';
 import { HIGH_STEN, MIN_SUBGROUP } from './subgroups.js';
 import type { CompetenceModel, Norm, NormGroup, NormSampleAccount } from './types.js';
@@ -50,6 +51,7 @@ export function normSheet(group: NormGroup & { active: boolean }, instrument: In
   lines.push(...(form.length ? ['', ...form] : []));
   lines.push('', 'Stens reachable: from the lowest to the highest raw score the response scale allows, against this group.');
   lines.push('', ...genderDifferences(group.sample, instrument));
+  lines.push('', ...carelessSheet(group.table, instrument));
   const known = Object.values(group.table.scales).some((n) => n.reliability);
   lines.push(
     '',

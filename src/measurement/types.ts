@@ -58,6 +58,29 @@ export interface NormTable {
   competences: Record<string, Norm>;
   /** For an instrument with antonym pairs: the pairs' r in the sample and its LowConsistency threshold. */
   consistency?: ConsistencyNorm;
+  /** For an instrument without declared pairs: the careless-responding indices calibrated on the sample (careless/calibrate.ts). */
+  careless?: CarelessNorm;
+}
+
+/** The careless-responding indices, each named by the flag it raises (docs/PSYCHOMETRICS.md). */
+export const CARELESS_INDICES = ['EvenOdd', 'Synonyms', 'LongString', 'Outlier'] as const;
+export type CarelessIndex = (typeof CARELESS_INDICES)[number];
+
+/**
+ * The careless-responding indices as a norm sample calibrated them: per index the side on which
+ * careless answers lie, the threshold (flagged strictly beyond it) and the share of the sample it
+ * flags; `flagged` is the share any of them flags, at most `target`. The synonym pairs (|r| at or
+ * above `cutoff`, the second item turned round where r < 0) and the item means and covariance
+ * (lower triangle, row by row, in the order of `items`) are the sample's own.
+ */
+export interface CarelessNorm {
+  target: number;
+  flagged: number;
+  indices: Record<CarelessIndex, { direction: 'low' | 'high'; threshold: number; falsePositive: number }>;
+  synonyms: { cutoff: number; pairs: Array<{ items: [string, string]; r: number }> };
+  outlier: { items: string[]; mean: number[]; covariance: number[][] };
+  /** The share flagged (of n) by gender (the API's code names) and by age band, where the sample records them. */
+  rates?: { gender?: Record<string, { n: number; flagged: number }>; age?: Record<string, { n: number; flagged: number }> };
 }
 
 /**
@@ -120,7 +143,7 @@ export interface NormSampleAccount {
   genderDifferences?: Record<string, { male: SubgroupCount; female: SubgroupCount; d: number | null; fourFifths: number | null }>;
 }
 
-export type IntegrityFlag = 'StraightLining' | 'Speeding' | 'LowConsistency';
+export type IntegrityFlag = 'StraightLining' | 'Speeding' | 'LowConsistency' | CarelessIndex;
 
 /** What completion stores: computed from every answer and the time spent per page. */
 export interface CompletedResult {

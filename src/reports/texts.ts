@@ -48,6 +48,10 @@ const en = {
     StraightLining: 'On at least half of the pages every statement got the same answer. The scores may not describe the candidate.',
     Speeding: 'The candidate spent less than a second per statement on a typical page, too little to read them.',
     LowConsistency: 'Pairs of statements that careful respondents answer in step were often answered out of step (a low consistency score).',
+    EvenOdd: 'Within each scale, the answers to one half of its statements did not go with the answers to the other half, as careful answers do.',
+    Synonyms: 'Statements that careful respondents answer alike (or opposite) were answered with little relation to each other.',
+    LongString: 'A long run of statements in a row all got the same answer, longer than almost anyone in the norm group gave.',
+    Outlier: 'The pattern of answers is further from the norm group than almost any careful respondent’s, as random answering is.',
   } as Record<IntegrityFlag, string>,
   flagAdvice: 'Talk about this with the candidate before you rely on the scores.',
   howToRead: 'How to read this report',
@@ -121,6 +125,11 @@ const nl: ReportTexts = {
     Speeding: 'De kandidaat besteedde op een gewone pagina minder dan een seconde per uitspraak, te weinig om ze te lezen.',
     LowConsistency:
       'Paren uitspraken die zorgvuldige invullers met elkaar in lijn beantwoorden, kregen vaak antwoorden die niet in lijn zijn (een lage consistentiescore).',
+    EvenOdd:
+      'Binnen elke schaal kwamen de antwoorden op de ene helft van de uitspraken niet overeen met die op de andere helft, zoals bij zorgvuldig invullen.',
+    Synonyms: 'Uitspraken die zorgvuldige invullers gelijk (of juist tegengesteld) beantwoorden, kregen antwoorden die weinig met elkaar te maken hebben.',
+    LongString: 'Een lange reeks uitspraken achter elkaar kreeg hetzelfde antwoord, langer dan bijna iemand in de normgroep gaf.',
+    Outlier: 'Het antwoordpatroon ligt verder van de normgroep dan dat van bijna elke zorgvuldige invuller, zoals bij willekeurig invullen.',
   },
   flagAdvice: 'Bespreek dit met de kandidaat voordat u op de scores vertrouwt.',
   howToRead: 'Zo leest u dit rapport',

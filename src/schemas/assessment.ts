@@ -63,10 +63,10 @@ export const AssessmentView = Type.Object({
   TotalItems: Type.Integer({ description: 'Statements in the questionnaire.' }),
   ConsistencyScore: Type.Union([Type.Integer(), Type.Null()], {
     description:
-      'Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see docs/RESULTS.md "Results".',
+      'Once completed: 0–100, the within-person correlation of designated item pairs, or of the norm group\'s synonym pairs (0 when negative or without variation); see docs/RESULTS.md "Results".',
   }),
   IntegrityFlags: Type.Union([Type.Null(), IntegrityFlags], {
-    description: 'Once completed: StraightLining, Speeding, LowConsistency; see docs/RESULTS.md "Results".',
+    description: 'Once completed: StraightLining, Speeding, LowConsistency, EvenOdd, Synonyms, LongString, Outlier; see docs/RESULTS.md "Results".',
   }),
   NormGroup: NormGroupInfo,
   ...TakenIn,

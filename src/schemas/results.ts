@@ -30,8 +30,19 @@ export const NormGroupInfo = Type.Union(
   { description: 'The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was.' },
 );
 
-export const IntegrityFlags = Type.Array(Type.Union([Type.Literal('StraightLining'), Type.Literal('Speeding'), Type.Literal('LowConsistency')]), {
-  description: 'Signs that the answers may not describe the candidate; see docs/RESULTS.md "Results". Empty when none.',
+const FLAG = Type.Union([
+  Type.Literal('StraightLining'),
+  Type.Literal('Speeding'),
+  Type.Literal('LowConsistency'),
+  Type.Literal('EvenOdd'),
+  Type.Literal('Synonyms'),
+  Type.Literal('LongString'),
+  Type.Literal('Outlier'),
+]);
+
+export const IntegrityFlags = Type.Array(FLAG, {
+  description:
+    'Signs that the answers may not describe the candidate, each naming the check that fired (EvenOdd, Synonyms, LongString and Outlier are careless-responding indices calibrated on the norm group); see docs/RESULTS.md "Results". Empty when none.',
 });
 
 export const ReportUrl = Type.Union([Type.String(), Type.Null()], {

@@ -52,7 +52,7 @@ suiteOnEachDatabase('GET /api/anonymous/assessmenttypes: the catalogue of what a
     assert.ok(!spi.Scales.some((s: any) => /CONSERVATISM/.test(s.ExternalCode)), 'no Conservatism scale');
     assert.deepEqual(
       spi.NormGroup,
-      { Id: 'spi-sapa-2.0.0', Name: spiNorms.name, SampleSize: spiNorms.sampleSize, Illustrative: false },
+      { Id: 'spi-sapa-2.1.0', Name: spiNorms.name, SampleSize: spiNorms.sampleSize, Illustrative: false },
       'the shipped group, active on a new server',
     );
 

@@ -103,7 +103,7 @@ suiteOnEachDatabase(
         const active = await store.db.selectFrom('norm_groups').select(['id', 'illustrative']).where('active', '=', 1).execute();
         assert.deepEqual(
           active,
-          [{ id: 'spi-sapa-2.0.0', illustrative: 0 }],
+          [{ id: 'spi-sapa-2.1.0', illustrative: 0 }],
           "no illustrative group is active for anyone else: only the SPI's shipped real one",
         );
         const other = await completed(demo, await demo.tenant());

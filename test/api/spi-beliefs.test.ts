@@ -38,14 +38,14 @@ suiteOnEachDatabase(
     }
 
     /**
-     * What release 1.0.0 left behind, simulated: its adults' group (here the 2.0.0 tables with another
+     * What release 1.0.0 left behind, simulated: its adults' group (here the 2.1.0 tables with another
      * Authoritarianism table and Conservatism's) and an assessment completed under it, whose stored
      * scores hold a 5-item Authoritarianism mean and a Conservatism score.
      */
     async function oldVersionAssessment() {
       const store = deps().store;
       for (const file of ['spi-sapa', 'spi-sapa-female']) {
-        const now = (await findNormGroup(store, `${file}-2.0.0`))!;
+        const now = (await findNormGroup(store, `${file}-2.1.0`))!;
         const scales = { ...now.table.scales, 'spi-authoritarianism': { mean: 3.65, sd: 1 }, 'spi-conservatism': { mean: 2.99, sd: 1.34 } };
         await insertNormGroup(store, { ...now, id: `${file}-1.0.0`, contentVersion: '1.0.0', table: { ...now.table, scales } });
       }
@@ -94,7 +94,7 @@ suiteOnEachDatabase(
       // Positive control: pinned to the group in force now, the same stored score reads otherwise.
       const pin = (group: string) =>
         deps().store.write((trx) => trx.updateTable('assessments').set({ norm_group_id: group }).where('analysis_id', '=', a.id).execute());
-      await pin('spi-sapa-2.0.0');
+      await pin('spi-sapa-2.1.0');
       const now = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
       assert.equal(now.NormScoreScales[i].Value, 4.4);
       assert.notDeepEqual([now.NormScores[i].Value, now.NormScoresPercentage[i].Value], [7, 77]);

@@ -43,7 +43,7 @@ suiteOnEachDatabase(
     test("a fixed candidate's 31 stens and percentiles equal those worked out by hand from content/norms/spi-sapa.json", { timeout: 120_000 }, async () => {
       const a = await taken(creds);
       const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
-      assert.equal(r.NormGroup.Id, 'spi-sapa-2.0.0', 'the shipped group is active on a new server');
+      assert.equal(r.NormGroup.Id, 'spi-sapa-2.1.0', 'the shipped group is active on a new server');
       assert.deepEqual([r.NormGroup.Illustrative, r.NormGroup.SampleSize], [false, shipped.sampleSize]);
       assert.match(r.NormGroup.Source, /web volunteers of the SAPA project .* not job applicants/);
       assert.equal(r.NormScoreScales.length, 31);
@@ -69,7 +69,7 @@ suiteOnEachDatabase(
       for (const culture of ['nl-NL', 'en-GB']) {
         const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/${culture}`)).body;
         assert.ok(r.Note.includes(DUTCH_NOTE.en), `${culture}: ${r.Note}`);
-        assert.equal(r.NormGroup.Id, 'spi-sapa-2.0.0', 'still normed on the English sample, which the note says');
+        assert.equal(r.NormGroup.Id, 'spi-sapa-2.1.0', 'still normed on the English sample, which the note says');
       }
       for (const lang of ['nl', 'en'] as const) {
         const res = await fetch(`${server.url}/api/anonymous/assessment/${a.id}/report?lang=${lang}`, { headers: authHeaders(creds) });

@@ -193,8 +193,8 @@ suiteOnEachDatabase("the SPI report says a band's uncertainty in words, within t
       for (const [id, e] of clipped) {
         assert.ok(html.includes(`${e.low.toFixed(1)}–${e.high.toFixed(1)}`), `the report shows ${id}'s clipped band`);
       }
-      const shown = await runCli(['norms', 'show', 'spi-sapa-2.0.0', '--json'], cliEnv);
-      const text = await runCli(['norms', 'show', 'spi-sapa-2.0.0'], cliEnv);
+      const shown = await runCli(['norms', 'show', 'spi-sapa-2.1.0', '--json'], cliEnv);
+      const text = await runCli(['norms', 'show', 'spi-sapa-2.1.0'], cliEnv);
       for (const s of spi.scales) {
         const want = reach(norms.scales[s.id]!.distribution);
         assert.deepEqual(JSON.parse(shown.stdout).reachableStens[s.id], want, `norms show --json: ${s.id}`);

@@ -174,6 +174,16 @@ for (const db of testDatabases()) {
       assert.match(old, /not shown: this group was built under content version 1\.0\.0, the figures are for 2\.0\.0/);
       assert.doesNotMatch(old, /Authoritarianism +3 of 5/);
       assert.match(sheet, /Authoritarianism +3 of 5 +0\.913/, 'positive control: the current group prints it');
+      // The careless indices: each threshold and false-positive rate as the file records them, and the rates by age band.
+      const c = JSON.parse(readFileSync(file, 'utf8')).careless;
+      for (const [ix, i] of Object.entries<any>(c.indices))
+        assert.match(
+          sheet,
+          new RegExp(`^  ${ix} .* ${i.direction === 'low' ? 'below' : 'above'} ${i.threshold} +${(100 * i.falsePositive).toFixed(2)}%$`, 'm'),
+          ix,
+        );
+      assert.match(sheet, new RegExp(`together: ${(100 * c.flagged).toFixed(2)}% of the sample flagged \\(at most 1\\.00%\\)`));
+      assert.match(sheet, /by age: under 25 \d+ of 1,613 \(\d\.\d\d%\); 25-34 \d+ of 932/);
     });
   });
 }

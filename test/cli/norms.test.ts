@@ -104,7 +104,7 @@ suiteOnEachDatabase(
         // The SPI's shipped groups are stored at start (one active, five inactive); this suite's claims are about TMA170's.
         const tma = (rows: any[]) => rows.filter((g: any) => g.instrument === 'TMA170');
         const spi = list.filter((g: any) => g.instrument === 'SPI');
-        assert.deepEqual([spi.length, spi.filter((g: any) => g.active).map((g: any) => [g.id, g.illustrative])], [6, [['spi-sapa-2.0.0', false]]]);
+        assert.deepEqual([spi.length, spi.filter((g: any) => g.active).map((g: any) => [g.id, g.illustrative])], [6, [['spi-sapa-2.1.0', false]]]);
         assert.equal(tma(list).length + spi.length, list.length, 'no other instrument has a group');
         assert.deepEqual(
           tma(list).map((g: any) => [g.id, g.active, g.illustrative, g.sampleSize]),

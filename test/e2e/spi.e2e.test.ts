@@ -174,7 +174,7 @@ suiteOnEachDatabase(
 
         // The vendor's lists: 31 scales with raw mean, sten and percentile; no Aptitude (competence) lists for the SPI.
         const r = await vendorResult(a, 'en-GB', given);
-        assert.equal(r.NormGroup.Id, 'spi-sapa-2.0.0');
+        assert.equal(r.NormGroup.Id, 'spi-sapa-2.1.0');
         assert.match(r.NormGroup.Source, /web volunteers .* not job applicants/);
         const stens = new Set<number>();
         for (const [i, raw] of r.NormScoreScales.entries()) {
@@ -277,7 +277,7 @@ suiteOnEachDatabase(
         const r = await vendorResult(a, 'nl-NL', given);
         assert.ok(r.Note.includes(DUTCH_NOTE.en), r.Note);
         // Normed on the English sample the note speaks of, so kept out of the vendor's sten lists (test/api/spi-translated-norms).
-        assert.equal(r.NormGroup.Id, 'spi-sapa-2.0.0');
+        assert.equal(r.NormGroup.Id, 'spi-sapa-2.1.0');
         assert.equal(r.NormScores.length, 0, 'a translation compared with English norms: no stens in the vendor lists');
         await page.goto(`${r.ReportUrl}&lang=nl`);
         assert.equal(words((await page.locator('.notice.translation').textContent()) ?? ''), DUTCH_NOTE.nl);

@@ -190,7 +190,7 @@ export interface paths {
                                 AssessmentUrl: string;
                                 CancelledAt: string | null;
                                 CompletedAt: string | null;
-                                /** @description Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see docs/RESULTS.md "Results". */
+                                /** @description Once completed: 0–100, the within-person correlation of designated item pairs, or of the norm group's synonym pairs (0 when negative or without variation); see docs/RESULTS.md "Results". */
                                 ConsistencyScore: number | null;
                                 /** @description Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it. */
                                 ContentVersion: string | null;
@@ -198,8 +198,8 @@ export interface paths {
                                 CreatedAt: string;
                                 ExpiresAt: string | null;
                                 ExternalId: string;
-                                /** @description Once completed: StraightLining, Speeding, LowConsistency; see docs/RESULTS.md "Results". */
-                                IntegrityFlags: null | ("StraightLining" | "Speeding" | "LowConsistency")[];
+                                /** @description Once completed: StraightLining, Speeding, LowConsistency, EvenOdd, Synonyms, LongString, Outlier; see docs/RESULTS.md "Results". */
+                                IntegrityFlags: null | ("StraightLining" | "Speeding" | "LowConsistency" | "EvenOdd" | "Synonyms" | "LongString" | "Outlier")[];
                                 /** @description Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it. */
                                 Language: "nl" | "en" | null;
                                 /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
@@ -1158,7 +1158,7 @@ export interface paths {
                                     AssessmentUrl: string;
                                     CancelledAt: string | null;
                                     CompletedAt: string | null;
-                                    /** @description Once completed: 0–100, the within-person correlation of designated item pairs (0 when negative or without variation); see docs/RESULTS.md "Results". */
+                                    /** @description Once completed: 0–100, the within-person correlation of designated item pairs, or of the norm group's synonym pairs (0 when negative or without variation); see docs/RESULTS.md "Results". */
                                     ConsistencyScore: number | null;
                                     /** @description Once completed: the instrument's content version it was taken in. Null before completion, and for assessments completed before Assay recorded it. */
                                     ContentVersion: string | null;
@@ -1166,8 +1166,8 @@ export interface paths {
                                     CreatedAt: string;
                                     ExpiresAt: string | null;
                                     ExternalId: string;
-                                    /** @description Once completed: StraightLining, Speeding, LowConsistency; see docs/RESULTS.md "Results". */
-                                    IntegrityFlags: null | ("StraightLining" | "Speeding" | "LowConsistency")[];
+                                    /** @description Once completed: StraightLining, Speeding, LowConsistency, EvenOdd, Synonyms, LongString, Outlier; see docs/RESULTS.md "Results". */
+                                    IntegrityFlags: null | ("StraightLining" | "Speeding" | "LowConsistency" | "EvenOdd" | "Synonyms" | "LongString" | "Outlier")[];
                                     /** @description Once completed: the language the portal showed when the candidate finished. Null before completion, and for assessments completed before Assay recorded it. */
                                     Language: "nl" | "en" | null;
                                     /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
@@ -1649,8 +1649,8 @@ export interface paths {
                                             } | null;
                                         }[];
                                         ConsistencyScore: number | null;
-                                        /** @description Signs that the answers may not describe the candidate; see docs/RESULTS.md "Results". Empty when none. */
-                                        IntegrityFlags: ("StraightLining" | "Speeding" | "LowConsistency")[];
+                                        /** @description Signs that the answers may not describe the candidate, each naming the check that fired (EvenOdd, Synonyms, LongString and Outlier are careless-responding indices calibrated on the norm group); see docs/RESULTS.md "Results". Empty when none. */
+                                        IntegrityFlags: ("StraightLining" | "Speeding" | "LowConsistency" | "EvenOdd" | "Synonyms" | "LongString" | "Outlier")[];
                                         /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
                                         NormGroup: null | {
                                             CollectedFrom: string | null;
@@ -1946,8 +1946,8 @@ export interface paths {
                             ConsistencyScore: string;
                             Done: boolean;
                             DoneDate: string | null;
-                            /** @description Signs that the answers may not describe the candidate; see docs/RESULTS.md "Results". Empty when none. */
-                            IntegrityFlags: ("StraightLining" | "Speeding" | "LowConsistency")[];
+                            /** @description Signs that the answers may not describe the candidate, each naming the check that fired (EvenOdd, Synonyms, LongString and Outlier are careless-responding indices calibrated on the norm group); see docs/RESULTS.md "Results". Empty when none. */
+                            IntegrityFlags: ("StraightLining" | "Speeding" | "LowConsistency" | "EvenOdd" | "Synonyms" | "LongString" | "Outlier")[];
                             /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */
                             NormGroup: null | {
                                 CollectedFrom: string | null;

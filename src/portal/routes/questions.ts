@@ -113,8 +113,8 @@ export function questionRoutes(app: App, deps: Deps): void {
     const l = await loadAtStep(deps, request, reply, 'confirm');
     if (!l) return reply;
     if (nav !== 'finish') return redirect(reply, portalQuestionsPath(l.id, pageCount(l.instrument)));
-    const score = (all: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>, threshold?: number) =>
-      scoreCompletion(l.instrument, deps.competences, all, pageMs, threshold);
+    const score = (all: ReadonlyMap<string, number>, pageMs: ReadonlyMap<number, number>, norm?: Parameters<typeof scoreCompletion>[4]) =>
+      scoreCompletion(l.instrument, deps.competences, all, pageMs, norm);
     const done = await deps.webhooks.completeWith(l.session.assessment.tenant_id, (claimer) =>
       completeAssessment(deps.store, l.id, score, claimer, { contentVersion: l.instrument.version, language: l.ctx.lang }),
     );
