@@ -171,7 +171,7 @@ for (const db of testDatabases()) {
       older.contentVersion = '1.0.0';
       writeFileSync(join(dir, 'older.json'), JSON.stringify(older));
       const old = await show(join(dir, 'older.json'));
-      assert.match(old, /not shown: this group was built under content version 1\.0\.0, the figures are for 2\.0\.0/);
+      assert.match(old, /not shown: this group was built under content version 1\.0\.0, the figures are for 2\.1\.0/);
       assert.doesNotMatch(old, /Authoritarianism +3 of 5/);
       assert.match(sheet, /Authoritarianism +3 of 5 +0\.913/, 'positive control: the current group prints it');
       // The careless indices: each threshold and false-positive rate as the file records them, and the rates by age band.
