@@ -28,10 +28,10 @@ describe('subgroup differences in a norm sample', { timeout: 120_000 }, () => {
   test('the four-fifths ratio is the lower share of high scorers over the higher, counted here', () => {
     // 20 of 50 (0.40) against 18 of 60 (0.30): 0.30 / 0.40.
     const close = (x: number | null, want: number) => assert.ok(x !== null && Math.abs(x - want) < 1e-12, `${x} is not ${want}`);
-    close(fourFifthsRatio({ high: 20, n: 50 }, { high: 18, n: 60 }), 0.75);
-    close(fourFifthsRatio({ high: 18, n: 60 }, { high: 20, n: 50 }), 0.75);
-    assert.equal(fourFifthsRatio({ high: 0, n: 50 }, { high: 0, n: 60 }), null, 'nobody scores high: no ratio');
-    assert.equal(fourFifthsRatio({ high: 5, n: 0 }, { high: 3, n: 60 }), null, 'an empty group: no ratio');
+    close(fourFifthsRatio({ count: 20, n: 50 }, { count: 18, n: 60 }), 0.75);
+    close(fourFifthsRatio({ count: 18, n: 60 }, { count: 20, n: 50 }), 0.75);
+    assert.equal(fourFifthsRatio({ count: 0, n: 50 }, { count: 0, n: 60 }), null, 'nobody scores high: no ratio');
+    assert.equal(fourFifthsRatio({ count: 5, n: 0 }, { count: 3, n: 60 }), null, 'an empty group: no ratio');
   });
 
   test('men and women are compared on their raw scores and their shares of sten 7 or more; unknown and neutral genders are left out', () => {
