@@ -5,7 +5,7 @@ import { ADVERSE_MARK, fairnessCells, type ReportModel } from './model.js';
 export function fairnessSection(m: ReportModel): Html | '' {
   if (!m.fairness?.length) return '';
   const t = m.t.fairness;
-  return html`<section aria-labelledby="fairness" class="fairness">
+  return html`<section aria-labelledby="fairness">
 <h2 id="fairness">${t.title}</h2>
 <p>${t.intro}</p>
 <p><strong>${t.advice}</strong></p>
@@ -15,7 +15,7 @@ export function fairnessSection(m: ReportModel): Html | '' {
 <tbody>
 ${m.fairness.map((f) => {
   const [d, interval, high, low] = fairnessCells(f);
-  return html`<tr${f.narrow ? html` class="narrow"` : ''}${f.adverse ? html` data-adverse="true"` : ''}><th scope="row">${f.name}${f.adverse ? html` <span aria-hidden="true">${ADVERSE_MARK}</span>` : ''}</th><td class="num">${d}</td><td class="num">${interval}</td><td class="num">${high}</td><td class="num">${low}</td></tr>`;
+  return html`<tr class="${['fairness', ...(f.narrow ? ['narrow'] : []), ...(f.adverse ? ['adverse'] : [])].join(' ')}"><th scope="row">${f.name}${f.adverse ? html`<span class="adverse" aria-hidden="true">${ADVERSE_MARK}</span>` : ''}</th><td class="num">${d}</td><td class="num">${interval}</td><td class="num">${high}</td><td class="num">${low}</td></tr>`;
 })}
 </tbody>
 </table>

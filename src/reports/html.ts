@@ -120,7 +120,7 @@ ${g.narrow.map((s) => row(s, 'narrow'))}
 /** After an adverse scale's name: the mark, linked to the sentence under the table, which screen readers get in full. */
 function adverseMark(s: ReportScale, m: ReportModel): Html | '' {
   return s.adverse
-    ? html` <a class="adverse" href="#adverse-note" title="${m.t.fairness.adverse}"><span aria-hidden="true">${ADVERSE_MARK}</span><span class="visually-hidden">${m.t.fairness.adverse}</span></a>`
+    ? html`<a class="adverse" href="#adverse-note" title="${m.t.fairness.adverse}"><span aria-hidden="true">${ADVERSE_MARK}</span><span class="visually-hidden">${m.t.fairness.adverse}</span></a>`
     : '';
 }
 

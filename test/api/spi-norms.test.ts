@@ -150,7 +150,7 @@ suiteOnEachDatabase(
           }
           if (lang === 'en') {
             // The table: each domain, then the narrow scales under it (spi.json's domain), indented.
-            const rows = [...html.matchAll(/<tr class="(domain|narrow)"><th scope="row(?:group)?">([^<]+)<\/th><td class="num">/g)].map(
+            const rows = [...html.matchAll(/<tr class="(domain|narrow)"><th scope="row(?:group)?">([^<]+)(?:<a class="adverse"[^>]*>[\s\S]*?<\/a>)?<\/th><td class="num">/g)].map(
               (m) => [m[2], m[1] === 'narrow'] as const,
             );
             const expected = spi.scales
