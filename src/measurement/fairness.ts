@@ -48,12 +48,17 @@ export function fairnessOf(group: NormGroup | null | undefined, instrument: Inst
 }
 
 /** Whether any scale has a figure to show: a group of one gender (or too few of either) has none. */
-export const hasFairness = (rows: readonly ScaleFairness[]): boolean =>
-  rows.some((r) => [r.d, r.ratioHigh, r.ratioLow].some((x) => x !== null));
+export const hasFairness = (rows: readonly ScaleFairness[]): boolean => rows.some((r) => [r.d, r.ratioHigh, r.ratioLow].some((x) => x !== null));
 
 const fixed3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
 
 /** A scale's figures as the API shows them (results' Fairness item, catalogue's scales): three decimals. */
-export function fairnessView(f: ScaleFairness): { D: number | null; DLow: number | null; DHigh: number | null; RatioHigh: number | null; RatioLow: number | null } {
+export function fairnessView(f: ScaleFairness): {
+  D: number | null;
+  DLow: number | null;
+  DHigh: number | null;
+  RatioHigh: number | null;
+  RatioLow: number | null;
+} {
   return { D: fixed3(f.d), DLow: fixed3(f.dLower), DHigh: fixed3(f.dUpper), RatioHigh: fixed3(f.ratioHigh), RatioLow: fixed3(f.ratioLow) };
 }

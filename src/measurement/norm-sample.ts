@@ -127,10 +127,17 @@ export function sampleAccountProblems(x: unknown, scaleIds: readonly string[]): 
     else
       for (const [id, d] of Object.entries(diffs)) {
         if (!scaleIds.includes(id)) p.push(`sample.genderDifferences: "${id}" is not a scale of the instrument`);
-        else if (
-          !(obj(d) && group(d.male) && group(d.female) && numOrNull(d.d) && numOrNull(d.fourFifths) && [d.dLower, d.dUpper, d.fourFifthsLow].every(later))
-        )
-          p.push(`sample.genderDifferences.${id} must give male and female (n, mean, high; low), d and fourFifths (dLower, dUpper, fourFifthsLow) as numbers or null`);
+        else if (!(
+          obj(d) &&
+          group(d.male) &&
+          group(d.female) &&
+          numOrNull(d.d) &&
+          numOrNull(d.fourFifths) &&
+          [d.dLower, d.dUpper, d.fourFifthsLow].every(later)
+        ))
+          p.push(
+            `sample.genderDifferences.${id} must give male and female (n, mean, high; low), d and fourFifths (dLower, dUpper, fourFifthsLow) as numbers or null`,
+          );
       }
   }
   return p;

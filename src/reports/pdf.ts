@@ -79,7 +79,13 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     for (const text of [t.fairness.intro, t.fairness.advice]) paragraph(doc, text, width);
     const f = t.fairness;
     const rows = m.fairness.map((r) => [markedName({ name: r.name, ...(r.adverse ? { adverse: true as const } : {}) }), ...fairnessCells(r)]);
-    table(doc, width, [t.scale, 'd', f.interval, f.ratioHigh, f.ratioLow], rows, grouped ? m.fairness.map((r) => (r.narrow ? { indent: 12 } : { bold: true, rule: true })) : undefined);
+    table(
+      doc,
+      width,
+      [t.scale, 'd', f.interval, f.ratioHigh, f.ratioLow],
+      rows,
+      grouped ? m.fairness.map((r) => (r.narrow ? { indent: 12 } : { bold: true, rule: true })) : undefined,
+    );
     if (m.fairness.some((r) => r.adverse)) paragraph(doc, `${ADVERSE_MARK} ${f.adverse}`, width);
   }
 

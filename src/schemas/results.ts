@@ -110,7 +110,7 @@ export const AnalysisResult = Type.Object(
     }),
     Fairness: Type.Array(FairnessItem, {
       description:
-        "Assay's: per scale of NormScores, how it differs between women and men in the norm group (docs/PSYCHOMETRICS.md \"Adverse impact\"). Empty when the lists are, or when the group records no gender.",
+        'Assay\'s: per scale of NormScores, how it differs between women and men in the norm group (docs/PSYCHOMETRICS.md "Adverse impact"). Empty when the lists are, or when the group records no gender.',
     }),
   },
   { description: "The results, in TMA's own format (no envelope)" },

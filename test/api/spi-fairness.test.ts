@@ -109,7 +109,11 @@ suiteOnEachDatabase("the norm group's differences between women and men reach th
     assert.equal(entry.NormGroup?.Id, 'spi-sapa-2.0.0');
     for (const s of entry.Scales) {
       const d = diffs[byCode.get(s.ExternalCode)!.id]!;
-      assert.deepEqual(s.Fairness, { D: f3(d.d), DLow: f3(d.dLower), DHigh: f3(d.dUpper), RatioHigh: f3(d.fourFifths), RatioLow: f3(d.fourFifthsLow) }, s.ExternalCode);
+      assert.deepEqual(
+        s.Fairness,
+        { D: f3(d.d), DLow: f3(d.dLower), DHigh: f3(d.dUpper), RatioHigh: f3(d.fourFifths), RatioLow: f3(d.fourFifthsLow) },
+        s.ExternalCode,
+      );
     }
     const tma = body.Data.find((e) => e.Code === 'TMA170')!;
     assert.ok(tma.Scales.length > 0 && tma.Scales.every((s) => s.Fairness === null), 'TMA170: no figures without a gendered norm sample');
@@ -145,10 +149,13 @@ suiteOnEachDatabase("the norm group's differences between women and men reach th
     assert.equal(rows.size, 31);
     // Marked on the one ratio it has: Compassion (0.48 at sten 7+) yes, Perfectionism (0.99) no.
     const high = (id: string) => diffs[id]!.fourFifths < 0.8;
-    for (const s of spi.scales) assert.deepEqual(rows.get(s.name.en), { marked: high(s.id), cells: [f2(diffs[s.id]!.d), '–', f2(diffs[s.id]!.fourFifths), '–'] }, s.id);
+    for (const s of spi.scales)
+      assert.deepEqual(rows.get(s.name.en), { marked: high(s.id), cells: [f2(diffs[s.id]!.d), '–', f2(diffs[s.id]!.fourFifths), '–'] }, s.id);
     assert.ok(high('spi-compassion') && !high('spi-perfectionism'));
 
-    const catalogue = (await (await get(tenant, '/api/anonymous/assessmenttypes')).json()) as { Data: Array<{ Code: string; Scales: Array<{ Fairness: { DLow: unknown; RatioHigh: unknown } }> }> };
+    const catalogue = (await (await get(tenant, '/api/anonymous/assessmenttypes')).json()) as {
+      Data: Array<{ Code: string; Scales: Array<{ Fairness: { DLow: unknown; RatioHigh: unknown } }> }>;
+    };
     const scales = catalogue.Data.find((e) => e.Code === 'SPI')!.Scales;
     assert.ok(scales.every((s) => s.Fairness.DLow === null && typeof s.Fairness.RatioHigh === 'number'));
 

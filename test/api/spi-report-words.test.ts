@@ -130,7 +130,11 @@ suiteOnEachDatabase("the SPI report says a band's uncertainty in words, within t
       for (const lang of ['en', 'nl'] as const) {
         const html = (await report(a.id, lang)) as string;
         const rows = new Map(
-          [...html.matchAll(/<th scope="row(?:group)?">([^<]+)(?:<a class="adverse"[^>]*>[\s\S]*?<\/a>)?<\/th>(?:<td class="num">[^<]*<\/td>)+<td>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1]!, m[2]!]),
+          [
+            ...html.matchAll(
+              /<th scope="row(?:group)?">([^<]+)(?:<a class="adverse"[^>]*>[\s\S]*?<\/a>)?<\/th>(?:<td class="num">[^<]*<\/td>)+<td>([^<]*)<\/td><\/tr>/g,
+            ),
+          ].map((m) => [m[1]!, m[2]!]),
         );
         const dd = new Map(
           [...html.matchAll(/<dt>([^<]+?) <span class="band">\(([^<]*)\)<\/span><\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1]!, [m[2]!, unescape(m[3]!)]]),
@@ -215,7 +219,9 @@ suiteOnEachDatabase("the SPI report says a band's uncertainty in words, within t
     ]);
     assert.deepEqual(tbodies, expected, 'the table: a body per domain, headed by it');
     const svg = /<svg class="profile-chart"[\s\S]*?<\/svg>/.exec(html)![0];
-    const groups = [...svg.matchAll(/<g class="(domain|narrow)">\n<text x="([\d.]+)"[^>]*>([^<]+)(?:<tspan class="adverse"[^>]*>[^<]*<\/tspan>)?<\/text>/g)].map((m) => [m[1], Number(m[2]), m[3]] as const);
+    const groups = [
+      ...svg.matchAll(/<g class="(domain|narrow)">\n<text x="([\d.]+)"[^>]*>([^<]+)(?:<tspan class="adverse"[^>]*>[^<]*<\/tspan>)?<\/text>/g),
+    ].map((m) => [m[1], Number(m[2]), m[3]] as const);
     assert.deepEqual(
       groups.map(([kind, , name]) => [kind, name]),
       expected.flatMap(([d, n]) => [['domain', d], ...n.map((x) => ['narrow', x])]),

@@ -38,12 +38,18 @@ describe('subgroup differences in a norm sample', { timeout: 120_000 }, () => {
       `suppressMessages(library(psych)); for (x in list(${cases.map((c) => `c(${c.join(',')})`).join(',')})) ` +
         `cat(sprintf('%.10f %.10f\\n', psych::cohen.d.ci(x[1], n1 = x[2], n2 = x[3])[1], psych::cohen.d.ci(x[1], n1 = x[2], n2 = x[3])[3]))`,
     );
-    const rows = r.trim().split('\n').map((l) => l.split(' ').map(Number));
+    const rows = r
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').map(Number));
     assert.equal(rows.length, cases.length);
     cases.forEach(([d, n1, n2], i) => {
       const ours = cohensDInterval(d, n1, n2)!;
       const [lower, upper] = rows[i]!;
-      assert.ok(Math.abs(ours.lower - lower!) < 5e-5 && Math.abs(ours.upper - upper!) < 5e-5, `d ${d} (${n1}, ${n2}): [${ours.lower}, ${ours.upper}], R [${lower}, ${upper}]`);
+      assert.ok(
+        Math.abs(ours.lower - lower!) < 5e-5 && Math.abs(ours.upper - upper!) < 5e-5,
+        `d ${d} (${n1}, ${n2}): [${ours.lower}, ${ours.upper}], R [${lower}, ${upper}]`,
+      );
       // Positive control: not the symmetric large-sample interval at small n, where the two differ.
       assert.ok(ours.lower < d && d < ours.upper);
     });

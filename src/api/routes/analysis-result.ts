@@ -25,9 +25,7 @@ const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Descriptio
 /** The norm group's figures for each scale in NormScores. */
 function fairness(r: Result, listed: readonly Scored[]) {
   const codes = new Map(listed.map((s) => [s.id, s.code]));
-  return r.fairness
-    .filter((f) => codes.has(f.id))
-    .map((f) => ({ ID: f.id, ExternalCode: codes.get(f.id)!, ...fairnessView(f) }));
+  return r.fairness.filter((f) => codes.has(f.id)).map((f) => ({ ID: f.id, ExternalCode: codes.get(f.id)!, ...fairnessView(f) }));
 }
 
 function lists(r: Result, translatedAllowed: boolean) {
