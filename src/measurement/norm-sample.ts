@@ -49,8 +49,17 @@ export function describeSample(sample: readonly Member[], table: NormTable, inst
     for (const [id, members] of byScale) {
       const g = genderDifference(members);
       // A group below the minimum gives its count only: a mean of a handful could describe someone.
-      const count = (c: typeof g.male) => (c.n >= MIN_SUBGROUP ? { n: c.n, mean: c.mean, high: c.high } : { n: c.n, mean: null, high: null });
-      account.genderDifferences[id] = { male: count(g.male), female: count(g.female), d: g.d, fourFifths: g.fourFifths };
+      const count = (c: typeof g.male) =>
+        c.n >= MIN_SUBGROUP ? { n: c.n, mean: c.mean, high: c.high, low: c.low } : { n: c.n, mean: null, high: null, low: null };
+      account.genderDifferences[id] = {
+        male: count(g.male),
+        female: count(g.female),
+        d: g.d,
+        dLower: g.dLower,
+        dUpper: g.dUpper,
+        fourFifths: g.fourFifths,
+        fourFifthsLow: g.fourFifthsLow,
+      };
     }
   }
   const ages = used.flatMap((m) => (typeof m.age === 'number' ? [m.age] : [])).sort((a, b) => a - b);
@@ -110,13 +119,25 @@ export function sampleAccountProblems(x: unknown, scaleIds: readonly string[]): 
   }
   const diffs = x.genderDifferences;
   if (diffs !== undefined) {
-    const group = (g: unknown) => obj(g) && count(g.n) && numOrNull(g.mean) && (g.high === null || count(g.high));
+    const countOrNull = (x: unknown) => x === null || count(x);
+    // low, dLower, dUpper and fourFifthsLow came later: a file built before them lacks them.
+    const later = (x: unknown) => x === undefined || numOrNull(x);
+    const group = (g: unknown) => obj(g) && count(g.n) && numOrNull(g.mean) && countOrNull(g.high) && (g.low === undefined || countOrNull(g.low));
     if (!obj(diffs)) p.push('sample.genderDifferences must be an object by scale id');
     else
       for (const [id, d] of Object.entries(diffs)) {
         if (!scaleIds.includes(id)) p.push(`sample.genderDifferences: "${id}" is not a scale of the instrument`);
-        else if (!(obj(d) && group(d.male) && group(d.female) && numOrNull(d.d) && numOrNull(d.fourFifths)))
-          p.push(`sample.genderDifferences.${id} must give male and female (n, mean, high), d and fourFifths`);
+        else if (!(
+          obj(d) &&
+          group(d.male) &&
+          group(d.female) &&
+          numOrNull(d.d) &&
+          numOrNull(d.fourFifths) &&
+          [d.dLower, d.dUpper, d.fourFifthsLow].every(later)
+        ))
+          p.push(
+            `sample.genderDifferences.${id} must give male and female (n, mean, high; low), d and fourFifths (dLower, dUpper, fourFifthsLow) as numbers or null`,
+          );
       }
   }
   return p;

@@ -1,8 +1,8 @@
 import { itemKeys, type Instrument, type ResponseRange } from './instruments/types.js';
 import { carelessSheet } from './careless/sheet.js';
 import { reachableStens } from './norms.js';
-import { HIGH_STEN, MIN_SUBGROUP } from './subgroups.js';
-import type { CompetenceModel, Norm, NormGroup, NormSampleAccount } from './types.js';
+import { HIGH_STEN, LOW_STEN, MIN_SUBGROUP } from './subgroups.js';
+import type { CompetenceModel, GenderDifferenceRecord, Norm, NormGroup, NormSampleAccount, SubgroupCount } from './types.js';
 
 const f2 = (x: number | undefined | null) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(2) : '-');
 const pad = (s: string, n: number) => s.padEnd(n);
@@ -108,24 +108,30 @@ function makeUp(sample: NormSampleAccount | undefined): string[] {
   ];
 }
 
-/** Per scale, women against men: Cohen's d and the four-fifths ratio of the shares at sten 7 or more. */
+/** Per scale, women against men: Cohen's d with its 95% interval, and the four-fifths ratios at sten 7 or more and 4 or less. */
 function genderDifferences(sample: NormSampleAccount | undefined, instrument: Instrument): string[] {
-  const title = `Gender differences (d: female minus male, in pooled SDs; four-fifths: the lower share at sten ${HIGH_STEN}+ over the higher)`;
+  const title = `Gender differences (d: female minus male, in pooled SDs, with its 95% interval; ratio: the lower share over the higher, at sten ${HIGH_STEN}+ and ${LOW_STEN}-)`;
   if (!sample?.genderDifferences) return [title, `  not recorded: ${sample ? 'the sample has no gender' : 'this group was stored without its sample account'}`];
   const diffs = sample.genderDifferences;
-  const head = `  ${pad('', 28)} ${pad('n male', 7)} ${pad('n female', 9)} ${pad('d', 6)} ${pad(`male ${HIGH_STEN}+`, 9)} ${pad(`female ${HIGH_STEN}+`, 10)} four-fifths`;
+  const [hi, lo] = [`${HIGH_STEN}+`, `${LOW_STEN}-`];
+  const head = `  ${pad('', 28)} ${pad('n male', 7)} ${pad('n female', 9)} ${pad('d', 6)} ${pad('95% interval', 15)} ${pad(`male ${hi}`, 8)} ${pad(`female ${hi}`, 10)} ${pad(`ratio ${hi}`, 9)} ${pad(`male ${lo}`, 8)} ${pad(`female ${lo}`, 10)} ratio ${lo}`;
+  const interval = (d: GenderDifferenceRecord) => (typeof d.dLower === 'number' && typeof d.dUpper === 'number' ? `[${f2(d.dLower)}, ${f2(d.dUpper)}]` : '-');
   const rows = instrument.scales
     .filter((s) => diffs[s.id])
     .map((s) => {
       const d = diffs[s.id]!;
-      return `  ${pad(s.name.en, 28)} ${pad(String(d.male.n), 7)} ${pad(String(d.female.n), 9)} ${pad(f2(d.d), 6)} ${pad(share(d.male.high, d.male.n), 9)} ${pad(share(d.female.high, d.female.n), 10)} ${f2(d.fourFifths)}`;
+      const low = (c: SubgroupCount) => share(c.low ?? null, c.n);
+      return `  ${pad(s.name.en, 28)} ${pad(String(d.male.n), 7)} ${pad(String(d.female.n), 9)} ${pad(f2(d.d), 6)} ${pad(interval(d), 15)} ${pad(share(d.male.high, d.male.n), 8)} ${pad(share(d.female.high, d.female.n), 10)} ${pad(f2(d.fourFifths), 9)} ${pad(low(d.male), 8)} ${pad(low(d.female), 10)} ${f2(d.fourFifthsLow)}`;
     });
   const small = Object.values(diffs).some((d) => d.d === null && (d.male.n < MIN_SUBGROUP || d.female.n < MIN_SUBGROUP));
+  // A group built before Assay recorded the interval and the low shares: what it has, and why the rest is missing.
+  const older = Object.values(diffs).some((d) => d.d !== null && d.dLower === undefined && d.fourFifthsLow === undefined);
   return [
     title,
     head,
     ...rows,
     ...(small ? [`  -: fewer than ${MIN_SUBGROUP} of a gender, or no spread: no difference is given.`] : []),
-    "  A four-fifths ratio below 0.80 is the Uniform Guidelines' sign of adverse impact (docs/PSYCHOMETRICS.md).",
+    ...(older ? [`  not recorded: the interval and the shares at sten ${LOW_STEN}-; this group was built before Assay recorded them.`] : []),
+    "  A ratio below 0.80 is the Uniform Guidelines' sign of adverse impact: a cut there screens out one gender more than the other (docs/PSYCHOMETRICS.md).",
   ];
 }

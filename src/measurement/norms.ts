@@ -1,5 +1,8 @@
 import { FIVE_POINTS, type ResponseRange } from './instruments/types.js';
+import { normalCdf } from './distributions.js';
 import { normalQuantile } from './reliability.js';
+
+export { normalCdf };
 import type { Norm, NormReliability, NormTable } from './types.js';
 
 /** The sten of a z score: 5.5 + 2z, rounded half up, kept within 1–10. */
@@ -85,14 +88,6 @@ function midRank(x: number, distribution: ReadonlyArray<readonly [number, number
   const p1 = ranks[lo]!;
   const p0 = ranks[lo - 1]!;
   return v1 === v0 ? p1 : p0 + ((p1 - p0) * (x - v0)) / (v1 - v0);
-}
-
-/** Φ, from the error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */
-export function normalCdf(z: number): number {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
-  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
 /** Mean, sample SD and distribution of raw scores (two decimals, as they are reported). */

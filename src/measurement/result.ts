@@ -1,3 +1,4 @@
+import { fairnessOf, type ScaleFairness } from './fairness.js';
 import type { Instrument, Language, Localized, ResponseRange, ScaleScore } from './instruments/types.js';
 import { stenBand } from './reliability.js';
 import { percentile, reachableStens, sten } from './norms.js';
@@ -33,6 +34,8 @@ export interface Result {
   consistency: number | undefined;
   flags: IntegrityFlag[];
   normGroup: NormGroup | null;
+  /** Per scale, how it differs between women and men in the norm group; [] where the group records no gender. */
+  fairness: ScaleFairness[];
   /** Taken in a translation the instrument marks: what every result taken in it must say (e.g. no norms of its own). */
   translationNote?: Localized;
   /** Taken in that translation and compared with a norm group of another (or an unrecorded) language. */
@@ -90,6 +93,7 @@ export function buildResult(
     consistency: stored.consistency ?? undefined,
     flags: [...stored.flags],
     normGroup,
+    fairness: fairnessOf(normGroup, instrument),
     ...(translationNote ? { translationNote } : {}),
     ...(translatedNorms ? { translatedNorms } : {}),
   };

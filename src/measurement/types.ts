@@ -123,12 +123,29 @@ export interface SubgroupCount {
   n: number;
   mean: number | null;
   high: number | null;
+  /** How many scored sten 4 or less; absent in groups built before Assay counted it. */
+  low?: number | null;
+}
+
+/**
+ * One scale's difference between women and men (subgroups.ts): d, female minus male, with its 95%
+ * interval, and the four-fifths ratios at sten 7 or more and at 4 or less. The interval and the
+ * low ratio are absent in groups built before Assay recorded them: shown where present, never made up.
+ */
+export interface GenderDifferenceRecord {
+  male: SubgroupCount;
+  female: SubgroupCount;
+  d: number | null;
+  dLower?: number | null;
+  dUpper?: number | null;
+  fourFifths: number | null;
+  fourFifthsLow?: number | null;
 }
 
 /**
  * A norm group's sample as built (norm-sample.ts): how many were considered, who was left out
  * and why, the gender and age make-up of the members used, and per scale the difference between
- * women and men (Cohen's d, female minus male; the four-fifths ratio of the shares at sten 7 or more).
+ * women and men (Cohen's d, female minus male, with its interval; the four-fifths ratios at sten 7+ and 4-).
  */
 export interface NormSampleAccount {
   /** Respondents read, or completed assessments selected, before any exclusion. */
@@ -139,8 +156,8 @@ export interface NormSampleAccount {
   gender?: { unknown: number; male: number; female: number; neutral: number };
   /** The members used whose age is known: range, median and bands; absent where age was not recorded. */
   age?: { known: number; unknown: number; min: number; max: number; median: number; bands: Record<string, number> };
-  /** Per scale id; absent where gender was not recorded. d and fourFifths are null below 30 of either gender. */
-  genderDifferences?: Record<string, { male: SubgroupCount; female: SubgroupCount; d: number | null; fourFifths: number | null }>;
+  /** Per scale id; absent where gender was not recorded. The figures are null below 30 of either gender. */
+  genderDifferences?: Record<string, GenderDifferenceRecord>;
 }
 
 export type IntegrityFlag = 'StraightLining' | 'Speeding' | 'LowConsistency' | CarelessIndex;

@@ -1,5 +1,5 @@
 import { html, type Html } from '../platform/html.js';
-import { domainGroups, rawRange, type ReportModel } from './model.js';
+import { ADVERSE_MARK, domainGroups, rawRange, type ReportModel } from './model.js';
 
 const WIDTH = 720;
 const LABEL = 220;
@@ -58,11 +58,12 @@ ${model.scales.map((s, i) => {
   const v = value(s);
   // A domain's name heads its narrow scales: bold, from the left edge; theirs stay by the bars.
   const heading = grouped && !s.narrow;
+  const mark = s.adverse ? html`<tspan class="adverse" fill="#92400e"> ${ADVERSE_MARK}</tspan>` : '';
   return html`<g${grouped ? html` class="${heading ? 'domain' : 'narrow'}"` : ''}>
 ${
   heading
-    ? html`<text x="4" y="${y + 15}" font-size="13" font-weight="bold" fill="#111827">${s.name}</text>`
-    : html`<text x="${LABEL - 8}" y="${y + 15}" text-anchor="end" font-size="13" fill="#111827">${s.name}</text>`
+    ? html`<text x="4" y="${y + 15}" font-size="13" font-weight="bold" fill="#111827">${s.name}${mark}</text>`
+    : html`<text x="${LABEL - 8}" y="${y + 15}" text-anchor="end" font-size="13" fill="#111827">${s.name}${mark}</text>`
 }
 <rect x="${LABEL}" y="${y + 4}" width="${Math.max(2, x(v) - LABEL)}" height="${ROW - 8}" fill="#1d4ed8"></rect>
 <text x="${x(v) + 6}" y="${y + 15}" font-size="12" fill="#111827">${model.norm.normed ? v : v.toFixed(2)}</text>

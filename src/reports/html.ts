@@ -1,7 +1,8 @@
 import { html, pageHead, type Html } from '../platform/html.js';
 import type { Language } from '../measurement/instruments/types.js';
 import { profileChart } from './chart.js';
-import { bandText, bandWords, domainGroups, hasBands, howToRead, rawRange, type ReportModel, type ReportScale } from './model.js';
+import { fairnessSection } from './html-fairness.js';
+import { ADVERSE_MARK, bandText, bandWords, domainGroups, hasBands, howToRead, rawRange, type ReportModel, type ReportScale } from './model.js';
 import { REPORT_TEXTS } from './texts.js';
 
 const num = (v: number | undefined) => (v === undefined ? '–' : String(v));
@@ -48,7 +49,9 @@ ${profileChart(m)}
 <thead><tr><th scope="col">${t.scale}</th><th scope="col" class="num">${t.sten}</th><th scope="col" class="num">${t.percentile}</th><th scope="col" class="num">${t.raw(rawRange(m))}</th>${bands ? html`<th scope="col" class="num">${t.stenBand}</th>` : ''}<th scope="col">${t.band}</th></tr></thead>
 ${scaleRows(m, bands)}
 </table>
+${m.scales.some((s) => s.adverse) ? html`<p class="adverse-note" id="adverse-note">${ADVERSE_MARK} ${t.fairness.adverse}</p>` : ''}
 </section>
+${fairnessSection(m)}
 <section aria-labelledby="meaning">
 <h2 id="meaning">${m.norm.normed ? t.interpretation : t.scalesMeaning}</h2>
 <dl class="interpretations">
@@ -90,7 +93,7 @@ ${m.flags.length ? html`<ul>${m.flags.map((f) => html`<li>${f.text}</li>`)}</ul>
 /** The score table's body: one per domain, headed by it, when the instrument has narrow scales. */
 function scaleRows(m: ReportModel, bands: boolean): Html {
   const row = (s: ReportScale, kind: 'domain' | 'narrow' | '') =>
-    html`<tr${kind ? html` class="${kind}"` : ''}><th scope="${kind === 'domain' ? 'rowgroup' : 'row'}">${s.name}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${bandWords(s, m.t)}</td></tr>`;
+    html`<tr${kind ? html` class="${kind}"` : ''}><th scope="${kind === 'domain' ? 'rowgroup' : 'row'}">${s.name}${adverseMark(s, m)}</th><td class="num">${num(s.sten)}</td><td class="num">${num(s.percentile)}</td><td class="num">${s.raw.toFixed(2)}</td>${bands ? html`<td class="num">${bandText(s)}</td>` : ''}<td>${bandWords(s, m.t)}</td></tr>`;
   const groups = domainGroups(m);
   if (!groups)
     return html`<tbody>
@@ -102,6 +105,13 @@ ${row(g.domain, 'domain')}
 ${g.narrow.map((s) => row(s, 'narrow'))}
 </tbody>`,
   )}`;
+}
+
+/** After an adverse scale's name: the mark, linked to the sentence under the table, which screen readers get in full. */
+function adverseMark(s: ReportScale, m: ReportModel): Html | '' {
+  return s.adverse
+    ? html`<a class="adverse" href="#adverse-note" title="${m.t.fairness.adverse}"><span aria-hidden="true">${ADVERSE_MARK}</span><span class="visually-hidden">${m.t.fairness.adverse}</span></a>`
+    : '';
 }
 
 /** The page a share link shows while the candidate has not released the results: not even their name. */

@@ -2,6 +2,7 @@ import { FIVE_POINTS, type Instrument, type Language, type ResponseRange } from 
 import { fullName } from '../domain/names.js';
 import type { Result, Scored } from '../measurement/result.js';
 import type { IntegrityFlag, NormGroup } from '../measurement/types.js';
+import { hasFairness, type ScaleFairness } from '../measurement/fairness.js';
 import { formNote } from './form-note.js';
 import { band, type Band, type Interpretations } from './interpretations.js';
 import { bandSpan, spanLabel, spanLead } from './band-words.js';
@@ -14,6 +15,8 @@ export interface ReportScale extends Scored {
   band: Band | null;
   /** The bands its 90% band reaches, as words ("Average to high"); absent, the band's own word. */
   bandLabel?: string;
+  /** Either four-fifths ratio below 0.80 in the norm group: the table marks the scale. */
+  adverse?: true;
   /** The band's interpretation, led by what the 90% band reaches when it crosses into another band; without a norm group, what the scale measures. */
   interpretation: string;
 }
@@ -40,10 +43,18 @@ export interface ReportModel {
   /** A shortened form (the SPI): which items it asked against the published one. */
   formNote?: string;
   scales: ReportScale[];
+  /** Per scale, how it differs between women and men in the norm group; absent where the group records no gender. */
+  fairness?: ReportFairness[];
   /** With Mosier's reliability in the norm group's sample, where the group records it. */
   competences: Array<Scored & { reliability?: number }>;
   consistency: string;
   flags: Array<{ flag: IntegrityFlag; text: string }>;
+}
+
+/** One scale's row of the fairness section (measurement/fairness.ts), under its domain like the score table. */
+export interface ReportFairness extends Omit<ScaleFairness, 'scale' | 'id'> {
+  name: string;
+  narrow?: boolean;
 }
 
 export interface ReportInput {
@@ -62,6 +73,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
   const form = contentVersion === instrument.version ? formNote(instrument, lang) : undefined;
   const group = result.normGroup;
   const about = group && aboutGroup(group, lang);
+  const fair = new Map(hasFairness(result.fairness) ? result.fairness.map((f) => [f.id, f]) : []);
   const scales = underDomains(instrument, result.scales).map(({ s, narrow }): ReportScale => {
     const b = band(s);
     const span = bandSpan(s);
@@ -71,6 +83,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     return {
       ...s,
       ...(narrow ? { narrow } : {}),
+      ...(fair.get(s.id)?.adverse ? { adverse: true as const } : {}),
       band: b,
       ...(span ? { bandLabel: spanLabel(span, lang) } : {}),
       interpretation: lead ? `${lead} ${text}` : text,
@@ -95,6 +108,7 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     ...(result.translationNote ? { translationNote: result.translationNote[lang] } : {}),
     ...(form ? { formNote: form } : {}),
     scales,
+    ...(fair.size ? { fairness: fairnessRows(scales, fair) } : {}),
     competences: result.competences.map((c) => {
       const alpha = group?.table.competences[c.code]?.reliability?.alpha;
       return alpha === undefined ? c : { ...c, reliability: alpha };
@@ -103,6 +117,29 @@ export function reportModel({ lang, candidate, instrument, completedAt, result, 
     flags: result.flags.map((flag) => ({ flag, text: t.flags[flag] })),
   };
 }
+
+function fairnessRows(scales: readonly ReportScale[], fair: ReadonlyMap<number, ScaleFairness>): ReportFairness[] {
+  return scales.flatMap((s) => {
+    const f = fair.get(s.id);
+    if (!f) return [];
+    const { scale, id, ...figures } = f;
+    return [{ name: s.name, ...(s.narrow ? { narrow: true } : {}), ...figures }];
+  });
+}
+
+const f2 = (x: number | null) => (x === null ? '–' : x.toFixed(2));
+
+/** A fairness row's cells as both renderings print them: d, its interval, the ratio at sten 7+ and at 4−; '–' where the group has none. */
+export function fairnessCells(f: ReportFairness): [string, string, string, string] {
+  const interval = f.dLower !== null && f.dUpper !== null ? `[${f2(f.dLower)}, ${f2(f.dUpper)}]` : '–';
+  return [f2(f.d), interval, f2(f.ratioHigh), f2(f.ratioLow)];
+}
+
+/** The mark after an adverse scale's name where its sten is shown, explained by `t.fairness.adverse` beneath. */
+export const ADVERSE_MARK = '†';
+
+/** The scale's name as the chart and the PDF's table print it: with the mark when adverse. */
+export const markedName = (s: Pick<ReportScale, 'name' | 'adverse'>): string => (s.adverse ? `${s.name} ${ADVERSE_MARK}` : s.name);
 
 /** Who the group's people are, for a recruiter: the description in `lang`, else the English one, else the source. */
 function aboutGroup(group: NormGroup, lang: Language): string {

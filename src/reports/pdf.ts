@@ -2,7 +2,7 @@ import zlib, { type InputType, type ZlibOptions } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { chartScale, domainBreaks } from './chart.js';
 import { runs, type FontName } from './fonts.js';
-import { bandText, bandWords, domainGroups, hasBands, howToRead, rawRange, type ReportModel } from './model.js';
+import { ADVERSE_MARK, bandText, bandWords, domainGroups, fairnessCells, hasBands, howToRead, markedName, rawRange, type ReportModel } from './model.js';
 import { flow } from './pdf-lines.js';
 import { label, personal, useFont } from './pdf-text.js';
 
@@ -69,9 +69,25 @@ export function reportPdf(m: ReportModel, generatedAt: string): Promise<Buffer> 
     doc,
     width,
     [t.scale, t.sten, t.percentile, t.raw(rawRange(m)), ...(bands ? [t.stenBand] : []), t.band],
-    m.scales.map((s) => [s.name, num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), bandWords(s, t)]),
+    m.scales.map((s) => [markedName(s), num(s.sten), num(s.percentile), s.raw.toFixed(2), ...(bands ? [bandText(s)] : []), bandWords(s, t)]),
     grouped ? m.scales.map((s) => (s.narrow ? { indent: 12 } : { bold: true, rule: true })) : undefined,
   );
+  if (m.scales.some((s) => s.adverse)) paragraph(doc, `${ADVERSE_MARK} ${t.fairness.adverse}`, width);
+
+  if (m.fairness?.length) {
+    heading(doc, t.fairness.title);
+    for (const text of [t.fairness.intro, t.fairness.advice]) paragraph(doc, text, width);
+    const f = t.fairness;
+    const rows = m.fairness.map((r) => [markedName({ name: r.name, ...(r.adverse ? { adverse: true as const } : {}) }), ...fairnessCells(r)]);
+    table(
+      doc,
+      width,
+      [t.scale, 'd', f.interval, f.ratioHigh, f.ratioLow],
+      rows,
+      grouped ? m.fairness.map((r) => (r.narrow ? { indent: 12 } : { bold: true, rule: true })) : undefined,
+    );
+    if (m.fairness.some((r) => r.adverse)) paragraph(doc, `${ADVERSE_MARK} ${f.adverse}`, width);
+  }
 
   heading(doc, m.norm.normed ? t.interpretation : t.scalesMeaning);
   for (const s of m.scales) {
@@ -209,7 +225,7 @@ function chart(doc: Doc, m: ReportModel, width: number): void {
     const v = value(s);
     // A domain's name heads its narrow scales: bold, from the left margin.
     const heading = grouped && !s.narrow;
-    label(doc.fillColor(INK), s.name, {
+    label(doc.fillColor(INK), markedName(s), {
       x: MARGIN,
       y: y + 2,
       width: labels - 8,

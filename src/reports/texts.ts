@@ -33,6 +33,16 @@ const en = {
   stenBand: '90% band',
   stenBandExplained:
     'The 90% band is where the sten would fall nine times out of ten if the candidate answered again: the questionnaire measures with some error. Two stens whose bands overlap may not really differ. The chart draws each band as a line across the bar’s end.',
+  fairness: {
+    title: 'Differences between women and men in the norm group',
+    intro:
+      'For each scale: d, how far women’s mean score lies from men’s in standard deviations (positive: women score higher), with its 95% interval; and the four-fifths ratio: of the shares of women and of men scoring sten 7 or more, the smaller over the larger, and the same at sten 4 or less. A ratio below 0.80 means a cut there would screen out one gender more than the other in the norm group (the four-fifths rule). These figures describe the norm group, not the candidate.',
+    advice: 'Do not use any single scale as a cut-off: decide on several sources together, each weighed for what the job requires.',
+    interval: '95% interval',
+    ratioHigh: 'Ratio at sten 7+',
+    ratioLow: 'Ratio at sten 4−',
+    adverse: 'A cut on this scale screens out one gender more than the other in the norm group.',
+  },
   competences: 'Competences',
   competencesIntro:
     'Each competence combines several motivation scales. It says how well the candidate’s motivation fits work that calls for it, not how well they would do that work. The competences and their weights are a model written for Assay: no validation evidence stands behind them.',
@@ -109,6 +119,16 @@ const nl: ReportTexts = {
   stenBand: '90%-band',
   stenBandExplained:
     'De 90%-band is waar de stenscore negen van de tien keer zou uitkomen als de kandidaat de vragenlijst opnieuw invulde: de vragenlijst meet met enige fout. Twee stenscores waarvan de banden overlappen, verschillen misschien niet echt. Het diagram tekent elke band als een lijn over het einde van de balk.',
+  fairness: {
+    title: 'Verschillen tussen vrouwen en mannen in de normgroep',
+    intro:
+      'Per schaal: d, hoe ver de gemiddelde score van vrouwen van die van mannen ligt, in standaarddeviaties (positief: vrouwen scoren hoger), met het 95%-interval; en de vier-vijfdeverhouding: van de aandelen vrouwen en mannen met sten 7 of hoger het kleinste gedeeld door het grootste, en hetzelfde bij sten 4 of lager. Een verhouding onder 0,80 betekent dat een afkappunt daar in de normgroep het ene geslacht vaker uitsluit dan het andere (de vier-vijfderegel). Deze cijfers beschrijven de normgroep, niet de kandidaat.',
+    advice: 'Gebruik geen enkele schaal als afkappunt: beslis op meerdere bronnen samen, elk gewogen naar wat de functie vraagt.',
+    interval: '95%-interval',
+    ratioHigh: 'Verhouding bij sten 7+',
+    ratioLow: 'Verhouding bij sten 4−',
+    adverse: 'Een afkappunt op deze schaal sluit in de normgroep het ene geslacht vaker uit dan het andere.',
+  },
   competences: 'Competenties',
   competencesIntro:
     'Elke competentie combineert een aantal motivatieschalen. Ze zegt hoe goed de motivatie van de kandidaat past bij werk dat erom vraagt, niet hoe goed de kandidaat dat werk zou doen. De competenties en hun gewichten zijn een model dat voor Assay is geschreven: er staat geen validiteitsonderzoek achter.',

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Envelope } from './envelopes.js';
+import { FairnessItem } from './results.js';
 
 const PerLanguage = (what: string) => Type.Object({ nl: Type.String(), en: Type.String() }, { description: `${what}, per language.` });
 
@@ -12,6 +13,11 @@ export const CatalogueScale = Type.Object({
     description:
       "Where the instrument is a shortened form of a published inventory (`PublishedForm`): the scale's item count there, and R, the correlation of " +
       'its score as shipped with its published score in the norm sample. Null otherwise.',
+  }),
+  Fairness: Type.Union([Type.Null(), Type.Omit(FairnessItem, ['ID', 'ExternalCode'])], {
+    description:
+      "How the scale differs between women and men in `NormGroup` (the results' `Fairness` item): d with its 95% interval and the four-fifths " +
+      'ratios at sten 7 or more and 4 or less; a ratio below 0.80 means a cut on this scale screens out one gender more than the other. Null when the group records no gender.',
   }),
 });
 

@@ -76,6 +76,21 @@ export const StenBand = Type.Object(
   { description: "The sten's 90% band: ±1.645 standard errors of measurement from the norm group's reliability, within 1–10, one decimal." },
 );
 
+const Figure = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+/** One scale's adverse-impact figures in the norm group: the group's, the same for every candidate scored against it. */
+export const FairnessItem = Type.Object({
+  ID: Type.Integer({ description: 'The scale number, as in NormScores.' }),
+  ExternalCode: Type.String(),
+  D: Figure("Cohen's d, women minus men, in pooled SDs of the raw score (three decimals); null below 30 of either gender."),
+  DLow: Figure("The lower bound of d's 95% interval; null where the group does not record it."),
+  DHigh: Figure("The upper bound of d's 95% interval; null where the group does not record it."),
+  RatioHigh: Figure(
+    'The four-fifths ratio at sten 7 or more: the lower of the two genders’ shares over the higher (≤ 1, three decimals). Below 0.80, a cut there screens out one gender more than the other.',
+  ),
+  RatioLow: Figure('The same at sten 4 or less, where a cut screens out the low scorers; null where the group does not record it.'),
+});
+
 /** The vendor's classic results response: field names and types exactly as documented, plus Assay's extensions. */
 export const AnalysisResult = Type.Object(
   {
@@ -103,6 +118,10 @@ export const AnalysisResult = Type.Object(
     StenBands: Type.Array(Type.Object({ ID: Type.Integer(), ExternalCode: Type.String(), Sten: Type.Integer(), ...StenBand.properties }), {
       description:
         "Assay's: the precision of each sten in NormScores and AptitudeScores (same ID and ExternalCode): its 90% band. Empty when the lists are, or when the norm group records no reliability (precision unknown).",
+    }),
+    Fairness: Type.Array(FairnessItem, {
+      description:
+        'Assay\'s: per scale of NormScores, how it differs between women and men in the norm group (docs/PSYCHOMETRICS.md "Adverse impact"). Empty when the lists are, or when the group records no gender.',
     }),
   },
   { description: "The results, in TMA's own format (no envelope)" },

@@ -150,9 +150,11 @@ suiteOnEachDatabase(
           }
           if (lang === 'en') {
             // The table: each domain, then the narrow scales under it (spi.json's domain), indented.
-            const rows = [...html.matchAll(/<tr class="(domain|narrow)"><th scope="row(?:group)?">([^<]+)<\/th><td class="num">/g)].map(
-              (m) => [m[2], m[1] === 'narrow'] as const,
-            );
+            const rows = [
+              ...html.matchAll(
+                /<tr class="(domain|narrow)"><th scope="row(?:group)?">([^<]+)(?:<a class="adverse"[^>]*>[\s\S]*?<\/a>)?<\/th><td class="num">/g,
+              ),
+            ].map((m) => [m[2], m[1] === 'narrow'] as const);
             const expected = spi.scales
               .filter((d) => !d.domain)
               .flatMap((d) => [[d.name.en, false] as const, ...spi.scales.filter((n) => n.domain === d.id).map((n) => [n.name.en, true] as const)]);

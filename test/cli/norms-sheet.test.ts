@@ -83,23 +83,34 @@ for (const db of testDatabases()) {
       for (const s of tma170.scales) {
         const levels = used.map((r) => r.level.get(s.id)!);
         const midRank = (x: number) => (levels.filter((l) => l < x).length + levels.filter((l) => l === x).length / 2) / levels.length;
-        phiMargins.push(...levels.map((l) => Math.abs(midRank(l) - PHI_HALF)));
+        phiMargins.push(...levels.flatMap((l) => [Math.abs(midRank(l) - PHI_HALF), Math.abs(midRank(l) - (1 - PHI_HALF))]));
         const of = (g: string) => used.filter((r) => r.gender === g).map((r) => r.level.get(s.id)!);
         const rate = (xs: number[]) => xs.filter((x) => midRank(x) >= PHI_HALF).length / xs.length;
+        // Sten 4 or less: a mid-rank below Φ(−0.5) = 1 − Φ(0.5).
+        const lowRate = (xs: number[]) => xs.filter((x) => midRank(x) < 1 - PHI_HALF).length / xs.length;
         const d = handD(of('1'), of('2'));
         const [rm, rf] = [rate(of('1')), rate(of('2'))];
         const ratio = Math.min(rm, rf) / Math.max(rm, rf);
+        const [lm, lf] = [lowRate(of('1')), lowRate(of('2'))];
+        const ratioLow = Math.min(lm, lf) / Math.max(lm, lf);
         const got = sample.genderDifferences[s.id];
         assert.ok(Math.abs(got.d - d) < 1e-9, `${s.id}: d ${got.d}, by hand ${d}`);
         assert.ok(Math.abs(got.fourFifths - ratio) < 1e-9, `${s.id}: four-fifths ${got.fourFifths}, by hand ${ratio}`);
+        assert.ok(Math.abs(got.fourFifthsLow - ratioLow) < 1e-9, `${s.id}: four-fifths at sten 4-, ${got.fourFifthsLow}, by hand ${ratioLow}`);
+        assert.ok(got.dLower < got.d && got.d < got.dUpper, `${s.id}: the interval surrounds d`);
         assert.deepEqual([got.male.n, got.female.n], [male, female]);
         const printed = text.stdout.split('\n').find((l) => l.startsWith(`  ${s.name.en} `) && /%/.test(l));
         assert.ok(printed, `a gender row for ${s.name.en}`);
-        const fields = printed.trim().split(/\s+/).slice(-6);
-        assert.deepEqual([fields[0], fields[1], fields[2], fields[5]], [String(male), String(female), d.toFixed(2), ratio.toFixed(2)], printed);
+        // n male, n female, d, its interval (two words), the shares and ratio at sten 7+, then at sten 4-.
+        const fields = printed.trim().split(/\s+/).slice(-11);
+        assert.deepEqual(
+          [fields[0], fields[1], fields[2], fields[3], fields[4], fields[7], fields[10]],
+          [String(male), String(female), d.toFixed(2), `[${got.dLower.toFixed(2)},`, `${got.dUpper.toFixed(2)}]`, ratio.toFixed(2), ratioLow.toFixed(2)],
+          printed,
+        );
       }
-      // The hand count of stens needs no value close to the sten 7 boundary, where rounded shares could tip it.
-      assert.ok(Math.min(...phiMargins) > 1e-3, `closest mid-rank to Φ(0.5): ${Math.min(...phiMargins)}`);
+      // The hand count of stens needs no value close to the sten 7 or sten 4 boundary, where rounded shares could tip it.
+      assert.ok(Math.min(...phiMargins) > 1e-3, `closest mid-rank to Φ(±0.5): ${Math.min(...phiMargins)}`);
     });
 
     test('a group without gender says so; one stored without its account prints "not recorded"', async () => {

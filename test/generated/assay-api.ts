@@ -1280,7 +1280,7 @@ export interface paths {
         };
         /**
          * The instruments a caller may order (extension)
-         * @description Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count (for a shortened form, against the published one), estimated minutes, languages (with what a result taken in each must say), scales, and the norm group an assessment completed now would be scored against for the caller's portal, with its N.
+         * @description Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count (for a shortened form, against the published one), estimated minutes, languages (with what a result taken in each must say), scales (each with how it differs between women and men in that norm group), and the norm group an assessment completed now would be scored against for the caller's portal, with its N.
          */
         get: {
             parameters: {
@@ -1356,6 +1356,19 @@ export interface paths {
                                 Scales: {
                                     /** @description The `ExternalCode` of the result lists, e.g. SPI_TRUST. */
                                     ExternalCode: string;
+                                    /** @description How the scale differs between women and men in `NormGroup` (the results' `Fairness` item): d with its 95% interval and the four-fifths ratios at sten 7 or more and 4 or less; a ratio below 0.80 means a cut on this scale screens out one gender more than the other. Null when the group records no gender. */
+                                    Fairness: null | {
+                                        /** @description Cohen's d, women minus men, in pooled SDs of the raw score (three decimals); null below 30 of either gender. */
+                                        D: number | null;
+                                        /** @description The upper bound of d's 95% interval; null where the group does not record it. */
+                                        DHigh: number | null;
+                                        /** @description The lower bound of d's 95% interval; null where the group does not record it. */
+                                        DLow: number | null;
+                                        /** @description The four-fifths ratio at sten 7 or more: the lower of the two genders’ shares over the higher (≤ 1, three decimals). Below 0.80, a cut there screens out one gender more than the other. */
+                                        RatioHigh: number | null;
+                                        /** @description The same at sten 4 or less, where a cut screens out the low scorers; null where the group does not record it. */
+                                        RatioLow: number | null;
+                                    };
                                     /** @description The scale number: the `ID` of the result lists. */
                                     ID: number;
                                     /** @description How many of the statements asked count for this scale. */
@@ -1946,6 +1959,22 @@ export interface paths {
                             ConsistencyScore: string;
                             Done: boolean;
                             DoneDate: string | null;
+                            /** @description Assay's: per scale of NormScores, how it differs between women and men in the norm group (docs/PSYCHOMETRICS.md "Adverse impact"). Empty when the lists are, or when the group records no gender. */
+                            Fairness: {
+                                /** @description Cohen's d, women minus men, in pooled SDs of the raw score (three decimals); null below 30 of either gender. */
+                                D: number | null;
+                                /** @description The upper bound of d's 95% interval; null where the group does not record it. */
+                                DHigh: number | null;
+                                /** @description The lower bound of d's 95% interval; null where the group does not record it. */
+                                DLow: number | null;
+                                ExternalCode: string;
+                                /** @description The scale number, as in NormScores. */
+                                ID: number;
+                                /** @description The four-fifths ratio at sten 7 or more: the lower of the two genders’ shares over the higher (≤ 1, three decimals). Below 0.80, a cut there screens out one gender more than the other. */
+                                RatioHigh: number | null;
+                                /** @description The same at sten 4 or less, where a cut screens out the low scorers; null where the group does not record it. */
+                                RatioLow: number | null;
+                            }[];
                             /** @description Signs that the answers may not describe the candidate, each naming the check that fired (EvenOdd, Synonyms, LongString and Outlier are careless-responding indices calibrated on the norm group); see docs/RESULTS.md "Results". Empty when none. */
                             IntegrityFlags: ("StraightLining" | "Speeding" | "LowConsistency" | "EvenOdd" | "Synonyms" | "LongString" | "Outlier")[];
                             /** @description The norm group the stens and percentiles are against: the one in force when the assessment was completed. Null when none was. */

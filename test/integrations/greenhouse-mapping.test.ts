@@ -19,6 +19,7 @@ const normed: Result = {
   competences: [],
   consistency: undefined,
   flags: [],
+  fairness: [],
   normGroup: { id: 'g', name: 'Group', illustrative: false, sampleSize: 250, table: { scales: {}, competences: {} } } as unknown as Result['normGroup'],
 };
 

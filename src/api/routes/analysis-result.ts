@@ -2,6 +2,7 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CULTURES, cultureLanguage } from '../../measurement/culture.js';
 import type { Result, Scored } from '../../measurement/result.js';
+import { fairnessView } from '../../measurement/fairness.js';
 import { apiErrors } from '../../schemas/errors.js';
 import { normGroupInfo } from '../../measurement/norm-group-view.js';
 import { AnalysisResult, ResultParams } from '../../schemas/results.js';
@@ -21,6 +22,12 @@ const item = (s: Scored, value: number) => ({ ID: s.id, Value: value, Descriptio
  * a real group. An illustrative group's never go here: a client of these fields never reads the
  * warning; nor a translation's against another language's group, unless the portal allows it.
  */
+/** The norm group's figures for each scale in NormScores. */
+function fairness(r: Result, listed: readonly Scored[]) {
+  const codes = new Map(listed.map((s) => [s.id, s.code]));
+  return r.fairness.filter((f) => codes.has(f.id)).map((f) => ({ ID: f.id, ExternalCode: codes.get(f.id)!, ...fairnessView(f) }));
+}
+
 function lists(r: Result, translatedAllowed: boolean) {
   const kept = !r.normGroup?.illustrative && (!r.translatedNorms || translatedAllowed);
   const normed = (xs: Scored[]) => (kept ? xs.filter((x) => x.sten !== undefined) : []);
@@ -34,6 +41,7 @@ function lists(r: Result, translatedAllowed: boolean) {
     StenBands: [...normed(r.scales), ...normed(r.competences)].flatMap((x) =>
       x.stenBand ? [{ ID: x.id, ExternalCode: x.code, Sten: x.sten!, Low: x.stenBand.low, High: x.stenBand.high }] : [],
     ),
+    Fairness: fairness(r, normed(r.scales)),
   };
 }
 
@@ -72,6 +80,7 @@ const EMPTY = {
   NormScoreScales: [],
   AptitudeScoresScale: [],
   StenBands: [],
+  Fairness: [],
 };
 
 /** The vendor's result body for one assessment in one language. */

@@ -1,6 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { itemKeys, LANGUAGES, type Instrument } from '../../measurement/instruments/types.js';
 import { findNormGroup, normGroupInForce } from '../../measurement/norms-store.js';
+import { fairnessOf, fairnessView } from '../../measurement/fairness.js';
 import { scaleCode } from '../../measurement/result.js';
 import { Catalogue } from '../../schemas/catalogue.js';
 import { apiErrors } from '../../schemas/errors.js';
@@ -15,7 +16,7 @@ export function assessmentTypes(app: App, deps: Deps): void {
         summary: 'The instruments a caller may order (extension)',
         description:
           'Not in the original specification. Per instrument: its AssessmentType and code, its name per language, item count (for a shortened form, against the published one), estimated minutes, languages (with what a ' +
-          "result taken in each must say), scales, and the norm group an assessment completed now would be scored against for the caller's portal, with its N.",
+          "result taken in each must say), scales (each with how it differs between women and men in that norm group), and the norm group an assessment completed now would be scored against for the caller's portal, with its N.",
         tags: ['Extensions'],
         response: { 200: Catalogue, ...apiErrors({ body: false }) },
       } as Record<string, unknown>,
@@ -26,6 +27,7 @@ export function assessmentTypes(app: App, deps: Deps): void {
       for (const i of [...instruments.values()].sort((a, b) => a.assessmentType - b.assessmentType)) {
         const groupId = await normGroupInForce(store.db, apiKeyId, i.assessmentType);
         const group = groupId ? await findNormGroup(store, groupId) : undefined;
+        const fairness = new Map(fairnessOf(group, i).map((f) => [f.scale, fairnessView(f)]));
         Data.push({
           AssessmentType: i.assessmentType,
           Code: i.code,
@@ -53,6 +55,7 @@ export function assessmentTypes(app: App, deps: Deps): void {
             Name: { nl: s.name.nl, en: s.name.en },
             Items: itemsOn(i, s.id),
             Published: s.published ? { Items: s.published.items, R: s.published.r } : null,
+            Fairness: fairness.get(s.id) ?? null,
           })),
           NormGroup: group ? { Id: group.id, Name: group.name, SampleSize: group.sampleSize, Illustrative: group.illustrative } : null,
         });
