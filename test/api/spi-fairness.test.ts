@@ -55,7 +55,7 @@ suiteOnEachDatabase("the norm group's differences between women and men reach th
   test('the results carry a Fairness item per scale equal to the norm file; the report (page, both languages, and PDF) shows the same and marks exactly the scales with a ratio under 0.80', async () => {
     const a = await taken(creds);
     const r = (await a.api.get(`/api/candidateanalysisresult/${a.id}/en-GB`)).body;
-    assert.equal(r.NormGroup.Id, 'spi-sapa-2.0.0');
+    assert.equal(r.NormGroup.Id, 'spi-sapa-2.1.0');
     assert.equal(r.Fairness.length, 31);
     assert.deepEqual(
       r.Fairness.map((f: { ID: number }) => f.ID),
@@ -106,7 +106,7 @@ suiteOnEachDatabase("the norm group's differences between women and men reach th
       Data: Array<{ Code: string; NormGroup: { Id: string } | null; Scales: Array<{ ExternalCode: string; Fairness: Record<string, number | null> | null }> }>;
     };
     const entry = body.Data.find((e) => e.Code === 'SPI')!;
-    assert.equal(entry.NormGroup?.Id, 'spi-sapa-2.0.0');
+    assert.equal(entry.NormGroup?.Id, 'spi-sapa-2.1.0');
     for (const s of entry.Scales) {
       const d = diffs[byCode.get(s.ExternalCode)!.id]!;
       assert.deepEqual(
@@ -163,7 +163,7 @@ suiteOnEachDatabase("the norm group's differences between women and men reach th
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /not recorded: the interval and the shares at sten 4-; this group was built before Assay recorded them/);
     // Positive control: the rebuilt shipped group prints its interval and both ratios, and no such line.
-    const full = await runCli(['norms', 'show', 'spi-sapa-2.0.0'], cliEnv);
+    const full = await runCli(['norms', 'show', 'spi-sapa-2.1.0'], cliEnv);
     const line = full.stdout.split('\n').find((l) => l.startsWith('  Compassion ') && /%/.test(l))!;
     const d = diffs['spi-compassion']!;
     assert.ok(line.includes(`${f2(d.d)}   [${f2(d.dLower)}, ${f2(d.dUpper)}]`) && line.trimEnd().endsWith(f2(d.fourFifthsLow)), line);
