@@ -7,6 +7,7 @@ import { beyond, carelessModel, carelessValues } from '../src/measurement/carele
 import type { Instrument } from '../src/measurement/instruments/types.js';
 import { ROOT } from '../src/platform/paths.js';
 import { CARELESS_INDICES, type CarelessIndex, type CarelessNorm } from '../src/measurement/types.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface CarelessSummary {
   sample: number;
@@ -17,17 +18,7 @@ export interface CarelessSummary {
   caught: Record<string, { any: number } & Record<CarelessIndex, number>>;
 }
 
-/** A small seeded generator (mulberry32): the same simulation every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const random = seededRandom;
 
 /** The adults of psychTools::spi with every shipped item answered, as content/norms/build-spi.sh exports them: by Rscript. */
 function realSample(spi: Instrument): number[][] {

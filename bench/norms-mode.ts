@@ -6,6 +6,7 @@ import { csvSample } from '../src/measurement/csv-sample.js';
 import type { Instrument } from '../src/measurement/instruments/types.js';
 import { buildNormTable } from '../src/measurement/norm-groups.js';
 import { normGroupFromCsv } from '../src/measurement/norms-from-csv.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface NormsSummary {
   respondents: number;
@@ -21,17 +22,7 @@ export interface NormsSummary {
   table: { min: number; median: number; max: number };
 }
 
-/** A small seeded generator (mulberry32): the same responses every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const random = seededRandom;
 
 /** The SPI's items and seven more on its first scales: 135 items, as the SPI-135 has. */
 function spi135(spi: Instrument): Instrument {
