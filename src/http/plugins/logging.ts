@@ -13,6 +13,8 @@ const TOKEN_AFTER = [portalStartPath(''), `${PORTAL_PREFIX}/`, '/anonymous/asses
 // ones are common and a kept prefix would give them away. All after it goes: an id sent with a raw
 // '/', '?' or '#' runs past its segment.
 const EXTERNAL_ID_AFTER = '/api/anonymous/candidate/';
+// The list's query holds an ExternalId and a cursor: its parameters keep their names, never their values.
+const LIST_QUERY = '/api/anonymous/assessments?';
 // A report share link's signature is its secret.
 const SIG_IN_QUERY = ['?sig=', '&sig='];
 // An AnalysisId in a query: Greenhouse polls test_status with it, often.
@@ -24,6 +26,14 @@ const RESUME = '/resume/';
 const QUESTION = 63;
 const AMPERSAND = 38;
 const HASH = 35;
+
+/** A query's parameter names, each value replaced. */
+function namesOnly(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=${REDACTED}` : pair))
+    .join('&');
+}
 
 /** A character of an AnalysisId (base64url). */
 function tokenChar(code: number): boolean {
@@ -46,6 +56,8 @@ export function redactUrl(raw: string): string {
   const url = withUnreservedDecoded(raw);
   const candidate = url.indexOf(EXTERNAL_ID_AFTER);
   if (candidate !== -1 && candidate + EXTERNAL_ID_AFTER.length < url.length) return url.slice(0, candidate + EXTERNAL_ID_AFTER.length) + REDACTED;
+  const list = url.indexOf(LIST_QUERY);
+  if (list !== -1) return url.slice(0, list + LIST_QUERY.length) + namesOnly(url.slice(list + LIST_QUERY.length));
   let redacted = url;
   for (const segment of TOKEN_AFTER) {
     const at = redacted.indexOf(segment);
