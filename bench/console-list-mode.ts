@@ -11,16 +11,27 @@ import { seededRandom } from './seeded-random.js';
 
 const DAY = 86_400_000;
 const FIRST = ['Anna', 'Bram', 'Daan', 'Emma', 'Fleur', 'Ghislaine', 'Hugo', 'Iris', 'Jan', 'Julia', 'Kees', 'Lotte', 'Mila', 'Noah', 'Olivier', 'Pim', 'Roos', 'Sem', 'Tess', 'Vera'];
-const LAST = ['Bakker', 'Bos', 'Dekker', 'Dijkstra', 'Hendriks', 'Jansen', 'Janssen', 'Kok', 'Meijer', 'Mulder', 'Peters', 'Smit', 'Visser', 'Vos', 'Willems'];
+// Common surnames, about 1% of the candidates each; the rest made of syllables, each rare.
+const COMMON = ['Bakker', 'Bos', 'Dekker', 'Dijkstra', 'Hendriks', 'Jansen', 'Kok', 'Meijer', 'Mulder', 'Peters', 'Smit', 'Visser', 'Vos', 'Willems', 'Brouwer'];
+const SYLLABLES = ['ber', 'dam', 'ker', 'hof', 'lan', 'mer', 'ste', 'vel', 'wou', 'gra', 'hui', 'ter', 'rij', 'ven', 'zan', 'kam', 'pol', 'roe', 'sch', 'tin'];
+
+/** The suggested indexes for a search by the start of a candidate's fields (the report's DDL), applied with --console-indexes. */
+export function searchIndexes(dialect: 'sqlite' | 'postgres'): string[] {
+  return ['first_name', 'last_name', 'email', 'external_id'].map((c) =>
+    dialect === 'postgres'
+      ? `CREATE INDEX candidates_search_${c} ON candidates (tenant_id, (lower(${c}) COLLATE "C"))`
+      : `CREATE INDEX candidates_search_${c} ON candidates (tenant_id, lower(${c}))`,
+  );
+}
 
 /**
  * `count` assessments for one tenant and `others` for another, each with its own candidate, written
  * straight into the tables: invited over the last 180 days; 60% completed (8% of those flagged,
  * a quarter awaiting or declining release), 10% started, 5% cancelled, the rest open (those past
- * their 90 days expired); three instruments; names from Dutch first and last names, each with a
- * number, so a search by a surname's start matches about 1 in 15 and by an e-mail address one.
+ * their 90 days expired); three instruments; 15% of surnames common ones (1% each), the rest rare,
+ * so a search by a common surname matches about 1,000 and by an e-mail address one.
  */
-async function seed(store: Store, tenants: Array<[string, number]>): Promise<void> {
+async function seed(store: Store, tenants: Array<[string, number]>, indexes: boolean): Promise<void> {
   const random = seededRandom(61);
   const now = Date.now();
   const iso = (t: number) => new Date(t).toISOString();
@@ -36,13 +47,15 @@ async function seed(store: Store, tenants: Array<[string, number]>): Promise<voi
           const r = random() * 100;
           const status = r < 60 ? 'Completed' : r < 70 ? 'Started' : r < 75 ? 'Cancelled' : 'Created';
           const first = FIRST[Math.floor(random() * FIRST.length)]!;
-          const last = `${LAST[Math.floor(random() * LAST.length)]!}${i}`;
+          const pickOne = (xs: string[]) => xs[Math.floor(random() * xs.length)]!;
+          const made = pickOne(SYLLABLES) + pickOne(SYLLABLES) + pickOne(SYLLABLES);
+          const last = random() < 0.15 ? pickOne(COMMON) : made[0]!.toUpperCase() + made.slice(1);
           const done = status === 'Completed';
           const release = done ? (['pending', 'declined', null, null, 'released', 'released', 'released', null] as const)[Math.floor(random() * 8)]! : null;
           candidates.push({
             external_id: ext,
             tenant_id: tenantId,
-            email: `${first}.${last}@example.com`.toLowerCase(),
+            email: `${first}.${last}.${i}@example.com`.toLowerCase(),
             first_name: first,
             last_name: last,
             preposition: random() < 0.2 ? 'van' : '',
@@ -86,11 +99,13 @@ async function seed(store: Store, tenants: Array<[string, number]>): Promise<voi
       });
     }
   }
+  if (indexes) for (const ddl of searchIndexes(store.dialect)) await sql.raw(ddl).execute(store.db);
   await sql.raw(store.dialect === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE').execute(store.db);
 }
 
 export interface ConsoleListSummary {
   assessments: number;
+  indexes: boolean;
   seedMs: number;
   load: number;
   /** Per view: p95 of the page query, of the counts, and of both one after the other (a page's database time). */
@@ -98,7 +113,7 @@ export interface ConsoleListSummary {
 }
 
 /** `npm run bench -- --console-list [--pg] [--candidates N]`: seeds, then times each view's first page and counts through the store. */
-export async function consoleListBench(env: Record<string, string>, creds: Record<string, string>, opts: { count: number; smoke: boolean }): Promise<void> {
+export async function consoleListBench(env: Record<string, string>, creds: Record<string, string>, opts: { count: number; smoke: boolean; indexes: boolean }): Promise<void> {
   const other = runCliJson(['tenant', 'create', '--name', 'bench-other', '--portal-domain', 'http://127.0.0.1', '--json'], env);
   const tenantId = creds.tenantId!;
   const store = openStore(loadConfig(env).database);
@@ -108,7 +123,7 @@ export async function consoleListBench(env: Record<string, string>, creds: Recor
     await seed(store, [
       [tenantId, opts.count],
       [other.tenantId!, Math.round(opts.count / 2)],
-    ]);
+    ], opts.indexes);
     const seedMs = Date.now() - t0;
     const load = Math.round(loadavg()[0]! * 10) / 10;
     const rounds = opts.smoke ? 3 : 60;
@@ -117,20 +132,21 @@ export async function consoleListBench(env: Record<string, string>, creds: Recor
     const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
     const scenarios: Array<[string, () => { filter: ConsoleFilter; page: ConsolePageRequest }]> = [
       ['first page', () => ({ filter: {}, page: first })],
-      ['search: a surname', () => ({ filter: { search: LAST[pick(LAST.length)]!.slice(0, 5) }, page: first })],
-      ['search: one e-mail address', () => ({ filter: { search: `${FIRST[0]!}.${LAST[0]!}${pick(opts.count)}@`.toLowerCase() }, page: first })],
+      ['search: a common surname', () => ({ filter: { search: COMMON[pick(COMMON.length)]! }, page: first })],
+      ['search: a rare surname', () => ({ filter: { search: SYLLABLES[pick(20)]! + SYLLABLES[pick(20)]! + SYLLABLES[pick(20)]! }, page: first })],
+      ['search: one letter (broad)', () => ({ filter: { search: 'b' }, page: first })],
       ['search: one ExternalId', () => ({ filter: { search: `cl-${tenantId.slice(0, 8)}-${pick(opts.count)}` }, page: first })],
       ['filter: Completed', () => ({ filter: { status: 'Completed' }, page: first })],
       ['filter: flagged', () => ({ filter: { flagged: true }, page: first })],
       ['filter: instrument', () => ({ filter: { assessmentType: 2 }, page: first })],
       ['filter: invited in 30 days', () => ({ filter: { invitedFrom: ago(30) }, page: first })],
-      ['search + filter', () => ({ filter: { search: 'jans', status: 'Completed', flagged: false }, page: first })],
+      ['search + filter', () => ({ filter: { search: 'jansen', status: 'Completed', flagged: false }, page: first })],
       ['sort: name', () => ({ filter: {}, page: { sort: 'name', descending: false, limit: 50 } })],
       ['sort: completed', () => ({ filter: {}, page: { sort: 'completed', descending: true, limit: 50 } })],
     ];
     const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
     const round = (x: number) => Math.round(x * 10) / 10;
-    const summary: ConsoleListSummary = { assessments: opts.count, seedMs, load, scenarios: [] };
+    const summary: ConsoleListSummary = { assessments: opts.count, indexes: opts.indexes, seedMs, load, scenarios: [] };
     for (const [name, make] of scenarios) {
       const pages: number[] = [];
       const counts: number[] = [];

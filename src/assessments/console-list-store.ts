@@ -81,7 +81,7 @@ function conditions(store: Store, tenantId: string, filter: ConsoleFilter, now: 
     const starts = ['c.first_name', 'c.last_name', 'c.email', 'c.external_id'].map(
       (col) => sql<SqlBool>`(${lowered(store, col)} >= ${term} and ${lowered(store, col)} < ${term + MAX})`,
     );
-    parts.push(sql<SqlBool>`(${sql.join(starts, sql` or `)})`);
+    parts.push(sql<SqlBool>`c.tenant_id = ${tenantId} and (${sql.join(starts, sql` or `)})`);
   }
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
@@ -174,7 +174,11 @@ export async function listConsolePage(
   return { rows: list, next: hasNext ? list.at(-1)!.assessment.analysis_id : null, previous: hasPrevious ? list[0]!.assessment.analysis_id : null };
 }
 
-/** How many of the tenant's assessments each status has under the filter, its own status left out. One query. */
+/**
+ * How many of the tenant's assessments each status has under the filter, its own status left out.
+ * One statement: the stored statuses, and apart the open ones past their expiry, so no row
+ * evaluates an expression (grouping by a derived status cost SQLite four times as much).
+ */
 export async function countConsoleStatuses(
   store: Store,
   tenantId: string,
@@ -182,14 +186,23 @@ export async function countConsoleStatuses(
   now = new Date().toISOString(),
 ): Promise<Record<LifecycleStatus, number>> {
   const where = conditions(store, tenantId, filter, now, false);
-  const shown = sql`case when a.status in (${sql.join(OPEN)}) and a.expires_at <= ${now} then 'Expired' else a.status end`;
   // The join is needed only to search by the candidate's fields.
   const from = filter.search?.trim() ? FROM : sql`assessments a`;
-  const { rows } = await sql<{ shown: LifecycleStatus; n: number | string }>`select ${shown} as shown, count(*) as n from ${from} where ${where} group by ${shown}`.execute(
+  const { rows } = await sql<{ stored: string; expired: number; n: number | string }>`
+    select a.status as stored, 0 as expired, count(*) as n from ${from} where ${where} group by a.status
+    union all
+    select a.status as stored, 1 as expired, count(*) as n from ${from} where ${where} and a.status in (${sql.join(OPEN)}) and a.expires_at <= ${now} group by a.status`.execute(
     store.db,
   );
   const counts = Object.fromEntries(CONSOLE_STATUSES.map((s) => [s, 0])) as Record<LifecycleStatus, number>;
-  for (const r of rows) counts[r.shown] = Number(r.n);
+  for (const r of rows) {
+    const n = Number(r.n);
+    const stored = r.stored as LifecycleStatus;
+    if (Number(r.expired) === 1) {
+      counts.Expired += n;
+      counts[stored] -= n;
+    } else counts[stored] += n;
+  }
   return counts;
 }
 
