@@ -1,5 +1,6 @@
 import type { ConsoleRow } from '../assessments/console-list-store.js';
 import type { Language } from '../domain/language.js';
+import { fullName } from '../domain/names.js';
 import type { LifecycleStatus } from '../domain/status.js';
 import { html, type Html } from '../platform/html.js';
 import { releaseState } from '../reports/render.js';
@@ -32,7 +33,7 @@ const DATE = {
 const when = (iso: string | null, lang: Language): Html | string =>
   iso === null ? '' : html`<time datetime="${iso}">${DATE[lang].format(new Date(iso))} UTC</time>`;
 
-const fullName = (r: ConsoleRow) => [r.firstName, r.preposition, r.lastName].filter(Boolean).join(' ');
+const nameOf = (r: ConsoleRow) => fullName({ first_name: r.firstName, preposition: r.preposition, last_name: r.lastName });
 
 function counts(input: ListPageInput): Html {
   const t = LIST_TEXTS[input.lang];
@@ -86,7 +87,7 @@ function table(input: ListPageInput): Html {
   const row = (r: ConsoleRow) => {
     const a = r.assessment;
     return html`<tr>
-<th scope="row"><a href="${`${LIST_PATH}/${encodeURIComponent(a.external_id)}`}">${fullName(r)}</a></th>
+<th scope="row"><a href="${`${LIST_PATH}/${encodeURIComponent(a.external_id)}`}">${nameOf(r)}</a></th>
 <td>${a.external_id}</td><td>${code.get(a.assessment_type) ?? a.assessment_type}</td><td>${t.statuses[r.status]}</td>
 <td>${when(a.created_at, input.lang)}</td><td>${when(a.completed_at, input.lang)}</td>
 <td>${a.status === 'Completed' ? t.release[releaseState(a)] : ''}</td><td>${a.status !== 'Completed' ? '' : r.flags.length ? r.flags.join(', ') : t.noFlags}</td>
