@@ -4,8 +4,7 @@
  * npm run bench -- --mail [--pg] [--candidates N] [--deadline S] [--smoke]
  * npm run bench -- --norms-build [--candidates N] [--rounds R] [--smoke]
  * npm run bench -- --walk [--pg] [--rounds R] [--smoke]
- * npm run bench -- --list [--pg] [--candidates N] [--smoke]
- * npm run bench -- --console-list [--pg] [--candidates N] [--console-indexes] [--smoke]
+ * npm run bench -- --list | --console-list [--pg] [--candidates N] [--smoke]
  * npm run bench -- --careless [--candidates N] [--smoke]
  * npm run bench -- --campaign [--pg] [--candidates N] [--rounds R] [--deadline S] [--no-reads] [--cpu-prof] [--smoke]
  * An unknown option, or an option's value that is not a number, ends the run before it measures.
@@ -39,7 +38,7 @@ import { insertRow, type MARKERS } from './results-rows.js';
 import { scaling } from './scaling.js';
 import { webhookLatency } from './webhook-latency.js';
 
-const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'walk', 'careless', 'cpu-prof', 'no-reads', 'list', 'console-list', 'console-indexes'] as const;
+const FLAGS = ['smoke', 'pg', 'hostile', 'mail', 'campaign', 'norms-build', 'walk', 'careless', 'cpu-prof', 'no-reads', 'list', 'console-list'] as const;
 const NUMBERS = ['preload', 'duration', 'rounds', 'connections', 'latency-count', 'instances', 'candidates', 'deadline'] as const;
 
 // Strict: a mistyped option stops the run before it measures, and no row names it.
@@ -134,13 +133,9 @@ async function main(): Promise<void> {
     );
   }
 
+  if (flag('console-list')) return consoleListBench(env, creds, { count: option('candidates', smoke ? 2_000 : 100_000), smoke }).then(cleanUp);
   if (flag('list')) {
     await listBench(env, creds, { pg: pgMode, count: option('candidates', smoke ? 2_000 : 100_000), smoke, args: process.argv.slice(2).join(' ') });
-    return cleanUp();
-  }
-
-  if (flag('console-list')) {
-    await consoleListBench(env, creds, { count: option('candidates', smoke ? 2_000 : 100_000), smoke, indexes: flag('console-indexes') });
     return cleanUp();
   }
 

@@ -81,7 +81,7 @@ function conditions(store: Store, tenantId: string, filter: ConsoleFilter, now: 
     const starts = ['c.first_name', 'c.last_name', 'c.email', 'c.external_id'].map(
       (col) => sql<SqlBool>`(${lowered(store, col)} >= ${term} and ${lowered(store, col)} < ${term + MAX})`,
     );
-    parts.push(sql<SqlBool>`c.tenant_id = ${tenantId} and (${sql.join(starts, sql` or `)})`);
+    parts.push(sql<SqlBool>`(${sql.join(starts, sql` or `)})`);
   }
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
@@ -93,7 +93,8 @@ function sortKeys(store: Store, sort: ConsoleSort): RawBuilder<unknown>[] {
   return [lowered(store, 'c.last_name'), lowered(store, 'c.first_name')];
 }
 
-const FROM = sql`assessments a join candidates c on c.external_id = a.external_id`;
+// The candidate's tenant named too, so an index of the tenant's candidates can lead (search, sort by name).
+const from = (tenantId: string) => sql`assessments a join candidates c on c.external_id = a.external_id and c.tenant_id = ${tenantId}`;
 
 interface Selected extends AssessmentRow {
   c_first_name: string;
@@ -104,7 +105,8 @@ interface Selected extends AssessmentRow {
 
 function toRow(r: Selected, now: number): ConsoleRow {
   const { c_first_name, c_preposition, c_last_name, c_email, ...assessment } = r;
-  const expired = (assessment.status === 'Created' || assessment.status === 'Started') && assessment.expires_at !== null && Date.parse(assessment.expires_at) <= now;
+  const expired =
+    (assessment.status === 'Created' || assessment.status === 'Started') && assessment.expires_at !== null && Date.parse(assessment.expires_at) <= now;
   return {
     assessment: { ...assessment, assessment_type: Number(assessment.assessment_type) },
     firstName: c_first_name,
@@ -142,9 +144,9 @@ export async function listConsolePage(
   let anchor: unknown[] | undefined;
   if (anchorId !== undefined) {
     const cols = keys.map((k, i) => sql`${k} as ${sql.ref(`k${i}`)}`);
-    const found = await sql<Record<string, unknown>>`select ${sql.join(cols)} from ${FROM} where a.tenant_id = ${tenantId} and a.analysis_id = ${anchorId}`.execute(
-      store.db,
-    );
+    const found = await sql<
+      Record<string, unknown>
+    >`select ${sql.join(cols)} from ${from(tenantId)} where a.tenant_id = ${tenantId} and a.analysis_id = ${anchorId}`.execute(store.db);
     if (!found.rows[0]) throw invalidCursor();
     anchor = keys.map((_, i) => found.rows[0]![`k${i}`]);
   }
@@ -157,14 +159,14 @@ export async function listConsolePage(
   const dir = descending ? sql`desc` : sql`asc`;
   const order = sql.join([...keys, sql`a.analysis_id`].map((k) => sql`${k} ${dir}`));
   const { rows } = await sql<Selected>`select a.*, c.first_name as c_first_name, c.preposition as c_preposition, c.last_name as c_last_name, c.email as c_email
-    from ${FROM} where ${where}${beyond} order by ${order} limit ${page.limit + 1}`.execute(store.db);
+    from ${from(tenantId)} where ${where}${beyond} order by ${order} limit ${page.limit + 1}`.execute(store.db);
   const more = rows.length > page.limit;
   if (more) rows.length = page.limit;
   // Whether any row lies on the anchor's other side (the anchor included): the link back.
   let back = false;
   if (at) {
     const behind = descending ? sql<SqlBool>`${tuple} >= ${at}` : sql<SqlBool>`${tuple} <= ${at}`;
-    back = (await sql`select 1 as one from ${FROM} where ${where} and ${behind} limit 1`.execute(store.db)).rows.length > 0;
+    back = (await sql`select 1 as one from ${from(tenantId)} where ${where} and ${behind} limit 1`.execute(store.db)).rows.length > 0;
   }
   const clock = Date.parse(now);
   const list = rows.map((r) => toRow(r, clock));
@@ -187,10 +189,10 @@ export async function countConsoleStatuses(
 ): Promise<Record<LifecycleStatus, number>> {
   const where = conditions(store, tenantId, filter, now, false);
   // The join is needed only to search by the candidate's fields.
-  const from = filter.search?.trim() ? FROM : sql`assessments a`;
+  const tables = filter.search?.trim() ? from(tenantId) : sql`assessments a`;
   const { rows } = await sql<{ stored: 'Created' | 'Started' | 'Completed' | 'Cancelled'; n: number | string; past: number | string | null }>`
     select a.status as stored, count(*) as n, sum(case when a.expires_at <= ${now} then 1 else 0 end) as past
-    from ${from} where ${where} group by a.status`.execute(store.db);
+    from ${tables} where ${where} group by a.status`.execute(store.db);
   const counts = Object.fromEntries(CONSOLE_STATUSES.map((s) => [s, 0])) as Record<LifecycleStatus, number>;
   for (const r of rows) {
     const expired = r.stored === 'Created' || r.stored === 'Started' ? Number(r.past ?? 0) : 0;

@@ -14,10 +14,25 @@ export function neutralise(cell: string): string {
   return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }
 
-const FIXED = ['ExternalId', 'FirstName', 'Preposition', 'LastName', 'AssessmentType', 'Status', 'InvitedAt', 'CompletedAt', 'ResultsRelease', 'IntegrityFlags', 'NormGroup'];
+const FIXED = [
+  'ExternalId',
+  'FirstName',
+  'Preposition',
+  'LastName',
+  'AssessmentType',
+  'Status',
+  'InvitedAt',
+  'CompletedAt',
+  'ResultsRelease',
+  'IntegrityFlags',
+  'NormGroup',
+];
 
 /** Scale codes and stens of a completed, released and normed result; undefined for any other. */
-async function stens(deps: Pick<Deps, 'store' | 'instruments' | 'competences'>, r: ConsoleRow): Promise<{ group: string; stens: Map<string, number> } | undefined> {
+async function stens(
+  deps: Pick<Deps, 'store' | 'instruments' | 'competences'>,
+  r: ConsoleRow,
+): Promise<{ group: string; stens: Map<string, number> } | undefined> {
   const a = r.assessment;
   if (a.status !== 'Completed' || withheld(a)) return undefined;
   const result = await resultOf(deps, a, 'en');

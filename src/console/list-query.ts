@@ -141,11 +141,7 @@ export function buildListQuery(query: ListQuery, change: Omit<Partial<ListQuery>
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
 /** What the store takes for this view: the filter, and the page to read. */
-export function toStoreInput(
-  query: ListQuery,
-  instruments: readonly InstrumentRef[],
-  limit = PAGE_SIZE,
-): { filter: ConsoleFilter; page: ConsolePageRequest } {
+export function toStoreInput(query: ListQuery, instruments: readonly InstrumentRef[], limit = PAGE_SIZE): { filter: ConsoleFilter; page: ConsolePageRequest } {
   const filter: ConsoleFilter = {};
   if (query.search) filter.search = query.search;
   if (query.status) filter.status = query.status;

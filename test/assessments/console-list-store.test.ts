@@ -88,7 +88,10 @@ suiteOnEachDatabase("the console's candidate list (store)", { tenant: false }, (
     // A search both tenants' candidates match finds A's alone.
     assert.deepEqual(ids((await list({ search: 'bakker' })).rows), idsOf([1]));
     const countsA = await countConsoleStatuses(store, tenantA, {}, later());
-    assert.equal(Object.values(countsA).reduce((n, x) => n + x, 0), 10);
+    assert.equal(
+      Object.values(countsA).reduce((n, x) => n + x, 0),
+      10,
+    );
   });
 
   test("another tenant's AnalysisId as a cursor is refused like an unknown one", async () => {

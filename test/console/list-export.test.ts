@@ -18,17 +18,17 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') record.push(field), (field = '');
+    else if (ch === ',') (record.push(field), (field = ''));
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      record.push(field), records.push(record), (field = ''), (record = []);
+      (record.push(field), records.push(record), (field = ''), (record = []));
     } else field += ch;
   }
-  if (field || record.length) record.push(field), records.push(record);
+  if (field || record.length) (record.push(field), records.push(record));
   return records;
 }
 
@@ -66,7 +66,9 @@ suiteOnEachDatabase("the console list's CSV export", {}, ({ server, creds }) => 
   before(async () => {
     await activateTestNorms(server.running.deps.store);
     done = await newAssessment(server.url, creds, { AssessmentType: 0 }, { FirstName: 'Anna', LastName: 'Aalders' });
-    await completeViaForms(new FormClient(server.url), done.id, { details: { FirstName: 'Anna', Preposition: '', LastName: 'Aalders', Email: 'a@example.test' } });
+    await completeViaForms(new FormClient(server.url), done.id, {
+      details: { FirstName: 'Anna', Preposition: '', LastName: 'Aalders', Email: 'a@example.test' },
+    });
     formula = await newAssessment(server.url, creds, { AssessmentType: 0 }, { FirstName: '=HYPERLINK("http://x")', LastName: '-Min' });
   });
 

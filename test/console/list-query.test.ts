@@ -11,7 +11,9 @@ const INSTRUMENTS = [
 const parse = (qs: string, extra: string[] = []) => parseListQuery(new URLSearchParams(qs), INSTRUMENTS, extra);
 
 // A day between 2000 and 2099, written YYYY-MM-DD.
-const day = fc.integer({ min: Date.UTC(2000, 0, 1) / 86_400_000, max: Date.UTC(2099, 11, 31) / 86_400_000 }).map((d) => new Date(d * 86_400_000).toISOString().slice(0, 10));
+const day = fc
+  .integer({ min: Date.UTC(2000, 0, 1) / 86_400_000, max: Date.UTC(2099, 11, 31) / 86_400_000 })
+  .map((d) => new Date(d * 86_400_000).toISOString().slice(0, 10));
 const id = fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/);
 const search = fc
   .string({ minLength: 1, maxLength: 100, unit: 'grapheme' })
@@ -71,7 +73,18 @@ describe("the console list's URL query", () => {
     assert.deepEqual(q, { sort: 'invited', descending: true });
     assert.deepEqual(
       problems.map((p) => `${p.field}:${p.code}`),
-      ['colour:unknown', 'status:repeated', 'status:not-allowed', 'instrument:not-allowed', 'from:date', 'to:date', 'flagged:not-allowed', 'sort:not-allowed', 'dir:not-allowed', 'cursor:cursor'],
+      [
+        'colour:unknown',
+        'status:repeated',
+        'status:not-allowed',
+        'instrument:not-allowed',
+        'from:date',
+        'to:date',
+        'flagged:not-allowed',
+        'sort:not-allowed',
+        'dir:not-allowed',
+        'cursor:cursor',
+      ],
     );
     assert.deepEqual(problems.find((p) => p.field === 'instrument')!.allowed, ['TMA170', 'TMA312', 'SPI']);
     assert.deepEqual(parse('from=2026-03-02&to=2026-03-01').problems, [{ field: 'to', code: 'date-range' }]);

@@ -32,7 +32,14 @@ function input(over: Partial<ListPageInput> = {}): ListPageInput {
     rows: [
       row({}),
       row(
-        { analysis_id: 'A2', external_id: 'x/<2>', assessment_type: 2, status: 'Completed', completed_at: '2026-03-02T10:00:00.000Z', results_release: 'pending' },
+        {
+          analysis_id: 'A2',
+          external_id: 'x/<2>',
+          assessment_type: 2,
+          status: 'Completed',
+          completed_at: '2026-03-02T10:00:00.000Z',
+          results_release: 'pending',
+        },
         { firstName: '<script>alert(1)</script>', preposition: '', lastName: 'Bos', status: 'Completed', flags: ['Speeding'] },
       ),
     ],
