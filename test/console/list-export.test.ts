@@ -15,20 +15,30 @@ function parseCsv(text: string): string[][] {
   let field = '';
   let record: string[] = [];
   let quoted = false;
+  const endField = () => {
+    record.push(field);
+    field = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') (record.push(field), (field = ''));
+    if (quoted && ch === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (quoted && ch === '"') quoted = false;
+    else if (quoted) field += ch;
+    else if (ch === '"') quoted = true;
+    else if (ch === ',') endField();
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      (record.push(field), records.push(record), (field = ''), (record = []));
+      endField();
+      records.push(record);
+      record = [];
     } else field += ch;
   }
-  if (field || record.length) (record.push(field), records.push(record));
+  if (field || record.length) {
+    endField();
+    records.push(record);
+  }
   return records;
 }
 
