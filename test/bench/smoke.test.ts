@@ -51,6 +51,16 @@ describe('the benchmark suite', () => {
     assert.equal(s.scenarios.find((x: { name: string }) => x.name === 'CompletedSince tomorrow (none)').rows, 0);
   });
 
+  test('a smoke console list: 2,000 candidates, three first pages and counts of each view, before and after the suggested indexes', async () => {
+    const s = await bench(['--console-list', '--smoke']);
+    assert.equal(s.assessments, 2_000);
+    for (const phase of [s.migrated, s.indexed]) {
+      assert.equal(phase.length, 12);
+      for (const x of phase) assert.ok(x.pageP95 > 0 && x.countsP95 > 0 && x.bothP95 >= x.pageP95, JSON.stringify(x));
+      assert.equal(phase.find((x: { name: string }) => x.name === 'first page').rows, 150, 'three full pages of 50');
+    }
+  });
+
   test('a smoke walk: bin/assay portal walk finishes each instrument once, each timed', async () => {
     const s = await bench(['--walk', '--smoke']);
     assert.equal(s.failed, 0);
