@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Deps } from '../app-types.js';
 import { walkConsoleList, type ConsoleRow } from '../assessments/console-list-store.js';
@@ -19,7 +19,7 @@ const FIXED = [
   'FirstName',
   'Preposition',
   'LastName',
-  'AssessmentType',
+  'Instrument',
   'Status',
   'InvitedAt',
   'CompletedAt',
@@ -82,8 +82,6 @@ export function exportCandidateList(
       yield [...fixed, ...scores].map(neutralise);
     }
   }
-  const out = stringify({ header: true, columns, bom: false });
-  const source = Readable.from(records());
-  source.on('error', (err) => out.destroy(err));
-  return source.pipe(out);
+  // pipeline: a reader that goes away ends the walk too; an error in it reaches the reader.
+  return pipeline(Readable.from(records()), stringify({ header: true, columns }), () => {});
 }

@@ -89,7 +89,7 @@ suiteOnEachDatabase("the console list's CSV export", {}, ({ server, creds }) => 
       'FirstName',
       'Preposition',
       'LastName',
-      'AssessmentType',
+      'Instrument',
       'Status',
       'InvitedAt',
       'CompletedAt',
