@@ -14,7 +14,11 @@ function isPrivateBuilder(context, callee) {
     const def = variable.defs[0];
     if (!def || !OWN_BUILDER.has(def.type)) return false;
     const declaration = def.type === 'Variable' ? def.node.parent : def.node;
-    return declaration.parent?.type !== 'ExportNamedDeclaration' && declaration.parent?.type !== 'ExportDefaultDeclaration';
+    const exported =
+      declaration.parent?.type === 'ExportNamedDeclaration' ||
+      declaration.parent?.type === 'ExportDefaultDeclaration' ||
+      variable.references.some((r) => r.identifier.parent?.type === 'ExportSpecifier');
+    return !exported;
   }
   return false;
 }
@@ -43,8 +47,8 @@ export default {
         const toOwnBuilder = parent.type === 'CallExpression' && parent.arguments.includes(node) && isPrivateBuilder(context, parent.callee);
         if (!readsFrom && !toOwnBuilder) context.report({ node, messageId: 'handedOn' });
       },
-      // `const { db } = store` hands it on as well.
-      'VariableDeclarator > ObjectPattern > Property'(node) {
+      // `const { db } = store` and `({ db }: Store) => …` hand it on as well.
+      'ObjectPattern > Property'(node) {
         if (!node.computed && node.key.type === 'Identifier' && node.key.name === 'db') context.report({ node, messageId: inStore ? 'handedOn' : 'outside' });
       },
     };

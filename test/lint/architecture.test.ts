@@ -139,11 +139,13 @@ describe('the lint keeps the layout', () => {
       argument: `${head}import { mailSettings } from './settings-store.js';\nexport const f = (s: Store) => mailSettings(s.db, 'key');\n`,
       member: `${head}export class C {\n  readonly #store: Store;\n  constructor(s: Store) {\n    this.#store = s;\n  }\n  h = () => this.#store.db;\n}\n`,
       destructured: `${head}export const f = (s: Store) => {\n  const { db } = s;\n  return db;\n};\n`,
+      parameter: `${head}export const f = ({ db }: Store) => db;\n`,
     };
     for (const [kind, code] of Object.entries(outside)) assert.deepEqual(await findings('src/mail/fixture.ts', code), [rule], kind);
     const inStore = {
       imported: `${head}import { run } from '../db/prepared.js';\nimport { q } from './q.js';\nexport const f = (s: Store) => run(s.db, q);\n`,
       exportedBuilder: `${head}import type { Kysely } from 'kysely';\nimport type { DB } from '../db/schema.js';\nexport const ids = (db: Kysely<DB>) => db.selectFrom('mail_messages').select('id').execute();\nexport const f = (s: Store) => ids(s.db);\n`,
+      exportedLater: `${head}import type { Kysely } from 'kysely';\nimport type { DB } from '../db/schema.js';\nconst ids = (db: Kysely<DB>) => db.selectFrom('mail_messages').select('id').execute();\nexport const f = (s: Store) => ids(s.db);\nexport { ids };\n`,
       defaultParameter: `${head}export const f = (s: Store, db = s.db) => db.selectFrom('mail_messages').select('id').execute();\n`,
       aWrite: `${head}export const f = (s: Store) => s.db.deleteFrom('mail_messages').execute();\n`,
       raw: `${head}import { sql } from 'kysely';\nexport const f = (s: Store) => sql\`select 1\`.execute(s.db);\n`,
