@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import noImportCycle from './eslint-rules/no-import-cycle.js';
 import portalPathsInOneModule from './eslint-rules/portal-paths-in-one-module.js';
+import dbHandleInStores from './eslint-rules/db-handle-in-stores.js';
 
 /** Kysely query building and raw SQL: only in the database engine (src/db) and in a capability's `*-store.ts`. */
 const SQL_OUTSIDE_A_STORE = "SQL belongs in src/db or in the capability's *-store.ts repository, not here";
@@ -64,7 +65,12 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    plugins: { 'import-x': importX, assay: { rules: { 'no-import-cycle': noImportCycle, 'portal-paths-in-one-module': portalPathsInOneModule } } },
+    plugins: {
+      'import-x': importX,
+      assay: {
+        rules: { 'no-import-cycle': noImportCycle, 'portal-paths-in-one-module': portalPathsInOneModule, 'db-handle-in-stores': dbHandleInStores },
+      },
+    },
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'], extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
@@ -115,6 +121,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/domain/portal-paths.ts'],
     rules: { 'assay/portal-paths-in-one-module': 'error' },
+  },
+  {
+    // Store functions take the store or a transaction from it; the raw Kysely instance stays in the engine and the *-store.ts files.
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**'],
+    rules: { 'assay/db-handle-in-stores': 'error' },
   },
   prettier,
 );

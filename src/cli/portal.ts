@@ -165,10 +165,10 @@ export function portalCommands(program: Command): void {
         }
         const out = await withStore(async (store, config) => {
           const key = await portalKey(store, opts);
-          const mailed = Object.keys(mail.changes).length > 0 ? await updateMailSettings(store, key.id, mail.changes) : await mailSettings(store.db, key.id);
+          const mailed = Object.keys(mail.changes).length > 0 ? await updateMailSettings(store, key.id, mail.changes) : await mailSettings(store, key.id);
           const settings = { ...shown(key.id, key.portal_domain, await updatePortalSettings(store, key.id, changes, logo)), ...mailShown(mailed) };
           // Signing needs a secret: the first time it is made here and shown this once.
-          if (signing === 1 && !(await webhookSecrets(store.db, key.id)).current) {
+          if (signing === 1 && !(await webhookSecrets(store, key.id)).current) {
             return { ...settings, webhookSecret: await issueWebhookSecret(store, config, key.id, null) };
           }
           return settings;
@@ -187,8 +187,8 @@ export function portalCommands(program: Command): void {
       const out = await withStore(async (store) => {
         const key = await portalKey(store, opts);
         return {
-          ...shown(key.id, key.portal_domain, await portalSettings(store.db, store.dialect, key.id)),
-          ...mailShown(await mailSettings(store.db, key.id)),
+          ...shown(key.id, key.portal_domain, await portalSettings(store, key.id)),
+          ...mailShown(await mailSettings(store, key.id)),
         };
       });
       print(!!opts.json, out, text(out));

@@ -2,6 +2,7 @@ import type { Compilable, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { PREPARE } from './pg-prepared.js';
 import type { DB } from './schema.js';
+import type { Store } from './store.js';
 
 const SLOT = '\u0000assay-slot-';
 
@@ -38,8 +39,13 @@ export function prepared<Args extends unknown[], R>(
   };
 }
 
-/** Runs a prepared query on the store's shared handle (reads) or inside a write transaction. */
-export async function run<R>(db: Kysely<DB>, query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
-  const result = await db.executeQuery(query);
+/** Runs a compiled query in a transaction that `store.write` handed out (in src/db, on the engine's own handle too). */
+export async function run<R>(trx: Kysely<DB>, query: CompiledQuery<R>): Promise<{ rows: R[]; changes: number }> {
+  const result = await trx.executeQuery(query);
   return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0n) };
+}
+
+/** Reads with a prepared query or an `sql` template on the store's shared handle, outside any transaction. */
+export async function read<R>(store: Pick<Store, 'db'>, query: CompiledQuery<R> | RawBuilder<R>): Promise<R[]> {
+  return (await store.db.executeQuery('isRawBuilder' in query ? query.compile(store.db) : query)).rows;
 }

@@ -58,7 +58,7 @@ export class Mailer {
     this.#sender = new Sender(config);
     this.#metrics = metrics ? new MailMetrics(metrics) : undefined;
     this.#share = Math.max(1, Math.floor(config.maxInFlight / 2));
-    this.#walk = new TenantWalk((options) => dueTenants(store.db, { ...options, cap: this.#share }), TENANTS_PER_WALK);
+    this.#walk = new TenantWalk((options) => dueTenants(store, { ...options, cap: this.#share }), TENANTS_PER_WALK);
     this.#loop = new OutboxLoop({
       dialect: store.dialect,
       pollIntervalMs: config.pollIntervalMs,
@@ -128,7 +128,7 @@ export class Mailer {
   }
 
   async #deliver(row: ClaimedMail, send: Send): Promise<void> {
-    const settings = await mailSettings(this.#store.db, row.api_key_id);
+    const settings = await mailSettings(this.#store, row.api_key_id);
     const decision = decide(row.kind, row, settings.reminder_after_seconds, Date.now());
     let ending: Ending;
     if ('later' in decision) ending = { kind: 'later', dueAt: decision.later };
@@ -163,8 +163,8 @@ export class Mailer {
   }
 
   async #send(row: ClaimedMail, email: string, settings: Awaited<ReturnType<typeof mailSettings>>, send: Send): Promise<Ending> {
-    const portal = await portalSettings(this.#store.db, this.#store.dialect, row.api_key_id);
-    const logo = portal.logo_type && INLINE_LOGO.has(portal.logo_type) ? await portalLogo(this.#store.db, row.api_key_id) : undefined;
+    const portal = await portalSettings(this.#store, row.api_key_id);
+    const logo = portal.logo_type && INLINE_LOGO.has(portal.logo_type) ? await portalLogo(this.#store, row.api_key_id) : undefined;
     const instrument = this.#instruments.get(row.assessment_type)!;
     const candidate = { first_name: row.first_name ?? '', preposition: row.preposition ?? '', last_name: row.last_name ?? '' };
     const mail = renderMail({
@@ -189,7 +189,7 @@ export class Mailer {
       },
       mail,
       // The row, read again once the relay has greeted: an erasure meanwhile deleted it.
-      { signal: send.signal, beforeEnvelope: async () => send.commit(await stillClaimed(this.#store.db, row.id, this.#id)) },
+      { signal: send.signal, beforeEnvelope: async () => send.commit(await stillClaimed(this.#store, row.id, this.#id)) },
     );
     if (out.kind === 'withdrawn') return { kind: 'withdrawn' };
     if (out.kind === 'sent') {

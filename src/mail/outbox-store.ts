@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Store } from '../db/database.js';
+import { read } from '../db/prepared.js';
 import { writeIfAny } from '../db/write-if-any.js';
 import type { DB, MailMessageTable } from '../db/schema.js';
 import type { AssessmentState } from './rules.js';
@@ -39,10 +40,12 @@ export interface DueTenant {
  * the (status, tenant_id, due_at) index with a few seeks a tenant, however long any one's
  * backlog is. A tenant whose pending mail is all later (reminders) is looked at but not returned.
  */
-export async function dueTenants(db: Kysely<DB>, options: { after?: string | undefined; max: number; cap: number }): Promise<DueTenant[]> {
+export async function dueTenants(store: Store, options: { after?: string | undefined; max: number; cap: number }): Promise<DueTenant[]> {
   const at = now();
   const first = options.after === undefined ? sql`` : sql`and tenant_id > ${options.after}`;
-  const { rows } = await sql<{ tenant_id: string; oldest: string | null; waiting: number | string }>`
+  const rows = await read(
+    store,
+    sql<{ tenant_id: string; oldest: string | null; waiting: number | string }>`
     with recursive t(tenant_id, n) as (
       select (select min(tenant_id) from mail_messages where status = 'pending' ${first}), 1
       union all
@@ -54,7 +57,8 @@ export async function dueTenants(db: Kysely<DB>, options: { after?: string | und
       (select count(*) from (
         select 1 from mail_messages m where m.status = 'pending' and m.tenant_id = t.tenant_id and m.due_at <= ${at} order by m.due_at limit ${options.cap}
       ) as c) as waiting
-    from t where t.tenant_id is not null`.execute(db);
+    from t where t.tenant_id is not null`,
+  );
   return rows.flatMap((r) => (r.oldest === null || Number(r.waiting) === 0 ? [] : [{ tenantId: r.tenant_id, oldest: r.oldest, waiting: Number(r.waiting) }]));
 }
 
@@ -113,8 +117,8 @@ export async function claimDue(store: Store, claimer: string, wants: ReadonlyArr
 }
 
 /** Whether `claimer` still holds the message: read right before the envelope, so an erased one is not sent. */
-export async function stillClaimed(db: Kysely<DB>, id: string, claimer: string): Promise<boolean> {
-  const row = await db
+export async function stillClaimed(store: Store, id: string, claimer: string): Promise<boolean> {
+  const row = await store.db
     .selectFrom('mail_messages')
     .select('id')
     .where('id', '=', id)

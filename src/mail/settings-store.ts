@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../db/database.js';
+import { isStore } from '../db/store.js';
 import type { DB, PortalMailSettingsTable } from '../db/schema.js';
 
 export type MailSettings = Omit<PortalMailSettingsTable, 'api_key_id' | 'updated_at'>;
@@ -16,14 +17,27 @@ export const DEFAULT_MAIL_SETTINGS: MailSettings = {
 
 const COLUMNS = Object.keys(DEFAULT_MAIL_SETTINGS) as Array<keyof MailSettings>;
 
-export async function mailSettings(db: Kysely<DB>, apiKeyId: string): Promise<MailSettings> {
+async function settingsOf(db: Kysely<DB>, apiKeyId: string): Promise<MailSettings> {
   return (await db.selectFrom('portal_mail_settings').select(COLUMNS).where('api_key_id', '=', apiKeyId).executeTakeFirst()) ?? DEFAULT_MAIL_SETTINGS;
+}
+
+/** A portal's mail settings; the defaults when it has none. */
+export async function mailSettings(store: Store, apiKeyId: string): Promise<MailSettings>;
+/** @deprecated In a transaction: `mailSettingsIn(trx, apiKeyId)`. */
+export async function mailSettings(trx: Kysely<DB>, apiKeyId: string): Promise<MailSettings>;
+export async function mailSettings(on: Store | Kysely<DB>, apiKeyId: string): Promise<MailSettings> {
+  return isStore(on) ? settingsOf(on.db, apiKeyId) : settingsOf(on, apiKeyId);
+}
+
+/** `mailSettings` inside the caller's transaction. */
+export async function mailSettingsIn(trx: Kysely<DB>, apiKeyId: string): Promise<MailSettings> {
+  return settingsOf(trx, apiKeyId);
 }
 
 /** Changes the given settings of a portal, leaving the others as they are. */
 export async function updateMailSettings(store: Store, apiKeyId: string, changes: Partial<MailSettings>): Promise<MailSettings> {
   return store.write(async (trx) => {
-    const next = { ...(await mailSettings(trx, apiKeyId)), ...changes };
+    const next = { ...(await mailSettingsIn(trx, apiKeyId)), ...changes };
     const values = { ...next, updated_at: new Date().toISOString() };
     await trx
       .insertInto('portal_mail_settings')

@@ -6,6 +6,7 @@ import type { CompetenceScore, IntegrityFlag, NormDescription, NormGroup, NormSa
 import type { Store } from '../db/database.js';
 import type { DB, NormGroupTable } from '../db/schema.js';
 import { onePerStore } from '../db/store-caches.js';
+import { isStore } from '../db/store.js';
 
 const now = () => new Date().toISOString();
 
@@ -30,9 +31,20 @@ function toGroup(row: NormGroupTable): NormGroup {
 // Norm groups never change once stored, so each is read and parsed once per process.
 const parsedGroups = onePerStore(() => new Map<string, NormGroup>());
 
-/** `db`: a transaction to read it in, where the caller holds one (a read beside it may wait for it). */
-export async function findNormGroup(store: Store, id: string, db: Kysely<DB> = store.db): Promise<NormGroup | undefined> {
-  const groups = parsedGroups(store);
+export async function findNormGroup(store: Store, id: string): Promise<NormGroup | undefined>;
+/** @deprecated In a transaction: `findNormGroupIn(trx, id, store)`. */
+export async function findNormGroup(store: Store, id: string, trx: Kysely<DB>): Promise<NormGroup | undefined>;
+export async function findNormGroup(store: Store, id: string, trx?: Kysely<DB>): Promise<NormGroup | undefined> {
+  return trx ? findNormGroupIn(trx, id, store) : parsedGroup(store, id, store.db);
+}
+
+/** `findNormGroup` where the caller holds a transaction: a read beside it may wait for it. `kept`: whose parsed groups to use. */
+export async function findNormGroupIn(trx: Kysely<DB>, id: string, kept: Pick<Store, 'caches'>): Promise<NormGroup | undefined> {
+  return parsedGroup(kept, id, trx);
+}
+
+async function parsedGroup(kept: Pick<Store, 'caches'>, id: string, db: Kysely<DB>): Promise<NormGroup | undefined> {
+  const groups = parsedGroups(kept);
   const hit = groups.get(id);
   if (hit) return hit;
   const row = await db.selectFrom('norm_groups').selectAll().where('id', '=', id).executeTakeFirst();
@@ -50,7 +62,19 @@ export async function showNormGroup(store: Store, id: string): Promise<(NormGrou
 }
 
 /** The group a completion pins: the portal's own choice for the instrument, else the instrument's active group. */
-export async function normGroupInForce(db: Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null> {
+export async function normGroupInForce(store: Store, apiKeyId: string, assessmentType: number): Promise<string | null>;
+/** @deprecated In a transaction: `normGroupInForceIn(trx, apiKeyId, assessmentType)`. */
+export async function normGroupInForce(trx: Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null>;
+export async function normGroupInForce(on: Store | Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null> {
+  return isStore(on) ? inForce(on.db, apiKeyId, assessmentType) : inForce(on, apiKeyId, assessmentType);
+}
+
+/** `normGroupInForce` inside the caller's transaction. */
+export async function normGroupInForceIn(trx: Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null> {
+  return inForce(trx, apiKeyId, assessmentType);
+}
+
+async function inForce(db: Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null> {
   const own = await db
     .selectFrom('portal_norms')
     .select('norm_group_id')

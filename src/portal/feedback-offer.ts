@@ -11,7 +11,7 @@ export function afterwards(l: Pick<Loaded, 'id' | 'session'>): string {
 
 /** The portal offers this candidate a feedback page: feedback, a release question, or both. */
 export async function offersFeedback(deps: Deps, l: Loaded): Promise<boolean> {
-  const s = await portalSettings(deps.store.db, deps.store.dialect, l.session.assessment.api_key_id);
+  const s = await portalSettings(deps.store, l.session.assessment.api_key_id);
   return s.candidate_feedback === 1 || s.candidate_release === 1 || l.session.assessment.results_release !== null;
 }
 

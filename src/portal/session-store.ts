@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Store } from '../db/database.js';
-import { prepared, run } from '../db/prepared.js';
+import { prepared, read } from '../db/prepared.js';
 import type { AssessmentRow } from '../assessments/assessments-store.js';
 import type { CandidateRow } from '../assessments/candidates-store.js';
 import { parsePairs } from '../assessments/answers-store.js';
@@ -68,7 +68,7 @@ const sessionOf = prepared(
 
 /** Everything the portal needs to render a step, read fresh on every request. */
 export async function loadSession(store: Store, analysisId: string): Promise<Session | undefined> {
-  const row = (await run(store.db, sessionOf(store.db, store.dialect, analysisId))).rows[0] as Record<string, unknown> | undefined;
+  const row = (await read(store, sessionOf(store.db, store.dialect, analysisId)))[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
   // The assessment's columns by name; the joined ones carry c_ and p_ prefixes.
   const assessment = {} as Record<string, unknown>;

@@ -62,7 +62,7 @@ export type RenderRow = AssessmentRow & { translated_norms: number };
 
 async function renderRow(deps: Pick<Deps, 'store'>, analysisId: string): Promise<RenderRow | undefined> {
   const row = await findAssessment(deps.store, analysisId);
-  return row && { ...row, translated_norms: (await portalSettings(deps.store.db, deps.store.dialect, row.api_key_id)).translated_norms };
+  return row && { ...row, translated_norms: (await portalSettings(deps.store, row.api_key_id)).translated_norms };
 }
 
 /** A report also shows the candidate's name: every change to it moves the candidate's updated_at. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { CREDENTIALS_CHANNEL, type Store } from '../db/database.js';
-import { prepared, run } from '../db/prepared.js';
+import { prepared, read } from '../db/prepared.js';
 import type { DB } from '../db/schema.js';
 
 type Trx = Kysely<DB>;
@@ -38,8 +38,7 @@ const callerQuery = prepared((db, keyHash: string, username: string) =>
 
 /** Hot path: one indexed lookup for the key and the user together; undefined when the key is not active. */
 export async function findCaller(store: Store, keyHash: string, username: string): Promise<CallerRecord | undefined> {
-  const { rows } = await run(store.db, callerQuery(store.db, store.dialect, keyHash, username));
-  return rows[0] as CallerRecord | undefined;
+  return (await read(store, callerQuery(store.db, store.dialect, keyHash, username)))[0] as CallerRecord | undefined;
 }
 
 /**

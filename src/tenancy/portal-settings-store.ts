@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect, Store } from '../db/database.js';
-import { prepared, run } from '../db/prepared.js';
+import { prepared, read, run } from '../db/prepared.js';
+import { isStore } from '../db/store.js';
 import type { DB, PortalSettingsTable } from '../db/schema.js';
 
 /** A portal's settings without its logo and webhook secrets, which only their own code reads. */
@@ -32,12 +33,21 @@ const COLUMNS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettin
 const settingsOf = prepared((db, apiKeyId: string) => db.selectFrom('portal_settings').select(COLUMNS).where('api_key_id', '=', apiKeyId));
 
 /** A portal's (API key's) settings; the defaults when it has none. */
-export async function portalSettings(db: Kysely<DB>, dialect: Dialect, apiKeyId: string): Promise<PortalSettings> {
-  return (await run(db, settingsOf(db, dialect, apiKeyId))).rows[0] ?? DEFAULT_PORTAL_SETTINGS;
+export async function portalSettings(store: Store, apiKeyId: string): Promise<PortalSettings>;
+/** @deprecated In a transaction: `portalSettingsIn(trx, dialect, apiKeyId)`. */
+export async function portalSettings(trx: Kysely<DB>, dialect: Dialect, apiKeyId: string): Promise<PortalSettings>;
+export async function portalSettings(on: Store | Kysely<DB>, a: string, b?: string): Promise<PortalSettings> {
+  if (!isStore(on)) return portalSettingsIn(on, a as Dialect, b!);
+  return (await read(on, settingsOf(on.db, on.dialect, a)))[0] ?? DEFAULT_PORTAL_SETTINGS;
 }
 
-export async function portalLogo(db: Kysely<DB>, apiKeyId: string): Promise<Logo | undefined> {
-  const row = await db.selectFrom('portal_settings').select(['logo', 'logo_type', 'logo_hash']).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+/** `portalSettings` inside the caller's transaction. */
+export async function portalSettingsIn(trx: Kysely<DB>, dialect: Dialect, apiKeyId: string): Promise<PortalSettings> {
+  return (await run(trx, settingsOf(trx, dialect, apiKeyId))).rows[0] ?? DEFAULT_PORTAL_SETTINGS;
+}
+
+export async function portalLogo(store: Store, apiKeyId: string): Promise<Logo | undefined> {
+  const row = await store.db.selectFrom('portal_settings').select(['logo', 'logo_type', 'logo_hash']).where('api_key_id', '=', apiKeyId).executeTakeFirst();
   if (!row?.logo || !row.logo_type || !row.logo_hash) return undefined;
   return { bytes: Buffer.from(row.logo, 'base64'), type: row.logo_type, hash: row.logo_hash };
 }
@@ -45,7 +55,7 @@ export async function portalLogo(db: Kysely<DB>, apiKeyId: string): Promise<Logo
 /** Changes the given settings of a portal (and its logo, when given), leaving the others as they are. */
 export async function updatePortalSettings(store: Store, apiKeyId: string, changes: Partial<PortalSettings>, logo?: Logo): Promise<PortalSettings> {
   return store.write(async (trx) => {
-    const next = { ...(await portalSettings(trx, store.dialect, apiKeyId)), ...changes, ...(logo ? { logo_type: logo.type, logo_hash: logo.hash } : {}) };
+    const next = { ...(await portalSettingsIn(trx, store.dialect, apiKeyId)), ...changes, ...(logo ? { logo_type: logo.type, logo_hash: logo.hash } : {}) };
     // A logo removed (its hash cleared) takes its bytes with it.
     const bytes = logo ? { logo: logo.bytes.toString('base64') } : next.logo_hash === null ? { logo: null } : {};
     const values = { ...next, ...bytes, updated_at: new Date().toISOString() };
@@ -58,11 +68,19 @@ export async function updatePortalSettings(store: Store, apiKeyId: string, chang
   });
 }
 
+export interface WebhookSecrets {
+  signing: boolean;
+  current: string | null;
+  previous: string | null;
+  previousUntil: string | null;
+}
+
 /** A portal's sealed webhook secrets: the current one, and the one before it while its overlap lasts. */
-export async function webhookSecrets(
-  db: Kysely<DB>,
-  apiKeyId: string,
-): Promise<{ signing: boolean; current: string | null; previous: string | null; previousUntil: string | null }> {
+export async function webhookSecrets(store: Store, apiKeyId: string): Promise<WebhookSecrets> {
+  return secretsOf(store.db, apiKeyId);
+}
+
+async function secretsOf(db: Kysely<DB>, apiKeyId: string): Promise<WebhookSecrets> {
   const row = await db
     .selectFrom('portal_settings')
     .select(['webhook_signing', 'webhook_secret_enc', 'webhook_secret_previous_enc', 'webhook_secret_previous_until'])
@@ -80,7 +98,7 @@ export async function webhookSecrets(
 export async function rotateWebhookSecret(store: Store, apiKeyId: string, sealed: string, previousUntil: string | null): Promise<void> {
   await store.write(async (trx) => {
     const now = new Date().toISOString();
-    const current = (await webhookSecrets(trx, apiKeyId)).current;
+    const current = (await secretsOf(trx, apiKeyId)).current;
     await trx
       .insertInto('portal_settings')
       .values({ api_key_id: apiKeyId, ...DEFAULT_PORTAL_SETTINGS, updated_at: now })

@@ -54,7 +54,7 @@ export class Dispatcher {
   readonly #takenBy = new Map<string, number>();
   // Whether the last look at the waiting tenants left one under its share short of slots.
   #short = false;
-  readonly #walk = new TenantWalk((options) => pendingTenants(this.#store.db, { ...options, cap: this.#share }), TENANTS_PER_WALK);
+  readonly #walk = new TenantWalk((options) => pendingTenants(this.#store, { ...options, cap: this.#share }), TENANTS_PER_WALK);
 
   constructor(store: Store, box: SecretBox, config: Config, log: FastifyBaseLogger, options: { resolver?: Resolver; metrics?: Metrics } = {}) {
     const { resolver, metrics } = options;
@@ -196,7 +196,7 @@ export class Dispatcher {
   async #sendClaimed(attemptId: string): Promise<void> {
     let row: ClaimedAttempt | undefined;
     try {
-      [row] = await claimedRows(this.#store.db, this.#id, [attemptId]);
+      [row] = await claimedRows(this.#store, this.#id, [attemptId]);
     } catch (err) {
       this.#log.error({ err }, 'webhook attempt claimed but not read; the sweep will mark it unknown');
       return;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Store } from '../db/database.js';
+import { read } from '../db/prepared.js';
 import { writeIfAny } from '../db/write-if-any.js';
 import type { AssessmentTable, DB, WebhookAttemptTable } from '../db/schema.js';
 import { scheduleRetry } from './retry-store.js';
@@ -94,8 +95,8 @@ export interface WalkOptions {
  * created_at) index with a few seeks a tenant (the next tenant, its oldest attempt, and up to
  * `cap` entries to count), however long any tenant's backlog is.
  */
-export async function pendingTenants(db: Kysely<DB>, options: WalkOptions): Promise<WaitingTenant[]> {
-  const { rows } = await db.executeQuery(pendingTenantsQuery(options).compile(db));
+export async function pendingTenants(store: Store, options: WalkOptions): Promise<WaitingTenant[]> {
+  const rows = await read(store, pendingTenantsQuery(options));
   // A tenant's attempts may all have been claimed between the seeks: nothing waits.
   return rows.flatMap((r) => (r.oldest === null || Number(r.waiting) === 0 ? [] : [{ tenantId: r.tenant_id, oldest: r.oldest, waiting: Number(r.waiting) }]));
 }
@@ -118,9 +119,9 @@ export function pendingTenantsQuery({ after, max = TENANTS_PER_WALK, cap }: Walk
     from t where t.tenant_id is not null`;
 }
 
-/** A tenant's oldest pending attempts, read in the index's order. */
-export function oldestPending(db: Kysely<DB>, tenantId: string, limit: number) {
-  return db.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').where('tenant_id', '=', tenantId).orderBy('created_at').limit(limit);
+/** A tenant's oldest pending attempts, read in the index's order, in the caller's transaction. */
+export function oldestPending(trx: Kysely<DB>, tenantId: string, limit: number) {
+  return trx.selectFrom('webhook_attempts').select('id').where('status', '=', 'pending').where('tenant_id', '=', tenantId).orderBy('created_at').limit(limit);
 }
 
 /**
@@ -148,7 +149,7 @@ export async function claimAttempts(store: Store, claimer: string, wants: Readon
       .returning('id')
       .execute();
     if (claimed.length === 0) return [];
-    return claimedRows(
+    return claimedIn(
       trx,
       claimer,
       claimed.map((c) => c.id),
@@ -157,7 +158,11 @@ export async function claimAttempts(store: Store, claimer: string, wants: Readon
 }
 
 /** What sending needs of attempts `claimer` holds: the assessment's webhook and its portal's signing secrets. */
-export function claimedRows(db: Kysely<DB>, claimer: string, ids: string[]): Promise<ClaimedAttempt[]> {
+export function claimedRows(store: Store, claimer: string, ids: string[]): Promise<ClaimedAttempt[]> {
+  return claimedIn(store.db, claimer, ids);
+}
+
+function claimedIn(db: Kysely<DB>, claimer: string, ids: string[]): Promise<ClaimedAttempt[]> {
   return db
     .selectFrom('webhook_attempts as w')
     .innerJoin('assessments as a', 'a.analysis_id', 'w.analysis_id')

@@ -104,13 +104,15 @@ describe('the lint keeps the layout', () => {
   });
 
   test('SQL outside src/db and *-store.ts fails: query builders, the sql tag, a Kysely instance, raw statements and pragmas', async () => {
+    // Through a transaction: the store's own handle (`s.db`) has a rule of its own, below.
+    const trx = "import type { Kysely } from 'kysely';\nimport type { DB } from '../db/schema.js';\n";
     const breaches = {
-      select: "import type { Store } from '../db/database.js';\nexport const f = (s: Store) => s.db.selectFrom('assessments').selectAll().execute();\n",
-      insert: "import type { Store } from '../db/database.js';\nexport const f = (s: Store) => s.db.insertInto('erasures').values([]).execute();\n",
-      update:
-        "import type { Store } from '../db/database.js';\nexport const f = (s: Store) => s.db.updateTable('assessments').set({ status: 'Cancelled' }).execute();\n",
-      delete: "import type { Store } from '../db/database.js';\nexport const f = (s: Store) => s.db.deleteFrom('candidates').execute();\n",
-      rawTag: "import { sql } from 'kysely';\nimport type { Store } from '../db/database.js';\nexport const f = (s: Store) => sql`select 1`.execute(s.db);\n",
+      select: `${trx}export const f = (t: Kysely<DB>) => t.selectFrom('assessments').selectAll().execute();\n`,
+      insert: `${trx}export const f = (t: Kysely<DB>) => t.insertInto('erasures').values([]).execute();\n`,
+      update: `${trx}export const f = (t: Kysely<DB>) => t.updateTable('assessments').set({ status: 'Cancelled' }).execute();\n`,
+      delete: `${trx}export const f = (t: Kysely<DB>) => t.deleteFrom('candidates').execute();\n`,
+      rawTag:
+        "import { sql, type Kysely } from 'kysely';\nimport type { DB } from '../db/schema.js';\nexport const f = (t: Kysely<DB>) => sql`select 1`.execute(t);\n",
       kysely: "import { Kysely } from 'kysely';\nexport const k = Kysely;\n",
       prepared: "export const f = (db: { prepare(q: string): { all(): unknown[] } }) => db.prepare('SELECT name FROM kysely_migration').all();\n",
       pragma: "export const f = (db: { pragma(q: string): unknown }) => db.pragma('quick_check');\n",
@@ -128,6 +130,44 @@ describe('the lint keeps the layout', () => {
     const passing =
       "import type { Kysely } from 'kysely';\nimport type { DB } from '../db/schema.js';\nexport type T = Kysely<DB>;\nexport const s = 'Select a language';\n";
     assert.deepEqual(await findings('src/reports/fixture.ts', passing), []);
+  });
+
+  test("the store's raw Kysely instance handed on fails: outside a *-store.ts at all, in one to anything but a read or the file's own builder", async () => {
+    const rule = 'assay/db-handle-in-stores';
+    const head = "import type { Store } from '../db/database.js';\n";
+    const outside = {
+      argument: `${head}import { mailSettings } from './settings-store.js';\nexport const f = (s: Store) => mailSettings(s.db, 'key');\n`,
+      member: `${head}export class C {\n  readonly #store: Store;\n  constructor(s: Store) {\n    this.#store = s;\n  }\n  h = () => this.#store.db;\n}\n`,
+      destructured: `${head}export const f = (s: Store) => {\n  const { db } = s;\n  return db;\n};\n`,
+      parameter: `${head}export const f = ({ db }: Store) => db;\n`,
+    };
+    for (const [kind, code] of Object.entries(outside)) assert.deepEqual(await findings('src/mail/fixture.ts', code), [rule], kind);
+    const inStore = {
+      imported: `${head}import { run } from '../db/prepared.js';\nimport { q } from './q.js';\nexport const f = (s: Store) => run(s.db, q);\n`,
+      exportedBuilder: `${head}import type { Kysely } from 'kysely';\nimport type { DB } from '../db/schema.js';\nexport const ids = (db: Kysely<DB>) => db.selectFrom('mail_messages').select('id').execute();\nexport const f = (s: Store) => ids(s.db);\n`,
+      exportedLater: `${head}import type { Kysely } from 'kysely';\nimport type { DB } from '../db/schema.js';\nconst ids = (db: Kysely<DB>) => db.selectFrom('mail_messages').select('id').execute();\nexport const f = (s: Store) => ids(s.db);\nexport { ids };\n`,
+      defaultParameter: `${head}export const f = (s: Store, db = s.db) => db.selectFrom('mail_messages').select('id').execute();\n`,
+      aWrite: `${head}export const f = (s: Store) => s.db.deleteFrom('mail_messages').execute();\n`,
+      raw: `${head}import { sql } from 'kysely';\nexport const f = (s: Store) => sql\`select 1\`.execute(s.db);\n`,
+    };
+    for (const [kind, code] of Object.entries(inStore)) assert.deepEqual(await findings('src/mail/fixture-store.ts', code), [rule], kind);
+    // Allowed: a read started on the store, the file's own (prepared) builder, the store or a transaction passed on, and src/db itself.
+    const store =
+      `${head}import type { Kysely } from 'kysely';\nimport { prepared, read, run } from '../db/prepared.js';\nimport type { DB } from '../db/schema.js';\n` +
+      "const byId = prepared((db, id: string) => db.selectFrom('mail_messages').select('id').where('id', '=', id));\n" +
+      "function ids(db: Kysely<DB>) {\n  return db.selectFrom('mail_messages').select('id').execute();\n}\n" +
+      'export const one = (s: Store, id: string) => read(s, byId(s.db, s.dialect, id));\nexport const all = (s: Store) => ids(s.db);\n' +
+      "export const first = (s: Store) => s.db.selectFrom('mail_messages').select('id').executeTakeFirst();\n" +
+      'export const inTrx = (trx: Kysely<DB>, s: Store, id: string) => run(trx, byId(trx, s.dialect, id));\n';
+    assert.deepEqual(await findings('src/mail/fixture-store.ts', store), []);
+    assert.deepEqual(
+      await findings(
+        'src/mail/fixture.ts',
+        `${head}import { mailSettings } from './settings-store.js';\nexport const f = (s: Store) => mailSettings(s, 'key');\n`,
+      ),
+      [],
+    );
+    assert.deepEqual(await findings('src/db/fixture.ts', inStore.imported), []);
   });
 
   test('the portal prefix spelled outside src/domain/portal-paths.ts fails, as a string or a template; a call of its functions passes', async () => {

@@ -25,7 +25,7 @@ export function assessmentTypes(app: App, deps: Deps): void {
       const apiKeyId = request.caller!.apiKeyId;
       const Data = [];
       for (const i of [...instruments.values()].sort((a, b) => a.assessmentType - b.assessmentType)) {
-        const groupId = await normGroupInForce(store.db, apiKeyId, i.assessmentType);
+        const groupId = await normGroupInForce(store, apiKeyId, i.assessmentType);
         const group = groupId ? await findNormGroup(store, groupId) : undefined;
         const fairness = new Map(fairnessOf(group, i).map((f) => [f.scale, fairnessView(f)]));
         Data.push({

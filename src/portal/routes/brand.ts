@@ -12,7 +12,7 @@ const YEAR = 'public, max-age=31536000, immutable';
 export function brandRoutes(app: App, deps: Deps): void {
   app.get('/logo/:key/:hash', async (request, reply) => {
     const { key, hash } = request.params as { key: string; hash: string };
-    const logo = /^[0-9a-f-]{36}$/.test(key) && /^[0-9a-f]{16}$/.test(hash) ? await portalLogo(deps.store.db, key) : undefined;
+    const logo = /^[0-9a-f-]{36}$/.test(key) && /^[0-9a-f]{16}$/.test(hash) ? await portalLogo(deps.store, key) : undefined;
     if (!logo || logo.hash !== hash) return reply.code(404).type('text/plain').header('cache-control', 'no-store').send('Not found');
     return (
       reply

@@ -109,10 +109,10 @@ suiteOnEachDatabase(
         { tenantId: big.tenantId, oldest: new Date(START + 1000).toISOString(), waiting: 32 },
         { tenantId: small.tenantId, oldest: new Date(START + (PENDING + 10) * 1000).toISOString(), waiting: 1 },
       ].sort((a, b) => (a.tenantId < b.tenantId ? -1 : 1));
-      assert.deepEqual(await pendingTenants(store.db, { cap: 32 }), expected, 'the third tenant has nothing pending');
-      assert.deepEqual(await pendingTenants(store.db, { after: expected[0]!.tenantId, cap: 32 }), [expected[1]], 'a walk goes on after a tenant');
+      assert.deepEqual(await pendingTenants(store, { cap: 32 }), expected, 'the third tenant has nothing pending');
+      assert.deepEqual(await pendingTenants(store, { after: expected[0]!.tenantId, cap: 32 }), [expected[1]], 'a walk goes on after a tenant');
       assert.deepEqual(
-        await pendingTenants(store.db, { max: 1, cap: 5 }),
+        await pendingTenants(store, { max: 1, cap: 5 }),
         [{ ...expected[0]!, waiting: Math.min(5, expected[0]!.waiting) }],
         'at most max tenants',
       );
