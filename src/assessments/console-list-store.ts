@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Store } from '../db/database.js';
+import { read } from '../db/prepared.js';
 import { DomainError } from '../domain/errors.js';
 import type { LifecycleStatus } from '../domain/status.js';
 import type { AssessmentRow } from './assessments-store.js';
@@ -144,11 +145,12 @@ export async function listConsolePage(
   let anchor: unknown[] | undefined;
   if (anchorId !== undefined) {
     const cols = keys.map((k, i) => sql`${k} as ${sql.ref(`k${i}`)}`);
-    const found = await sql<
-      Record<string, unknown>
-    >`select ${sql.join(cols)} from ${from(tenantId)} where a.tenant_id = ${tenantId} and a.analysis_id = ${anchorId}`.execute(store.db);
-    if (!found.rows[0]) throw invalidCursor();
-    anchor = keys.map((_, i) => found.rows[0]![`k${i}`]);
+    const found = await read(
+      store,
+      sql<Record<string, unknown>>`select ${sql.join(cols)} from ${from(tenantId)} where a.tenant_id = ${tenantId} and a.analysis_id = ${anchorId}`,
+    );
+    if (!found[0]) throw invalidCursor();
+    anchor = keys.map((_, i) => found[0]![`k${i}`]);
   }
   // Walking backwards (a Previous page) reads in the opposite order and turns the rows round.
   const backwards = page.before !== undefined;
@@ -158,15 +160,18 @@ export async function listConsolePage(
   const beyond = at ? (descending ? sql<SqlBool>` and ${tuple} < ${at}` : sql<SqlBool>` and ${tuple} > ${at}`) : sql``;
   const dir = descending ? sql`desc` : sql`asc`;
   const order = sql.join([...keys, sql`a.analysis_id`].map((k) => sql`${k} ${dir}`));
-  const { rows } = await sql<Selected>`select a.*, c.first_name as c_first_name, c.preposition as c_preposition, c.last_name as c_last_name, c.email as c_email
-    from ${from(tenantId)} where ${where}${beyond} order by ${order} limit ${page.limit + 1}`.execute(store.db);
+  const rows = await read(
+    store,
+    sql<Selected>`select a.*, c.first_name as c_first_name, c.preposition as c_preposition, c.last_name as c_last_name, c.email as c_email
+    from ${from(tenantId)} where ${where}${beyond} order by ${order} limit ${page.limit + 1}`,
+  );
   const more = rows.length > page.limit;
   if (more) rows.length = page.limit;
   // Whether any row lies on the anchor's other side (the anchor included): the link back.
   let back = false;
   if (at) {
     const behind = descending ? sql<SqlBool>`${tuple} >= ${at}` : sql<SqlBool>`${tuple} <= ${at}`;
-    back = (await sql`select 1 as one from ${from(tenantId)} where ${where} and ${behind} limit 1`.execute(store.db)).rows.length > 0;
+    back = (await read(store, sql`select 1 as one from ${from(tenantId)} where ${where} and ${behind} limit 1`)).length > 0;
   }
   const clock = Date.parse(now);
   const list = rows.map((r) => toRow(r, clock));
@@ -190,9 +195,12 @@ export async function countConsoleStatuses(
   const where = conditions(store, tenantId, filter, now, false);
   // The join is needed only to search by the candidate's fields.
   const tables = filter.search?.trim() ? from(tenantId) : sql`assessments a`;
-  const { rows } = await sql<{ stored: 'Created' | 'Started' | 'Completed' | 'Cancelled'; n: number | string; past: number | string | null }>`
+  const rows = await read(
+    store,
+    sql<{ stored: 'Created' | 'Started' | 'Completed' | 'Cancelled'; n: number | string; past: number | string | null }>`
     select a.status as stored, count(*) as n, sum(case when a.expires_at <= ${now} then 1 else 0 end) as past
-    from ${tables} where ${where} group by a.status`.execute(store.db);
+    from ${tables} where ${where} group by a.status`,
+  );
   const counts = Object.fromEntries(CONSOLE_STATUSES.map((s) => [s, 0])) as Record<LifecycleStatus, number>;
   for (const r of rows) {
     const expired = r.stored === 'Created' || r.stored === 'Started' ? Number(r.past ?? 0) : 0;
