@@ -12,7 +12,13 @@ const at = { key: '2026-12-01T10:00:00.000Z', id: 'an-42' };
 function refused(fn: () => unknown, why: string) {
   assert.throws(
     fn,
-    (e: unknown) => e instanceof DomainError && e.code === 'ValidationError' && e.details.field === 'Cursor' && e.details.location === 'querystring',
+    (e: unknown) =>
+      e instanceof DomainError &&
+      e.code === 'ValidationError' &&
+      e.details.field === 'Cursor' &&
+      e.details.rule === 'cursor' &&
+      e.details.location === 'querystring' &&
+      /^Cursor is not valid/.test(e.message),
     why,
   );
 }
@@ -38,6 +44,10 @@ describe("the assessment list's Cursor", () => {
       refused(() => cursors.decode('t1', { ...filter, [field]: undefined }, cursor), `without ${field}`);
     }
     refused(() => cursors.decode('t1', { ...filter, status: 'Started' }, cursor), 'another status');
+    // Another value of a filter that leaves the walk's order as it was.
+    refused(() => cursors.decode('t1', { ...filter, externalId: 'f' }, cursor), 'another ExternalId');
+    refused(() => cursors.decode('t1', { ...filter, updatedSince: '2026-01-02T00:00:00Z' }, cursor), 'another UpdatedSince');
+    refused(() => cursors.decode('t1', { ...filter, completedSince: '2026-02-02T00:00:00Z' }, cursor), 'another CompletedSince');
     refused(() => new ListCursors(randomBytes(32)).decode('t1', filter, cursor), 'another key');
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { assessmentCode, checkAssessmentRequest, type AssessmentRequest } from '../../src/assessments/rules.js';
+import { assessmentCode, assessmentUrl, checkAssessmentRequest, type AssessmentRequest } from '../../src/assessments/rules.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 const base: AssessmentRequest = { assessmentType: 0, returnUrl: undefined, webhookUrl: undefined, webhookUsername: undefined, webhookPassword: undefined };
@@ -138,5 +138,9 @@ describe('assessment rules', () => {
         u,
       );
     assert.equal(checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookUsername: 'a@b.c-d_e' }, false).webhook?.username, 'a@b.c-d_e');
+  });
+
+  test("the AssessmentUrl is the portal's domain, then /anonymous/analyse/start/ and the AnalysisId (the spec's format)", () => {
+    assert.equal(assessmentUrl('https://portal.example.test', 'AbC-12_x'), 'https://portal.example.test/anonymous/analyse/start/AbC-12_x');
   });
 });

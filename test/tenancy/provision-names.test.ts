@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { checkUsername, demoBanner, ProvisionError, usernameFor } from '../../src/tenancy/provision.js';
+import type { Store } from '../../src/db/database.js';
+import { checkUsername, demoBanner, ProvisionError, provisionKey, provisionTenant, usernameFor } from '../../src/tenancy/provision.js';
 
 const refusedWith = (pattern: RegExp) => (e: unknown) => e instanceof ProvisionError && pattern.test(e.message);
 
@@ -20,6 +21,7 @@ describe('user names and the demo banner', () => {
 
   test('a name whose slug is under 3 characters gets -api, without a dash in front', () => {
     assert.equal(usernameFor('AB'), 'ab-api');
+    assert.equal(usernameFor('ABC'), 'abc', 'three characters are enough');
     assert.equal(usernameFor('Q'), 'q-api');
     assert.equal(usernameFor('!!'), 'api');
     for (const name of ['AB', 'Q', '!!', 'Acme Corp!', '  --Big   Co.--  ']) assert.equal(checkUsername(usernameFor(name)), usernameFor(name));
@@ -43,5 +45,30 @@ describe('user names and the demo banner', () => {
     assert.match(banner, /\$BASE\/api\/anonymous\/candidate\n/);
     assert.deepEqual(JSON.parse(/-d '(\{.*\})'/.exec(banner)![1]!).ExternalId, 'cand-1');
     assert.ok(banner.startsWith('\n') && banner.endsWith('\n'));
+  });
+
+  test("the banner's curl sends a candidate with what the spec requires, and says how to skip the demo tenant", () => {
+    const c = {
+      tenantId: 't',
+      tenant: 'demo',
+      username: 'demo',
+      password: 'pw',
+      apiKey: 'ak',
+      apiKeyId: 'k',
+      apiKeyPrefix: 'ak',
+      portalDomain: 'https://p.test',
+    };
+    const banner = demoBanner(c, 'http://127.0.0.1:8080');
+    const body = JSON.parse(/-d '(\{.*\})'/.exec(banner)![1]!) as Record<string, string>;
+    for (const field of ['ExternalId', 'Email', 'FirstName', 'LastName']) assert.ok(body[field]?.trim(), field);
+    assert.match(body.Email!, /^[^@\s]+@[^@\s]+\.[a-z]+$/);
+    assert.match(banner, /shown this once \(set DEMO_TENANT=false to skip this\)/);
+    assert.match(banner, /curl -sS -u "\$AUTH" -H "api-key: \$KEY" -H 'Content-Type: application\/json'/);
+  });
+
+  test('a portal domain that is no bare origin is refused naming the option, before the database is reached', async () => {
+    const store = {} as Store;
+    await assert.rejects(provisionTenant(store, 'Co', 'https://x.example/path'), /^.*--portal-domain must be a bare origin/);
+    await assert.rejects(provisionKey(store, 't1', 'ftp://x.example'), /--portal-domain must use http or https/);
   });
 });

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { before } from 'node:test';
+import { sql } from 'kysely';
 import { test } from '../helpers/deadline.js';
 import type { Store } from '../../src/db/database.js';
-import { normGroupInForce } from '../../src/measurement/norms-store.js';
+import { deactivateNormDefault, normGroupInForce } from '../../src/measurement/norms-store.js';
 import {
   ensureDemoTenant,
   ensureExampleNorms,
@@ -30,12 +34,15 @@ suiteOnEachDatabase('provisioning tenants, users and keys', { tenant: false, tim
     store = server.running.deps.store;
   });
 
-  test('on an empty database a demo tenant, user demo, whose credentials the API takes; once there are tenants, none', async () => {
+  test('on an empty database a demo tenant, user demo, whose credentials the API takes; once there is any tenant, none', async () => {
     const demo = await ensureDemoTenant(store, 'https://demo.example.test');
     assert.ok(demo);
     assert.deepEqual([demo.tenant, demo.username, demo.portalDomain], ['demo', 'demo', 'https://demo.example.test']);
     assert.ok(await accepted(server.url, demo));
     assert.equal(await ensureDemoTenant(store, 'https://demo.example.test'), undefined);
+    // Tenants, none of them the demo one: still none.
+    await sql`update tenants set name = 'was-demo'`.execute(store.db);
+    await sql`update api_users set username = 'was-demo'`.execute(store.db);
     assert.equal(await ensureDemoTenant(store, 'https://other.example.test'), undefined);
   });
 
@@ -75,11 +82,19 @@ suiteOnEachDatabase('provisioning tenants, users and keys', { tenant: false, tim
     assert.ok(await accepted(server.url, { ...user, apiKey: key.apiKey }));
     await assert.rejects(provisionUser(store, t.tenantId, 'second_user'), refusedWith(/^A user named "second_user" already exists$/));
     await assert.rejects(provisionUser(store, t.tenantId, 'no:colon'), refusedWith(/3 to 64/));
+    // A failure other than a taken name is not reported as one.
+    await assert.rejects(provisionUser(store, 'no-such-tenant', 'orphan_user'), (e: unknown) => e instanceof Error && !(e instanceof ProvisionError));
     await assert.rejects(provisionKey(store, t.tenantId, 'https://keys.example.test/path'), /bare origin/);
   });
 
   test("the illustrative example norms: stored and active where an instrument has no norm group, then never again; the demo portal's own choice", async () => {
     const { instruments, competences } = server.running.deps;
+    const nothing = mkdtempSync(join(tmpdir(), 'assay-no-norms-'));
+    try {
+      assert.deepEqual(await ensureExampleNorms(store, instruments, competences, nothing), [], 'no example files: none stored, none activated');
+    } finally {
+      rmSync(nothing, { recursive: true, force: true });
+    }
     const added = await ensureExampleNorms(store, instruments, competences);
     // The TMAs ship an illustrative example; the SPI ships real norms, so it has a group already.
     assert.deepEqual(
@@ -88,6 +103,9 @@ suiteOnEachDatabase('provisioning tenants, users and keys', { tenant: false, tim
     );
     assert.deepEqual(await ensureExampleNorms(store, instruments, competences), []);
     const t = await provisionTenant(store, 'Demo Norms', 'https://norms.example.test');
+    // Without the defaults, the portal's own choice is all that puts a norm group in force.
+    for (const type of [0, 1]) await deactivateNormDefault(store, type);
+    assert.equal(await normGroupInForce(store.db, t.apiKeyId, 0), null, 'positive control: none in force');
     await giveDemoExampleNorms(store, t.apiKeyId, instruments, competences);
     assert.equal(await normGroupInForce(store.db, t.apiKeyId, 0), added[0]);
     assert.equal(await normGroupInForce(store.db, t.apiKeyId, 1), added[1]);
