@@ -5,7 +5,7 @@ import { describe, test } from '../helpers/deadline.js';
 import { ROOT } from '../../src/platform/paths.js';
 import { carelessModel, carelessValues } from '../../src/measurement/careless/indices.js';
 import { CARELESS_INDICES, type CarelessNorm } from '../../src/measurement/types.js';
-import { instruments } from '../domain/results/content.js';
+import { instruments } from '../helpers/content.js';
 import { runR } from '../helpers/r.js';
 
 const spi = instruments.get(2)!;

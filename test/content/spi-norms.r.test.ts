@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from '../helpers/deadline.js';
 import { ROOT } from '../../src/platform/paths.js';
-import { instruments } from '../domain/results/content.js';
+import { instruments } from '../helpers/content.js';
 import { runR } from '../helpers/r.js';
 import { tempDir } from '../helpers/server.js';
 import { SHIPPED_KEYS } from '../helpers/spi-removed.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from '../helpers/deadline.js';
 import { itemKeys } from '../../src/measurement/instruments/types.js';
 import { csvSample } from '../../src/measurement/csv-sample.js';
-import { competences, instruments } from '../domain/results/content.js';
+import { competences, instruments } from '../helpers/content.js';
 import { runR } from '../helpers/r.js';
 import { REMOVED, SHIPPED_KEYS } from '../helpers/spi-removed.js';
 import { tempDir } from '../helpers/server.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from '../helpers/deadline.js';
 import { scoreCompletion } from '../../src/measurement/completion.js';
 import { buildNormTable, type SampleMember } from '../../src/measurement/norm-groups.js';
-import { competences, tma170 } from '../domain/results/content.js';
+import { competences, tma170 } from '../helpers/content.js';
 import { runR } from '../helpers/r.js';
 import { tempDir } from '../helpers/server.js';
 

@@ -100,6 +100,27 @@ describe('sharing webhook places out among tenants', () => {
       { numRuns: 500 },
     );
   });
+
+  test('among tenants holding as many places, the longest waiting goes first whatever order they are read in', () => {
+    const tenants: WaitingTenant[] = [
+      { tenantId: 'c', oldest: at(30), waiting: 5 },
+      { tenantId: 'a', oldest: at(10), waiting: 5 },
+      { tenantId: 'b', oldest: at(20), waiting: 5 },
+    ];
+    const orders = [
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ].map((o) => o.map((i) => tenants[i]!));
+    for (const waiting of orders) {
+      const given = (free: number) => shareOut(waiting, () => 1, free, 32).wants.map((w) => w.tenantId);
+      assert.deepEqual(given(1), ['a'], waiting.map((w) => w.tenantId).join());
+      assert.deepEqual(given(6), ['a', 'b'], waiting.map((w) => w.tenantId).join());
+    }
+  });
 });
 
 describe('walking the waiting tenants', () => {
@@ -142,5 +163,45 @@ describe('walking the waiting tenants', () => {
         (await walk.next()).map((w) => w.tenantId),
         all,
       );
+  });
+
+  /** A reader over a set of waiting tenants that changes between walks, counting its reads. */
+  function changing(start: string[]) {
+    const state = { ids: start, reads: 0 };
+    const read: WalkRead = async (options) => {
+      state.reads++;
+      return reader(state.ids)(options);
+    };
+    return { state, read };
+  }
+
+  test('a walk that starts from the first and sees fewer than its bound reads once', async () => {
+    const { state, read } = changing(ids(5));
+    const walk = new TenantWalk(read, 8);
+    for (let i = 1; i <= 3; i++) {
+      assert.equal((await walk.next()).length, 5);
+      assert.equal(state.reads, i);
+    }
+  });
+
+  test('a walk that wraps round shows each tenant once, and after it wrapped short the next starts from the first', async () => {
+    const { state, read } = changing(['a', 'b', 'c', 'd']);
+    const walk = new TenantWalk(read, 3);
+    assert.deepEqual(
+      (await walk.next()).map((w) => w.tenantId),
+      ['a', 'b', 'c'],
+    );
+    state.ids = ['a', 'd'];
+    // After c: d; from the first again: a, and d, which it has already.
+    assert.deepEqual(
+      (await walk.next()).map((w) => w.tenantId),
+      ['d', 'a'],
+    );
+    const before = state.reads;
+    assert.deepEqual(
+      (await walk.next()).map((w) => w.tenantId),
+      ['a', 'd'],
+    );
+    assert.equal(state.reads - before, 1);
   });
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { describe, test } from '../../helpers/deadline.js';
+import { describe, test } from '../helpers/deadline.js';
 import fc from 'fast-check';
-import { pageCount, pageItems } from '../../../src/measurement/instruments/flow.js';
-import type { Instrument } from '../../../src/measurement/instruments/types.js';
-import { scoreCompletion } from '../../../src/measurement/completion.js';
-import { competenceScores } from '../../../src/measurement/competences.js';
-import { competences, tma170, tma312 } from './content.js';
+import { pageCount, pageItems } from '../../src/measurement/instruments/flow.js';
+import type { Instrument } from '../../src/measurement/instruments/types.js';
+import { scoreCompletion } from '../../src/measurement/completion.js';
+import { competenceScores } from '../../src/measurement/competences.js';
+import { competences, tma170, tma312 } from '../helpers/content.js';
 
 const responses = (instrument: Instrument) =>
   fc.array(fc.integer({ min: 1, max: 5 }), { minLength: instrument.items.length, maxLength: instrument.items.length });

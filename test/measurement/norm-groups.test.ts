@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, test } from '../../helpers/deadline.js';
-import { readContent } from '../../../src/measurement/load.js';
-import { buildNormTable, NormError, parseNormFile, toNormFile, type SampleMember } from '../../../src/measurement/norm-groups.js';
-import { scoreCompletion } from '../../../src/measurement/completion.js';
-import { competenceProblems } from '../../../src/measurement/competences.js';
-import { EXAMPLE_NORMS_DIR } from '../../../src/platform/paths.js';
-import { competences, instruments, tma170 } from './content.js';
+import { describe, test } from '../helpers/deadline.js';
+import { readContent } from '../../src/measurement/load.js';
+import { buildNormTable, NormError, parseNormFile, toNormFile, type SampleMember } from '../../src/measurement/norm-groups.js';
+import { scoreCompletion } from '../../src/measurement/completion.js';
+import { competenceProblems } from '../../src/measurement/competences.js';
+import { EXAMPLE_NORMS_DIR } from '../../src/platform/paths.js';
+import { competences, instruments, tma170 } from '../helpers/content.js';
 
 function member(seed: number, flags: SampleMember['flags'] = []): SampleMember {
   const answers = new Map(tma170.items.map((item, i) => [item.id, 1 + ((i * seed + seed) % 5)]));

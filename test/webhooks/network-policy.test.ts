@@ -41,6 +41,11 @@ describe('literalAddress and isLocalName', () => {
     assert.equal(literalAddress('[::1]'), '::1');
     assert.equal(literalAddress('example.com'), undefined);
   });
+  test('brackets are taken off only as a pair', () => {
+    // Each of these would be an address with its first and last characters cut off.
+    for (const h of ['[1.2.3.45', '91.2.3.4]', '[::12', '9::1]']) assert.equal(literalAddress(h), undefined, h);
+    assert.equal(literalAddress('[1.2.3.4]'), '1.2.3.4');
+  });
   test('localhost names are local whatever DNS says', () => {
     for (const n of ['localhost', 'LOCALHOST', 'a.localhost', 'localhost.']) assert.equal(isLocalName(n), true, n);
     for (const n of ['localhost.example.com', 'mylocalhost']) assert.equal(isLocalName(n), false, n);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, test } from './helpers/deadline.js';
-import { DomainError } from '../src/domain/errors.js';
-import { Threads } from '../src/platform/threads.js';
+import { describe, test } from '../helpers/deadline.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { Threads } from '../../src/platform/threads.js';
 
-const WORKER = new URL('./helpers/busy-worker.js', import.meta.url);
+const WORKER = new URL('../helpers/busy-worker.js', import.meta.url);
 
 describe('Threads', { timeout: 30_000 }, () => {
   test('under sustained load, jobs finish in the order they were asked for: none waits behind later ones', async () => {

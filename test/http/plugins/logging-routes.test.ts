@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { before } from 'node:test';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { test } from '../helpers/deadline.js';
-import { runCli } from '../helpers/cli.js';
-import { docsSendTest } from '../helpers/greenhouse.js';
-import { newAssessment } from '../helpers/fixtures.js';
-import { suiteOnEachDatabase } from '../helpers/harness.js';
-import { authHeaders, basic, request } from '../helpers/http.js';
+import { test } from '../../helpers/deadline.js';
+import { runCli } from '../../helpers/cli.js';
+import { docsSendTest } from '../../helpers/greenhouse.js';
+import { newAssessment } from '../../helpers/fixtures.js';
+import { suiteOnEachDatabase } from '../../helpers/harness.js';
+import { authHeaders, basic, request } from '../../helpers/http.js';
 
 // Path and query parameters known to carry no capability; every other one is treated as one, so a
 // new route's AnalysisId (or token) is checked without anyone listing it here.

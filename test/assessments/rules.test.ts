@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { assessmentCode, checkAssessmentRequest } from '../../src/assessments/rules.js';
+import { assessmentCode, assessmentUrl, checkAssessmentRequest, type AssessmentRequest } from '../../src/assessments/rules.js';
 import { DomainError } from '../../src/domain/errors.js';
 
-const base = { assessmentType: 0, returnUrl: undefined, webhookUrl: undefined, webhookUsername: undefined, webhookPassword: undefined };
+const base: AssessmentRequest = { assessmentType: 0, returnUrl: undefined, webhookUrl: undefined, webhookUsername: undefined, webhookPassword: undefined };
 
 function code(fn: () => unknown): string {
   try {
@@ -94,5 +94,53 @@ describe('assessment rules', () => {
         host,
       );
     }
+  });
+
+  test('each refusal names its field and rule for the caller, and its message names the field', () => {
+    const refusals: [Partial<AssessmentRequest>, boolean, string, string, string][] = [
+      [{ returnUrl: 'not a url' }, false, 'ValidationError', 'ReturnUrl', 'absoluteHttpUrl'],
+      [{ returnUrl: 'ftp://ats.example/r' }, false, 'ValidationError', 'ReturnUrl', 'absoluteHttpUrl'],
+      [{ returnUrl: 'https://a;b.example/r' }, false, 'ValidationError', 'ReturnUrl', 'hostName'],
+      [{ webhookUrl: 'ftp://hooks.example/w' }, true, 'ValidationError', 'WebhookUrl', 'absoluteHttpUrl'],
+      [{ webhookUsername: 'u' }, false, 'ValidationError', 'WebhookUsername', 'requiresWebhookUrl'],
+      [{ webhookPassword: 'p' }, false, 'ValidationError', 'WebhookPassword', 'requiresWebhookUrl'],
+      [{ webhookUrl: 'https://h.example/', webhookPassword: 'p' }, false, 'ValidationError', 'WebhookPassword', 'requiresWebhookUsername'],
+      [{ webhookUrl: 'https://h.example/', webhookUsername: 'a:b' }, false, 'ValidationError', 'WebhookUsername', 'noColon'],
+      [{ webhookUrl: 'https://user@h.example/' }, false, 'ValidationError', 'WebhookUrl', 'noUserInfo'],
+      [{ webhookUrl: 'https://:secret@h.example/' }, false, 'ValidationError', 'WebhookUrl', 'noUserInfo'],
+      [{ webhookUrl: 'https://127.0.0.1/' }, false, 'WebhookUrlNotAllowed', 'WebhookUrl', 'publicAddress'],
+      [{ webhookUrl: 'https://api.localhost/' }, false, 'WebhookUrlNotAllowed', 'WebhookUrl', 'publicAddress'],
+    ];
+    for (const [fields, allowPrivate, errorCode, field, rule] of refusals) {
+      const why = JSON.stringify(fields);
+      assert.throws(
+        () => checkAssessmentRequest({ ...base, ...fields }, allowPrivate),
+        (e: unknown) => {
+          assert.ok(e instanceof DomainError, why);
+          assert.deepEqual([e.code, e.details.field, e.details.rule], [errorCode, field, rule], why);
+          if (errorCode === 'ValidationError') assert.ok(e.message.includes(field), `${why}: ${e.message}`);
+          return true;
+        },
+      );
+    }
+    assert.throws(
+      () => assessmentCode(7),
+      (e: unknown) =>
+        e instanceof DomainError && e.message.includes('AssessmentType') && e.details.field === 'AssessmentType' && String(e.details.allowed) === '0,1,2',
+    );
+  });
+
+  test('a colon anywhere in WebhookUsername is refused; other characters and an empty password pass', () => {
+    for (const u of [':x', 'x:', 'a:b:c'])
+      assert.equal(
+        code(() => checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookUsername: u }, false)),
+        'ValidationError',
+        u,
+      );
+    assert.equal(checkAssessmentRequest({ ...base, webhookUrl: 'https://h.example/', webhookUsername: 'a@b.c-d_e' }, false).webhook?.username, 'a@b.c-d_e');
+  });
+
+  test("the AssessmentUrl is the portal's domain, then /anonymous/analyse/start/ and the AnalysisId (the spec's format)", () => {
+    assert.equal(assessmentUrl('https://portal.example.test', 'AbC-12_x'), 'https://portal.example.test/anonymous/analyse/start/AbC-12_x');
   });
 });

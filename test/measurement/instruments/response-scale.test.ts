@@ -7,7 +7,7 @@ import { instrumentProblems } from '../../../src/measurement/instruments/validat
 import { competenceScores } from '../../../src/measurement/competences.js';
 import { normProblems, percentile, sten } from '../../../src/measurement/norms.js';
 import { questionsPage } from '../../../src/portal/views/questions.js';
-import { tma170 } from '../results/content.js';
+import { tma170 } from '../../helpers/content.js';
 
 /** TMA170 with its statements on a response scale from `min` to `max`, labelled "p<value>". */
 function onScale(min: number, max: number): Instrument {

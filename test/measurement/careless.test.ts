@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, test } from '../../helpers/deadline.js';
-import { carelessNorm, MIN_PER_ITEM } from '../../../src/measurement/careless/calibrate.js';
-import { integrityFlags } from '../../../src/measurement/integrity.js';
-import { CARELESS_INDICES } from '../../../src/measurement/types.js';
-import { instruments, tma170 } from './content.js';
+import { describe, test } from '../helpers/deadline.js';
+import { carelessNorm, MIN_PER_ITEM } from '../../src/measurement/careless/calibrate.js';
+import { integrityFlags } from '../../src/measurement/integrity.js';
+import { CARELESS_INDICES } from '../../src/measurement/types.js';
+import { instruments, tma170 } from '../helpers/content.js';
 
 const spi = instruments.get(2)!;
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, test } from '../../helpers/deadline.js';
+import { describe, test } from '../helpers/deadline.js';
 import fc from 'fast-check';
-import { buildNorm, normalCdf, normProblems, percentile, sten } from '../../../src/measurement/norms.js';
-import type { Norm } from '../../../src/measurement/types.js';
-import { midRankByCounting, percentileByCounting, STEN_BANDS, STEN_PERCENTILE_EDGES, stenOfShare, stenOfZ } from '../../helpers/norm-oracle.js';
+import { buildNorm, normalCdf, normProblems, percentile, sten } from '../../src/measurement/norms.js';
+import type { Norm } from '../../src/measurement/types.js';
+import { midRankByCounting, percentileByCounting, STEN_BANDS, STEN_PERCENTILE_EDGES, stenOfShare, stenOfZ } from '../helpers/norm-oracle.js';
 
 const raw = fc.double({ min: 1, max: 5, noNaN: true });
 // A raw score as scores are reported: two decimals.

@@ -1,6 +1,6 @@
-import { loadInstruments } from '../../../src/measurement/instruments/load.js';
-import { loadCompetences } from '../../../src/measurement/load.js';
-import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from '../../../src/platform/paths.js';
+import { loadInstruments } from '../../src/measurement/instruments/load.js';
+import { loadCompetences } from '../../src/measurement/load.js';
+import { BUILT_IN_CONTENT_DIR, COMPETENCES_FILE } from '../../src/platform/paths.js';
 
 /** The shipped content, loaded as the server loads it. */
 export const instruments = loadInstruments(BUILT_IN_CONTENT_DIR);

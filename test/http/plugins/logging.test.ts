@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { describe, test } from '../helpers/deadline.js';
-import { loggerOptions, redactUrl } from '../../src/http/plugins/logging.js';
-import { completeViaForms, FormClient } from '../helpers/forms.js';
-import { newAssessment } from '../helpers/fixtures.js';
-import { suiteOnEachDatabase } from '../helpers/harness.js';
-import { apiClient, authHeaders, candidate, request } from '../helpers/http.js';
+import { describe, test } from '../../helpers/deadline.js';
+import { loggerOptions, redactUrl } from '../../../src/http/plugins/logging.js';
+import { completeViaForms, FormClient } from '../../helpers/forms.js';
+import { newAssessment } from '../../helpers/fixtures.js';
+import { suiteOnEachDatabase } from '../../helpers/harness.js';
+import { apiClient, authHeaders, candidate, request } from '../../helpers/http.js';
 
 describe('logs', () => {
   test('redactUrl keeps six characters of a token', () => {

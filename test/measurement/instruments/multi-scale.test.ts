@@ -4,7 +4,7 @@ import { scoreAnswers } from '../../../src/measurement/instruments/scoring.js';
 import type { Instrument } from '../../../src/measurement/instruments/types.js';
 import { instrumentProblems } from '../../../src/measurement/instruments/validate.js';
 import { normEvidence } from '../../../src/measurement/norm-evidence.js';
-import { competences, tma170 } from '../results/content.js';
+import { competences, tma170 } from '../../helpers/content.js';
 
 /** TMA170 with its first item also counting, reversed, for the second scale. */
 function withShared(): { inst: Instrument; shared: string; other: string } {

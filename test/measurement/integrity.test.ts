@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, test } from '../../helpers/deadline.js';
+import { describe, test } from '../helpers/deadline.js';
 import fc from 'fast-check';
-import { pageCount, pageItems } from '../../../src/measurement/instruments/flow.js';
-import { consistencyScore } from '../../../src/measurement/consistency.js';
-import { INTEGRITY, integrityFlags } from '../../../src/measurement/integrity.js';
-import { tma170 } from './content.js';
+import { pageCount, pageItems } from '../../src/measurement/instruments/flow.js';
+import { consistencyScore } from '../../src/measurement/consistency.js';
+import { INTEGRITY, integrityFlags } from '../../src/measurement/integrity.js';
+import { tma170 } from '../helpers/content.js';
 
 /** Answers that follow a profile: each scale at one level, negatively keyed items answered the other way. */
 function consistent(level: (scale: string) => number): Map<string, number> {

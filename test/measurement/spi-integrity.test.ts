@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from '../../helpers/deadline.js';
-import { instrumentProblems } from '../../../src/measurement/instruments/validate.js';
-import type { Instrument } from '../../../src/measurement/instruments/types.js';
-import { NormError, parseNormFile } from '../../../src/measurement/norm-groups.js';
-import { integrityFlags } from '../../../src/measurement/integrity.js';
-import { ROOT } from '../../../src/platform/paths.js';
-import { competences, instruments } from './content.js';
+import { describe, test } from '../helpers/deadline.js';
+import { instrumentProblems } from '../../src/measurement/instruments/validate.js';
+import type { Instrument } from '../../src/measurement/instruments/types.js';
+import { NormError, parseNormFile } from '../../src/measurement/norm-groups.js';
+import { integrityFlags } from '../../src/measurement/integrity.js';
+import { ROOT } from '../../src/platform/paths.js';
+import { competences, instruments } from '../helpers/content.js';
 
 const spi = instruments.get(2)!;
 /** The SPI with two antonym pairs of items from different scales, as an instrument may declare them. */

@@ -4,11 +4,11 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Server as NetServer, type Socket } from 'node:net';
-import { test } from './helpers/deadline.js';
-import { suiteOnEachDatabase } from './helpers/harness.js';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { Client } from 'undici';
-import { canSharePort, close, copyDescriptor, LISTENERS } from '../src/http/listeners.js';
-import { tempDir, type TestServer } from './helpers/server.js';
+import { canSharePort, close, copyDescriptor, LISTENERS } from '../../src/http/listeners.js';
+import { tempDir, type TestServer } from '../helpers/server.js';
 
 /** Inodes of the sockets in LISTEN state on `port`, from the kernel's own table. */
 function listeningSockets(port: number): string[] {
