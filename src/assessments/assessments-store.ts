@@ -180,8 +180,12 @@ export async function answerCounts(store: Store, analysisIds: readonly string[])
   return new Map(rows.map((r) => [r.analysis_id, Number(r.n)]));
 }
 
-/** Withdraws an open assessment of the tenant: its link shows that it was withdrawn. */
-export async function cancelAssessment(store: Store, tenantId: string, analysisId: string): Promise<'cancelled' | 'completed' | 'not-found'> {
+/** Withdraws an open assessment of the tenant: its link shows that it was withdrawn. Returns when it was (or had been) cancelled. */
+export async function markCancelled(
+  store: Store,
+  tenantId: string,
+  analysisId: string,
+): Promise<{ outcome: 'cancelled'; cancelledAt: string | null } | { outcome: 'completed' | 'not-found' }> {
   const at = new Date().toISOString();
   return store.write(async (trx) => {
     const row = await trx
@@ -190,12 +194,12 @@ export async function cancelAssessment(store: Store, tenantId: string, analysisI
       .where('analysis_id', '=', analysisId)
       .where('tenant_id', '=', tenantId)
       .executeTakeFirst();
-    if (!row) return 'not-found';
-    if (row.status === 'Completed') return 'completed';
+    if (!row) return { outcome: 'not-found' };
+    if (row.status === 'Completed') return { outcome: 'completed' };
     // Cancelling twice, or after expiry, is no error: the link is closed either way.
-    if (row.status !== 'Cancelled')
-      await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
-    return 'cancelled';
+    if (row.status === 'Cancelled') return { outcome: 'cancelled', cancelledAt: row.cancelled_at };
+    await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
+    return { outcome: 'cancelled', cancelledAt: at };
   });
 }
 
