@@ -19,7 +19,7 @@ export type Invitation = 'send' | 'portal-default' | 'none';
 export interface AssessmentOrder extends AssessmentRequest {
   externalId: string;
   /** As given: expiryFor sets the default and the bounds. */
-  expiresAt: string | undefined;
+  expiresAt?: string | undefined;
   invitation: Invitation;
   /**
    * An ATS's order: its door's mark (`ordered_via`), and the partner's key, sealed with the row to

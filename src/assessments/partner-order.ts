@@ -29,11 +29,7 @@ export async function placePartnerOrder(deps: CreateDeps, requester: Requester, 
   const order: AssessmentOrder = {
     externalId: given.person.externalId,
     assessmentType: given.assessmentType,
-    returnUrl: undefined,
     webhookUrl: given.url,
-    webhookUsername: undefined,
-    webhookPassword: undefined,
-    expiresAt: undefined,
     invitation: 'send',
     partner: given.partner,
   };

@@ -9,17 +9,26 @@ export type { LifecycleStatus as AssessmentStatus } from '../lifecycle/rules.js'
 
 /** The fields of an assessment request, as the rules know them. */
 export type AssessmentField =
-  | 'externalId'
-  | 'assessmentType'
-  | 'returnUrl'
-  | 'webhookUrl'
-  | 'webhookUsername'
-  | 'webhookPassword'
-  | 'expiresAt'
-  | 'sendInvitation';
+  'externalId' | 'assessmentType' | 'returnUrl' | 'webhookUrl' | 'webhookUsername' | 'webhookPassword' | 'expiresAt' | 'sendInvitation';
 
 /** Each field's name on a door's wire: a rule's message and `field` say what the caller sent. */
 export type FieldNames = Readonly<Record<AssessmentField, string>>;
+
+const FIELDS: readonly AssessmentField[] = [
+  'externalId',
+  'assessmentType',
+  'returnUrl',
+  'webhookUrl',
+  'webhookUsername',
+  'webhookPassword',
+  'expiresAt',
+  'sendInvitation',
+];
+
+/** A door's names for the fields it has; a field it never sends keeps Assay's own key as its name. */
+export function fieldNames(given: Partial<FieldNames>): FieldNames {
+  return Object.fromEntries(FIELDS.map((f) => [f, given[f] ?? f])) as Record<AssessmentField, string>;
+}
 
 export function assessmentCode(type: number, names: Pick<FieldNames, 'assessmentType'>): AssessmentCode {
   if (type !== 0 && type !== 1 && type !== 2) {
@@ -68,10 +77,10 @@ export interface WebhookSettings {
 
 export interface AssessmentRequest {
   assessmentType: number;
-  returnUrl: string | undefined;
-  webhookUrl: string | undefined;
-  webhookUsername: string | undefined;
-  webhookPassword: string | undefined;
+  returnUrl?: string | undefined;
+  webhookUrl?: string | undefined;
+  webhookUsername?: string | undefined;
+  webhookPassword?: string | undefined;
 }
 
 /**

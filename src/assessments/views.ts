@@ -109,7 +109,8 @@ export async function assessmentViews(deps: ViewDeps, rows: readonly AssessmentR
       view.details = {
         answers: held ? null : (answers.get(row.analysis_id) ?? []).map((a) => ({ itemId: a.item_id, value: a.value, answeredAt: a.answered_at })),
         pageMs: held ? null : [...(pageTimes.get(row.analysis_id) ?? [])],
-        result: held || !stored || !instrument ? undefined : buildResult(instrument, deps.competences, stored, normGroup, 'en' satisfies Language, row.language),
+        result:
+          held || !stored || !instrument ? undefined : buildResult(instrument, deps.competences, stored, normGroup, 'en' satisfies Language, row.language),
       };
     }
     return view;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DomainError } from '../domain/errors.js';
-import { checkAssessmentRequest, type FieldNames } from '../assessments/rules.js';
+import { checkAssessmentRequest, fieldNames } from '../assessments/rules.js';
 import { findAttempts, latestAttempt } from '../webhooks/attempt-log-store.js';
 import { isDelivered, requestRedelivery, type AttemptRow } from '../webhooks/outbox-store.js';
 import { basicAuthorization } from '../security/basic-auth.js';
@@ -10,16 +10,7 @@ import { CliError, print, table, tenantId, withStore } from './shared.js';
 import { webhookListenCommand } from './webhook-listen.js';
 
 /** The rules name this command's options, for the fields it has. */
-const OPTION_NAMES: FieldNames = {
-  externalId: 'externalId',
-  assessmentType: 'assessmentType',
-  returnUrl: 'returnUrl',
-  webhookUrl: '--url',
-  webhookUsername: '--username',
-  webhookPassword: '--password',
-  expiresAt: 'expiresAt',
-  sendInvitation: 'sendInvitation',
-};
+const OPTION_NAMES = fieldNames({ webhookUrl: '--url', webhookUsername: '--username', webhookPassword: '--password' });
 
 const STATUSES: Record<string, AttemptRow['status']> = { failed: 'failed', unknown: 'unknown', delivered: 'delivered', pending: 'pending', sending: 'sending' };
 

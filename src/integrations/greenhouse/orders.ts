@@ -2,7 +2,7 @@ import type { Deps } from '../../app-types.js';
 import { findOwnAssessment } from '../../assessments/assessments-store.js';
 import type { CreateDeps } from '../../assessments/create-assessment.js';
 import { placePartnerOrder } from '../../assessments/partner-order.js';
-import type { FieldNames } from '../../assessments/rules.js';
+import { fieldNames } from '../../assessments/rules.js';
 import { cappedError } from '../../mail/rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { effectiveStatus } from '../../lifecycle/rules.js';
@@ -16,17 +16,13 @@ export type OrderDeps = CreateDeps & Pick<Deps, 'instruments'>;
 export const NO_MAIL =
   'Assay cannot e-mail this test: the Assay server has no SMTP_URL set. Ask your Assay operator to configure e-mail, then send the test again.';
 
-/** send_test's names for the fields of an order; the rest are fields Greenhouse never sends, named as Assay knows them. */
-const FIELD_NAMES: FieldNames = {
+/** send_test's names for the fields of an order it has. */
+const FIELD_NAMES = fieldNames({
   externalId: 'candidate.greenhouse_profile_url',
   assessmentType: 'partner_test_id',
   webhookUrl: 'url',
   sendInvitation: 'candidate.email',
-  returnUrl: 'returnUrl',
-  webhookUsername: 'webhookUsername',
-  webhookPassword: 'webhookPassword',
-  expiresAt: 'expiresAt',
-};
+});
 
 const invalid = (field: string, message: string) => new DomainError('ValidationError', message, { field });
 
@@ -41,7 +37,15 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
   const { candidate } = body;
   const externalId = externalIdFor(caller.tenantId, candidate.greenhouse_profile_url);
   if (!externalId) throw invalid(FIELD_NAMES.externalId, 'candidate.greenhouse_profile_url must be an absolute http or https URL');
-  const person = { externalId, email: candidate.email, firstName: candidate.first_name, lastName: candidate.last_name, preposition: '', gender: 0, needsToUpdateData: false };
+  const person = {
+    externalId,
+    email: candidate.email,
+    firstName: candidate.first_name,
+    lastName: candidate.last_name,
+    preposition: '',
+    gender: 0,
+    needsToUpdateData: false,
+  };
   const ordered = await placePartnerOrder(
     deps,
     caller,
