@@ -13,7 +13,7 @@ const ANY = { all: () => true };
 
 suiteOnEachDatabase(
   'the views of assessments, read in a fixed number of queries',
-  { receiver: true, timeout: 240_000, env: { WEBHOOK_POLL_INTERVAL_MS: '60000' } },
+  { receiver: true, timeout: 240_000, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '60000' } },
   ({ server, creds, receiver }) => {
     /** A candidate with `n` completed assessments, each with a webhook that was delivered. */
     async function candidateWith(n: number, by: IssuedCredentials = creds) {
