@@ -7,10 +7,11 @@ export interface NewPerson {
   email: string;
   firstName: string;
   lastName: string;
-  preposition: string;
+  /** '' when not given, as gender 0 (unknown) and needsToUpdateData false. */
+  preposition?: string;
   /** 0 unknown, 1 male, 2 female, 3 neutral. */
-  gender: number;
-  needsToUpdateData: boolean;
+  gender?: number;
+  needsToUpdateData?: boolean;
 }
 
 /**
@@ -25,9 +26,9 @@ export async function createCandidate(deps: Pick<Deps, 'store'>, requester: Pick
     email: person.email,
     first_name: person.firstName,
     last_name: person.lastName,
-    preposition: person.preposition,
-    gender: person.gender,
-    needs_to_update_data: person.needsToUpdateData ? 1 : 0,
+    preposition: person.preposition ?? '',
+    gender: person.gender ?? 0,
+    needs_to_update_data: person.needsToUpdateData === true ? 1 : 0,
     created_at: at,
     updated_at: at,
   });

@@ -29,8 +29,8 @@ export function candidateCreate(app: App, deps: Deps): void {
         firstName: body.FirstName,
         lastName: body.LastName,
         preposition: body.Preposition,
-        gender: body.Gender ?? 0,
-        needsToUpdateData: body.NeedsToUpdateData === true,
+        gender: body.Gender,
+        needsToUpdateData: body.NeedsToUpdateData,
       });
       if (created === 'exists') {
         throw new DomainError('ExternalIdAlreadyExists', 'The provided ID already exists', { field: 'ExternalId' });

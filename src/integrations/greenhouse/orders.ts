@@ -37,15 +37,7 @@ export async function orderTest(deps: OrderDeps, caller: GreenhouseCaller, body:
   const { candidate } = body;
   const externalId = externalIdFor(caller.tenantId, candidate.greenhouse_profile_url);
   if (!externalId) throw invalid(FIELD_NAMES.externalId, 'candidate.greenhouse_profile_url must be an absolute http or https URL');
-  const person = {
-    externalId,
-    email: candidate.email,
-    firstName: candidate.first_name,
-    lastName: candidate.last_name,
-    preposition: '',
-    gender: 0,
-    needsToUpdateData: false,
-  };
+  const person = { externalId, email: candidate.email, firstName: candidate.first_name, lastName: candidate.last_name };
   const ordered = await placePartnerOrder(
     deps,
     caller,
