@@ -1,62 +1,70 @@
-import type { Deps } from '../app-types.js';
-import { answerCounts, type AssessmentRow } from '../assessments/assessments-store.js';
-import { assessmentUrl } from '../assessments/rules.js';
-import { effectiveStatus } from '../lifecycle/rules.js';
+import type { AssessmentView } from '../assessments/views.js';
 import { normGroupInfo } from '../measurement/norm-group-view.js';
-import { pinnedNormGroups, storedResult } from '../measurement/results-store.js';
-import { releaseState, reportUrl, withheld } from '../reports/render.js';
-import { latestAttempts } from '../webhooks/attempt-log-store.js';
+import type { Scored } from '../measurement/result.js';
 import { webhookSummary } from '../webhooks/webhook-view.js';
 
-/**
- * Assessments as the lookup (GET …/assessment/:AnalysisId) and the tenant's list show them. What
- * lives beside the row (progress, webhook attempts, the pinned norm group) is read for all the
- * rows at once: a page costs the same few queries however many rows it holds.
- */
-export async function assessmentViews(deps: Pick<Deps, 'store' | 'instruments' | 'reportLinks'>, rows: readonly AssessmentRow[]) {
-  const { store, instruments } = deps;
-  // Until the candidate releases them (when the portal asks), no scores leave Assay.
-  const results = rows.map((row) => (withheld(row) ? undefined : storedResult(row)));
-  const [answered, attempts, groups] = await Promise.all([
-    answerCounts(
-      store,
-      rows.map((r) => r.analysis_id),
-    ),
-    latestAttempts(
-      store,
-      rows.filter((r) => r.webhook_url).map((r) => r.analysis_id),
-    ),
-    pinnedNormGroups(
-      store,
-      rows.filter((_, i) => results[i]),
-    ),
-  ]);
-  return rows.map((row, i) => {
-    const stored = results[i];
-    const instrument = instruments.get(row.assessment_type);
-    const names = new Map(instrument?.scales.map((s) => [s.id, s.name.en]));
-    return {
-      AnalysisId: row.analysis_id,
-      ExternalId: row.external_id,
-      AssessmentType: row.assessment_type,
-      AssessmentUrl: assessmentUrl(row.portal_domain, row.analysis_id),
-      Status: effectiveStatus(row),
-      CreatedAt: row.created_at,
-      StartedAt: row.started_at,
-      CompletedAt: row.completed_at,
-      ExpiresAt: row.expires_at,
-      CancelledAt: row.cancelled_at,
-      AnsweredItems: answered.get(row.analysis_id) ?? 0,
-      TotalItems: instrument?.items.length ?? 0,
-      ConsistencyScore: stored?.consistency ?? null,
-      IntegrityFlags: stored ? [...stored.flags] : null,
-      NormGroup: stored ? normGroupInfo((row.norm_group_id && groups.get(row.norm_group_id)) || null) : null,
-      ContentVersion: row.content_version,
-      Language: row.language,
-      ResultsRelease: releaseState(row),
-      ReportUrl: reportUrl(deps, row),
-      Webhook: row.webhook_url ? webhookSummary(attempts.get(row.analysis_id)) : null,
-      Scores: stored?.scales.map((s) => ({ Scale: s.scale, Name: names.get(s.scale) ?? s.scale, Raw: s.raw, Mean: s.mean, Items: s.items })) ?? null,
-    };
-  });
+/** What the lookup, the list and the access call all say of an assessment, in the caller API's words. */
+function common(v: AssessmentView) {
+  return {
+    AnalysisId: v.analysisId,
+    AssessmentType: v.assessmentType,
+    Status: v.status,
+    CreatedAt: v.createdAt,
+    StartedAt: v.startedAt,
+    CompletedAt: v.completedAt,
+    ExpiresAt: v.expiresAt,
+    CancelledAt: v.cancelledAt,
+    ContentVersion: v.contentVersion,
+    Language: v.language,
+    ResultsRelease: v.release,
+    Webhook: v.webhookUrl ? webhookSummary(v.webhook) : null,
+  };
+}
+
+/** An assessment as the lookup (GET …/assessment/:AnalysisId) and the tenant's list show it. */
+export function assessmentStatus(v: AssessmentView) {
+  const { stored } = v;
+  return {
+    ...common(v),
+    ExternalId: v.externalId,
+    AssessmentUrl: v.assessmentUrl,
+    AnsweredItems: v.answeredItems,
+    TotalItems: v.totalItems,
+    ConsistencyScore: stored?.consistency ?? null,
+    IntegrityFlags: stored ? [...stored.flags] : null,
+    NormGroup: stored ? normGroupInfo(v.normGroup) : null,
+    ReportUrl: v.reportUrl,
+    Scores: stored?.scales.map((s) => ({ Scale: s.scale, Name: stored.names.get(s.scale) ?? s.scale, Raw: s.raw, Mean: s.mean, Items: s.items })) ?? null,
+  };
+}
+
+const scored = (s: Scored) => ({
+  Code: s.code,
+  Name: s.name,
+  Raw: s.raw,
+  Sten: s.sten ?? null,
+  Percentile: s.percentile ?? null,
+  StenBand: s.stenBand ? { Low: s.stenBand.low, High: s.stenBand.high } : null,
+});
+
+/** An assessment as the access call (GET …/candidate/:ExternalId) shows it: with its answers, page times and result. */
+export function assessmentHeld(v: AssessmentView) {
+  const d = v.details;
+  const result = d?.result;
+  return {
+    ...common(v),
+    ReturnUrl: v.returnUrl,
+    WebhookUrl: v.webhookUrl,
+    Answers: d?.answers?.map((a) => ({ ItemId: a.itemId, Value: a.value, AnsweredAt: a.answeredAt })) ?? null,
+    SecondsPerPage: d?.pageMs?.map(([Page, ms]) => ({ Page, Seconds: Math.round(ms / 100) / 10 })) ?? [],
+    Results: result
+      ? {
+          Scales: result.scales.map(scored),
+          Competences: result.competences.map(scored),
+          ConsistencyScore: result.consistency ?? null,
+          IntegrityFlags: result.flags,
+          NormGroup: normGroupInfo(result.normGroup),
+        }
+      : null,
+  };
 }

@@ -82,9 +82,33 @@ export async function readPageTimes(db: Kysely<DB>, analysisId: string): Promise
   return new Map(rows.map((r) => [r.page, r.ms]));
 }
 
-/** The assessment's answers by item, with when each was given. */
-export async function listAnswers(db: Kysely<DB>, analysisId: string) {
-  return db.selectFrom('assessment_answers').select(['item_id', 'value', 'answered_at']).where('analysis_id', '=', analysisId).orderBy('item_id').execute();
+/** The answers of each of the assessments, by item, with when each was given: one query for them all. */
+export async function answersOfAll(store: Store, analysisIds: readonly string[]) {
+  const found = new Map<string, Array<{ item_id: string; value: number; answered_at: string }>>();
+  if (analysisIds.length === 0) return found;
+  const rows = await store.db
+    .selectFrom('assessment_answers')
+    .select(['analysis_id', 'item_id', 'value', 'answered_at'])
+    .where('analysis_id', 'in', [...analysisIds])
+    .orderBy('analysis_id')
+    .orderBy('item_id')
+    .execute();
+  for (const { analysis_id, ...answer } of rows) (found.get(analysis_id) ?? found.set(analysis_id, []).get(analysis_id)!).push(answer);
+  return found;
+}
+
+/** Milliseconds per page (1-based) of each of the assessments: one query for them all. */
+export async function pageTimesOfAll(store: Store, analysisIds: readonly string[]): Promise<Map<string, Map<number, number>>> {
+  const found = new Map<string, Map<number, number>>();
+  if (analysisIds.length === 0) return found;
+  const rows = await store.db
+    .selectFrom('assessment_page_times')
+    .select(['analysis_id', 'page', 'ms'])
+    .where('analysis_id', 'in', [...analysisIds])
+    .orderBy('page')
+    .execute();
+  for (const r of rows) (found.get(r.analysis_id) ?? found.set(r.analysis_id, new Map()).get(r.analysis_id)!).set(r.page, r.ms);
+  return found;
 }
 
 /** What a request read of the assessment before it saves a page. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../db/database.js';
-import { prepared, run } from '../db/prepared.js';
+import { prepared, read, run } from '../db/prepared.js';
 import { PREPARE } from '../db/pg-prepared.js';
 import type { AssessmentTable, DB } from '../db/schema.js';
 import { perStore } from '../db/turn-batcher.js';
@@ -70,12 +70,16 @@ const insertOrderForOwnCandidate = prepared((db, ...values: unknown[]) => insert
  */
 async function insertBatch(store: Store, rows: NewAssessment[]): Promise<Array<'created' | 'no-candidate'>> {
   const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
-  const { rows: inserted } = await sql<{ analysis_id: string }>`${sql.raw(PREPARE)}
+  // One auto-committed statement on the shared handle, as a read is.
+  const inserted = await read(
+    store,
+    sql<{ analysis_id: string }>`${sql.raw(PREPARE)}
     insert into assessments (${names})
     select ${sql.join(COLUMNS.map((c) => sql.ref(`v.${c}`)))}
     from unnest(${arrays}) as v(${names})
     join candidates c on c.external_id = v.external_id and c.tenant_id = v.tenant_id
-    returning analysis_id`.execute(store.db);
+    returning analysis_id`,
+  );
   const created = new Set(inserted.map((r) => r.analysis_id));
   return rows.map((r) => (created.has(r.analysis_id) ? 'created' : 'no-candidate'));
 }
@@ -113,7 +117,7 @@ export async function insertAssessmentIn(trx: Kysely<DB>, dialect: Store['dialec
 const assessmentById = prepared((db, analysisId: string) => db.selectFrom('assessments').selectAll().where('analysis_id', '=', analysisId));
 
 export async function findAssessment(store: Store, analysisId: string): Promise<AssessmentRow | undefined> {
-  return (await run(store.db, assessmentById(store.db, store.dialect, analysisId))).rows[0];
+  return (await read(store, assessmentById(store.db, store.dialect, analysisId)))[0];
 }
 
 const ownAssessmentById = prepared((db, analysisId: string, tenantId: string) =>
@@ -122,7 +126,7 @@ const ownAssessmentById = prepared((db, analysisId: string, tenantId: string) =>
 
 /** The tenant's own assessment; another tenant's reads as none, so tenants never learn of each other's ids. */
 export async function findOwnAssessment(store: Store, tenantId: string, analysisId: string): Promise<AssessmentRow | undefined> {
-  return (await run(store.db, ownAssessmentById(store.db, store.dialect, analysisId, tenantId))).rows[0];
+  return (await read(store, ownAssessmentById(store.db, store.dialect, analysisId, tenantId)))[0];
 }
 
 /** The candidate's assessments, oldest first. */
@@ -165,7 +169,7 @@ const summaryById = prepared(
 );
 
 export async function findAssessmentSummary(store: Store, analysisId: string): Promise<AssessmentSummary | undefined> {
-  return (await run(store.db, summaryById(store.db, store.dialect, analysisId))).rows[0];
+  return (await read(store, summaryById(store.db, store.dialect, analysisId)))[0];
 }
 
 /** How many items of each assessment have an answer: their progress, in one query. None answered: absent. */
@@ -180,8 +184,12 @@ export async function answerCounts(store: Store, analysisIds: readonly string[])
   return new Map(rows.map((r) => [r.analysis_id, Number(r.n)]));
 }
 
-/** Withdraws an open assessment of the tenant: its link shows that it was withdrawn. */
-export async function cancelAssessment(store: Store, tenantId: string, analysisId: string): Promise<'cancelled' | 'completed' | 'not-found'> {
+/** Withdraws an open assessment of the tenant: its link shows that it was withdrawn. Returns when it was (or had been) cancelled. */
+export async function markCancelled(
+  store: Store,
+  tenantId: string,
+  analysisId: string,
+): Promise<{ outcome: 'cancelled'; cancelledAt: string | null } | { outcome: 'completed' | 'not-found' }> {
   const at = new Date().toISOString();
   return store.write(async (trx) => {
     const row = await trx
@@ -190,12 +198,12 @@ export async function cancelAssessment(store: Store, tenantId: string, analysisI
       .where('analysis_id', '=', analysisId)
       .where('tenant_id', '=', tenantId)
       .executeTakeFirst();
-    if (!row) return 'not-found';
-    if (row.status === 'Completed') return 'completed';
+    if (!row) return { outcome: 'not-found' };
+    if (row.status === 'Completed') return { outcome: 'completed' };
     // Cancelling twice, or after expiry, is no error: the link is closed either way.
-    if (row.status !== 'Cancelled')
-      await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
-    return 'cancelled';
+    if (row.status === 'Cancelled') return { outcome: 'cancelled', cancelledAt: row.cancelled_at };
+    await trx.updateTable('assessments').set({ status: 'Cancelled', cancelled_at: at }).where('analysis_id', '=', analysisId).execute();
+    return { outcome: 'cancelled', cancelledAt: at };
   });
 }
 

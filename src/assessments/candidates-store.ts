@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Store } from '../db/database.js';
-import { prepared, run } from '../db/prepared.js';
+import { prepared, read } from '../db/prepared.js';
 import { PREPARE } from '../db/pg-prepared.js';
 import type { Selectable } from 'kysely';
 import type { CandidateTable } from '../db/schema.js';
@@ -41,11 +41,15 @@ const insertQuery = prepared((db, ...values: unknown[]) =>
  */
 async function insertBatch(store: Store, rows: NewCandidate[]): Promise<boolean[]> {
   const { names, arrays } = unnestColumns(rows, COLUMNS, INTEGER_COLUMNS);
-  const { rows: inserted } = await sql<{ external_id: string }>`${sql.raw(PREPARE)}
+  // One auto-committed statement on the shared handle, as a read is.
+  const inserted = await read(
+    store,
+    sql<{ external_id: string }>`${sql.raw(PREPARE)}
     insert into candidates (${names})
     select * from unnest(${arrays})
     on conflict (external_id) do nothing
-    returning external_id`.execute(store.db);
+    returning external_id`,
+  );
   const unclaimed = new Set(inserted.map((r) => r.external_id));
   return rows.map((r) => unclaimed.delete(r.external_id));
 }
@@ -71,9 +75,9 @@ const ownCandidateById = prepared((db, externalId: string, tenantId: string) =>
 
 /** The tenant's own candidate; another tenant's reads as none. */
 export async function findOwnCandidate(store: Store, tenantId: string, externalId: string): Promise<CandidateRow | undefined> {
-  return (await run(store.db, ownCandidateById(store.db, store.dialect, externalId, tenantId))).rows[0];
+  return (await read(store, ownCandidateById(store.db, store.dialect, externalId, tenantId)))[0];
 }
 
 export async function findCandidate(store: Store, externalId: string): Promise<CandidateRow | undefined> {
-  return (await run(store.db, candidateById(store.db, store.dialect, externalId))).rows[0];
+  return (await read(store, candidateById(store.db, store.dialect, externalId)))[0];
 }

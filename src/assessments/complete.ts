@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../db/database.js';
 import type { CompletedResult, NormTable } from '../measurement/types.js';
 import { isOpen } from '../lifecycle/rules.js';
-import { findNormGroup, normGroupInForce } from '../measurement/norms-store.js';
+import { findNormGroupIn, normGroupInForceIn } from '../measurement/norms-store.js';
 import { queueAttempt } from '../webhooks/outbox-store.js';
-import { portalSettings } from '../tenancy/portal-settings-store.js';
+import { portalSettingsIn } from '../tenancy/portal-settings-store.js';
 import { progressOf, readAnswers, readPageTimes } from './answers-store.js';
 import { markCompleted } from './assessments-store.js';
 
@@ -40,12 +40,12 @@ export async function completeAssessment(
     if (!progress || progress.status === 'Completed') return { outcome: 'already-completed' };
     if (!isOpen(progress)) return { outcome: 'closed' };
     const at = now();
-    const normGroupId = await normGroupInForce(trx, progress.api_key_id, progress.assessment_type);
+    const normGroupId = await normGroupInForceIn(trx, progress.api_key_id, progress.assessment_type);
     // Groups never change once stored: the parsed one is kept per process, not read in every completion.
-    const norm = normGroupId ? (await findNormGroup(store, normGroupId, trx))?.table : undefined;
+    const norm = normGroupId ? (await findNormGroupIn(trx, normGroupId, store))?.table : undefined;
     const result = score(await readAnswers(trx, store.dialect, analysisId), await readPageTimes(trx, analysisId), norm);
     if (!result) return { outcome: 'incomplete' };
-    const settings = await portalSettings(trx, store.dialect, progress.api_key_id);
+    const settings = await portalSettingsIn(trx, store.dialect, progress.api_key_id);
     const updated = await markCompleted(trx, analysisId, {
       completed_at: at,
       scores: JSON.stringify(result.scales),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { sweepRetention } from '../lifecycle/retention.js';
-import { eraseCandidate, listErasures } from '../lifecycle/erasure-store.js';
+import { listErasures } from '../lifecycle/erasure-store.js';
+import { eraseCandidate } from '../lifecycle/erase.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
 
 export function candidateCommands(program: Command): void {
@@ -12,7 +13,7 @@ export function candidateCommands(program: Command): void {
     .requiredOption('--external-id <id>', 'the candidate')
     .option('--json', 'print JSON')
     .action(async (opts: { externalId: string; json?: boolean }) => {
-      const erased = await withStore((store) => eraseCandidate(store, opts.externalId, { erasedBy: 'cli', reason: 'request' }));
+      const erased = await withStore((store) => eraseCandidate({ store }, opts.externalId, { erasedBy: 'cli', reason: 'request' }));
       if (!erased) throw new CliError(`No candidate "${opts.externalId}"`);
       print(!!opts.json, { externalId: opts.externalId, ...erased }, `Erased ${opts.externalId}: ${erased.assessments} assessments, ${erased.answers} answers`);
     });

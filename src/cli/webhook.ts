@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DomainError } from '../domain/errors.js';
-import { checkAssessmentRequest } from '../assessments/rules.js';
+import { checkAssessmentRequest, fieldNames } from '../assessments/rules.js';
 import { findAttempts, latestAttempt } from '../webhooks/attempt-log-store.js';
 import { isDelivered, requestRedelivery, type AttemptRow } from '../webhooks/outbox-store.js';
 import { basicAuthorization } from '../security/basic-auth.js';
@@ -8,6 +8,9 @@ import { WebhookClient } from '../webhooks/client.js';
 import { loadConfig } from '../config.js';
 import { CliError, print, table, tenantId, withStore } from './shared.js';
 import { webhookListenCommand } from './webhook-listen.js';
+
+/** The rules name this command's options, for the fields it has. */
+const OPTION_NAMES = fieldNames({ webhookUrl: '--url', webhookUsername: '--username', webhookPassword: '--password' });
 
 const STATUSES: Record<string, AttemptRow['status']> = { failed: 'failed', unknown: 'unknown', delivered: 'delivered', pending: 'pending', sending: 'sending' };
 
@@ -104,6 +107,7 @@ export function webhookCommands(program: Command): void {
           url = checkAssessmentRequest(
             { assessmentType: 0, returnUrl: undefined, webhookUrl: opts.url, webhookUsername: opts.username, webhookPassword: opts.password },
             config.webhook.allowPrivateNetworks,
+            OPTION_NAMES,
           ).webhook!.url;
         } catch (error) {
           if (error instanceof DomainError) throw new CliError(error.message);

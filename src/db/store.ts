@@ -66,8 +66,3 @@ export interface Store {
 
 /** PostgreSQL NOTIFY channel for credential changes (CLI, other instances). */
 export const CREDENTIALS_CHANNEL = 'assay_credentials';
-
-/** Tells the store from a transaction it handed out, for the functions that still take either. */
-export function isStore(handle: Store | Kysely<DB>): handle is Store {
-  return 'write' in handle;
-}

@@ -24,8 +24,9 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Names the setting a developer with a local receiver is looking for, and what it is for. */
-export const WEBHOOK_URL_NOT_ALLOWED =
-  'WebhookUrl must point at a public address. To receive webhooks on this machine or your own network while developing, start Assay with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (not for production)';
+export const webhookUrlNotAllowed = (field: string) =>
+  `${field} must point at a public address. To receive webhooks on this machine or your own network while developing, start Assay with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (not for production)`;
+export const WEBHOOK_URL_NOT_ALLOWED = webhookUrlNotAllowed('WebhookUrl');
 
 /** A rule said no. Carries what the caller needs to fix the request, never internals. */
 export class DomainError extends Error {

@@ -4,7 +4,6 @@ import { retentionDue } from './rules.js';
 import type { Store } from '../db/database.js';
 import type { DB, ErasureTable } from '../db/schema.js';
 import { eraseMail } from '../mail/outbox-store.js';
-import { sendsInFlight } from '../mail/sends.js';
 import { eraseKeysOf } from '../idempotency/keys-store.js';
 
 export interface Erased {
@@ -12,22 +11,26 @@ export interface Erased {
   answers: number;
 }
 
+/** Who erases, and why: kept in the audit row. `tenantId`, when given, confines the erasure to that tenant's candidate. */
+export interface ErasedBy {
+  tenantId?: string;
+  erasedBy: string;
+  reason: ErasureTable['reason'];
+}
+
 /**
- * Removes a candidate and everything about them: their fields, every assessment with its answers,
- * page times, scores, report nonce (so share links die) and webhook credentials, the webhook
- * outcomes, and the mail log with every address it held. An audit row keeps when, by whom and how much, with no personal data. Mail this
- * process has on its way to the candidate is stopped, or waited for once past its last check, so
- * nothing more is sent after this returns (src/mail/sends.ts). The ExternalId
- * is free to use again. `due`, when given, is checked again inside the transaction (the retention
- * sweep), so an instance that lost the race erases nothing.
+ * Deletes a candidate and every row about them in one transaction, with the audit row
+ * (lifecycle/erase.ts says what is erased). `due`, when given, is checked again inside the
+ * transaction (the retention sweep), so an instance that lost the race erases nothing.
+ * Returns the erased assessments' ids.
  */
-export async function eraseCandidate(
+export async function deleteCandidate(
   store: Store,
   externalId: string,
-  by: { tenantId?: string; erasedBy: string; reason: ErasureTable['reason'] },
+  by: ErasedBy,
   due?: (trx: Kysely<DB>, candidate: { created_at: string }, externalId: string) => Promise<boolean>,
-): Promise<Erased | undefined> {
-  const erased = await store.write(async (trx) => {
+): Promise<(Erased & { ids: string[] }) | undefined> {
+  return store.write(async (trx) => {
     let q = trx.selectFrom('candidates').select(['tenant_id', 'created_at']).where('external_id', '=', externalId);
     if (by.tenantId) q = q.where('tenant_id', '=', by.tenantId);
     // PostgreSQL: a second eraser of the same candidate waits here, then finds nothing.
@@ -60,11 +63,6 @@ export async function eraseCandidate(
       .execute();
     return { assessments: ids.length, answers, ids };
   });
-  if (!erased) return undefined;
-  store.caches.forgetCandidate(externalId);
-  await sendsInFlight(store).settle(erased.ids);
-  await store.scrub();
-  return { assessments: erased.assessments, answers: erased.answers };
 }
 
 /** Whether the candidate is due for erasure under `retentionDays`, read inside the erasing transaction. */

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { listTenants } from '../tenancy/credentials-store.js';
 import type { Store } from '../db/database.js';
-import { dueUnder, eraseCandidate, retentionCandidates } from './erasure-store.js';
+import { dueUnder, retentionCandidates } from './erasure-store.js';
+import { eraseCandidate } from './erase.js';
 import { sweepExpiredKeys } from '../idempotency/keys-store.js';
 
 const BATCH = 100;
@@ -21,7 +22,7 @@ export async function sweepRetention(store: Store, defaultDays: number, now = Da
       const batch = await retentionCandidates(store, tenant.id, cutoff, BATCH);
       let progress = 0;
       for (const externalId of batch) {
-        if (await eraseCandidate(store, externalId, { tenantId: tenant.id, erasedBy: 'retention', reason: 'retention' }, due)) progress++;
+        if (await eraseCandidate({ store }, externalId, { tenantId: tenant.id, erasedBy: 'retention', reason: 'retention' }, due)) progress++;
       }
       erased += progress;
       // Another instance took the rest, or there is nothing left: either way this tenant is done.

@@ -25,19 +25,16 @@ const MAX_DAYS = 3_650;
 
 /**
  * When a new assessment expires: the caller's ExpiresAt (an ISO-8601 date-time in the future, at
- * most ten years ahead), else `defaultDays` after creation.
+ * most ten years ahead), else `defaultDays` after creation. `field` names it in the asking door's words.
  */
-export function expiryFor(requested: string | undefined, defaultDays: number, now = Date.now()): string {
+export function expiryFor(requested: string | undefined, defaultDays: number, now = Date.now(), field = 'ExpiresAt'): string {
   if (requested === undefined) return new Date(now + defaultDays * 86_400_000).toISOString();
   const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(requested) ? Date.parse(requested) : NaN;
   if (Number.isNaN(at)) {
-    throw new DomainError('ValidationError', 'ExpiresAt must be an ISO-8601 date-time with a time zone, e.g. 2026-12-31T23:59:00Z', {
-      field: 'ExpiresAt',
-      rule: 'dateTime',
-    });
+    throw new DomainError('ValidationError', `${field} must be an ISO-8601 date-time with a time zone, e.g. 2026-12-31T23:59:00Z`, { field, rule: 'dateTime' });
   }
-  if (at <= now) throw new DomainError('ValidationError', 'ExpiresAt must be in the future', { field: 'ExpiresAt', rule: 'future' });
-  if (at > now + MAX_DAYS * 86_400_000) throw new DomainError('ValidationError', 'ExpiresAt must be within ten years', { field: 'ExpiresAt', rule: 'maximum' });
+  if (at <= now) throw new DomainError('ValidationError', `${field} must be in the future`, { field, rule: 'future' });
+  if (at > now + MAX_DAYS * 86_400_000) throw new DomainError('ValidationError', `${field} must be within ten years`, { field, rule: 'maximum' });
   return new Date(at).toISOString();
 }
 

@@ -4,7 +4,7 @@ import type { Store } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { insertAssessmentIn, type NewAssessment } from '../assessments/assessments-store.js';
 import { addressKey, type Capped, type MailCaps } from './rules.js';
-import { mailSettings } from './settings-store.js';
+import { mailSettingsIn } from './settings-store.js';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -80,7 +80,7 @@ export async function insertWithInvitation(
       .where('tenant_id', '=', row.tenant_id)
       .executeTakeFirst();
     if (!candidate) return 'no-candidate';
-    const wanted = !options.portalDefault || (await mailSettings(trx, row.api_key_id)).send_invitation === 1;
+    const wanted = !options.portalDefault || (await mailSettingsIn(trx, row.api_key_id)).send_invitation === 1;
     const address = addressKey(candidate.email);
     if (wanted) {
       const over = await capped(trx, store.dialect, row.tenant_id, address, options.caps);

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../db/database.js';
-import { isStore } from '../db/store.js';
 import type { DB, PortalMailSettingsTable } from '../db/schema.js';
 
 export type MailSettings = Omit<PortalMailSettingsTable, 'api_key_id' | 'updated_at'>;
@@ -22,11 +21,8 @@ async function settingsOf(db: Kysely<DB>, apiKeyId: string): Promise<MailSetting
 }
 
 /** A portal's mail settings; the defaults when it has none. */
-export async function mailSettings(store: Store, apiKeyId: string): Promise<MailSettings>;
-/** @deprecated In a transaction: `mailSettingsIn(trx, apiKeyId)`. */
-export async function mailSettings(trx: Kysely<DB>, apiKeyId: string): Promise<MailSettings>;
-export async function mailSettings(on: Store | Kysely<DB>, apiKeyId: string): Promise<MailSettings> {
-  return isStore(on) ? settingsOf(on.db, apiKeyId) : settingsOf(on, apiKeyId);
+export async function mailSettings(store: Store, apiKeyId: string): Promise<MailSettings> {
+  return settingsOf(store.db, apiKeyId);
 }
 
 /** `mailSettings` inside the caller's transaction. */

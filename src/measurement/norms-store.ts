@@ -6,7 +6,6 @@ import type { CompetenceScore, IntegrityFlag, NormDescription, NormGroup, NormSa
 import type { Store } from '../db/database.js';
 import type { DB, NormGroupTable } from '../db/schema.js';
 import { onePerStore } from '../db/store-caches.js';
-import { isStore } from '../db/store.js';
 
 const now = () => new Date().toISOString();
 
@@ -31,11 +30,8 @@ function toGroup(row: NormGroupTable): NormGroup {
 // Norm groups never change once stored, so each is read and parsed once per process.
 const parsedGroups = onePerStore(() => new Map<string, NormGroup>());
 
-export async function findNormGroup(store: Store, id: string): Promise<NormGroup | undefined>;
-/** @deprecated In a transaction: `findNormGroupIn(trx, id, store)`. */
-export async function findNormGroup(store: Store, id: string, trx: Kysely<DB>): Promise<NormGroup | undefined>;
-export async function findNormGroup(store: Store, id: string, trx?: Kysely<DB>): Promise<NormGroup | undefined> {
-  return trx ? findNormGroupIn(trx, id, store) : parsedGroup(store, id, store.db);
+export async function findNormGroup(store: Store, id: string): Promise<NormGroup | undefined> {
+  return parsedGroup(store, id, store.db);
 }
 
 /** `findNormGroup` where the caller holds a transaction: a read beside it may wait for it. `kept`: whose parsed groups to use. */
@@ -62,11 +58,8 @@ export async function showNormGroup(store: Store, id: string): Promise<(NormGrou
 }
 
 /** The group a completion pins: the portal's own choice for the instrument, else the instrument's active group. */
-export async function normGroupInForce(store: Store, apiKeyId: string, assessmentType: number): Promise<string | null>;
-/** @deprecated In a transaction: `normGroupInForceIn(trx, apiKeyId, assessmentType)`. */
-export async function normGroupInForce(trx: Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null>;
-export async function normGroupInForce(on: Store | Kysely<DB>, apiKeyId: string, assessmentType: number): Promise<string | null> {
-  return isStore(on) ? inForce(on.db, apiKeyId, assessmentType) : inForce(on, apiKeyId, assessmentType);
+export async function normGroupInForce(store: Store, apiKeyId: string, assessmentType: number): Promise<string | null> {
+  return inForce(store.db, apiKeyId, assessmentType);
 }
 
 /** `normGroupInForce` inside the caller's transaction. */

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect, Store } from '../db/database.js';
 import { prepared, read, run } from '../db/prepared.js';
-import { isStore } from '../db/store.js';
 import type { DB, PortalSettingsTable } from '../db/schema.js';
 
 /** A portal's settings without its logo and webhook secrets, which only their own code reads. */
@@ -33,12 +32,8 @@ const COLUMNS = Object.keys(DEFAULT_PORTAL_SETTINGS) as Array<keyof PortalSettin
 const settingsOf = prepared((db, apiKeyId: string) => db.selectFrom('portal_settings').select(COLUMNS).where('api_key_id', '=', apiKeyId));
 
 /** A portal's (API key's) settings; the defaults when it has none. */
-export async function portalSettings(store: Store, apiKeyId: string): Promise<PortalSettings>;
-/** @deprecated In a transaction: `portalSettingsIn(trx, dialect, apiKeyId)`. */
-export async function portalSettings(trx: Kysely<DB>, dialect: Dialect, apiKeyId: string): Promise<PortalSettings>;
-export async function portalSettings(on: Store | Kysely<DB>, a: string, b?: string): Promise<PortalSettings> {
-  if (!isStore(on)) return portalSettingsIn(on, a as Dialect, b!);
-  return (await read(on, settingsOf(on.db, on.dialect, a)))[0] ?? DEFAULT_PORTAL_SETTINGS;
+export async function portalSettings(store: Store, apiKeyId: string): Promise<PortalSettings> {
+  return (await read(store, settingsOf(store.db, store.dialect, apiKeyId)))[0] ?? DEFAULT_PORTAL_SETTINGS;
 }
 
 /** `portalSettings` inside the caller's transaction. */

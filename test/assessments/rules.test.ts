@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from '../helpers/deadline.js';
-import { assessmentCode, assessmentUrl, checkAssessmentRequest, type AssessmentRequest } from '../../src/assessments/rules.js';
+import { assessmentCode, assessmentUrl, checkAssessmentRequest as check, type AssessmentRequest, type FieldNames } from '../../src/assessments/rules.js';
 import { DomainError } from '../../src/domain/errors.js';
+
+const NAMES: FieldNames = {
+  externalId: 'ExternalId',
+  assessmentType: 'AssessmentType',
+  returnUrl: 'ReturnUrl',
+  webhookUrl: 'WebhookUrl',
+  webhookUsername: 'WebhookUsername',
+  webhookPassword: 'WebhookPassword',
+  expiresAt: 'ExpiresAt',
+  sendInvitation: 'SendInvitation',
+};
+const checkAssessmentRequest = (req: Parameters<typeof check>[0], allowPrivate: boolean) => check(req, allowPrivate, NAMES);
 
 const base: AssessmentRequest = { assessmentType: 0, returnUrl: undefined, webhookUrl: undefined, webhookUsername: undefined, webhookPassword: undefined };
 
@@ -17,12 +29,12 @@ function code(fn: () => unknown): string {
 
 describe('assessment rules', () => {
   test('types 0, 1 and 2 map to TMA170, TMA312 and SPI; nothing else', () => {
-    assert.equal(assessmentCode(0), 'TMA170');
-    assert.equal(assessmentCode(1), 'TMA312');
-    assert.equal(assessmentCode(2), 'SPI');
+    assert.equal(assessmentCode(0, NAMES), 'TMA170');
+    assert.equal(assessmentCode(1, NAMES), 'TMA312');
+    assert.equal(assessmentCode(2, NAMES), 'SPI');
     for (const t of [3, -1, 0.5, NaN])
       assert.equal(
-        code(() => assessmentCode(t)),
+        code(() => assessmentCode(t, NAMES)),
         'InvalidAssessmentType',
       );
   });
@@ -124,7 +136,7 @@ describe('assessment rules', () => {
       );
     }
     assert.throws(
-      () => assessmentCode(7),
+      () => assessmentCode(7, NAMES),
       (e: unknown) =>
         e instanceof DomainError && e.message.includes('AssessmentType') && e.details.field === 'AssessmentType' && String(e.details.allowed) === '0,1,2',
     );
@@ -142,5 +154,25 @@ describe('assessment rules', () => {
 
   test("the AssessmentUrl is the portal's domain, then /anonymous/analyse/start/ and the AnalysisId (the spec's format)", () => {
     assert.equal(assessmentUrl('https://portal.example.test', 'AbC-12_x'), 'https://portal.example.test/anonymous/analyse/start/AbC-12_x');
+  });
+
+  test("a rule's message and field name the field as the asking door calls it", () => {
+    const door = { ...NAMES, webhookUrl: 'url', webhookUsername: 'user', webhookPassword: 'secret', returnUrl: 'back' };
+    const refusal = (req: Parameters<typeof check>[0], allowPrivate = false) => {
+      try {
+        check(req, allowPrivate, door);
+      } catch (e) {
+        assert.ok(e instanceof DomainError);
+        return { message: e.message, field: e.details.field };
+      }
+      assert.fail('no refusal');
+    };
+    assert.deepEqual(refusal({ ...base, webhookUrl: 'ftp://h.example/' }), { message: 'url must be an absolute http or https URL', field: 'url' });
+    assert.deepEqual(refusal({ ...base, returnUrl: 'x' }), { message: 'back must be an absolute http or https URL', field: 'back' });
+    assert.deepEqual(refusal({ ...base, webhookPassword: 'p' }), { message: 'user and secret need a url', field: 'secret' });
+    const privately = refusal({ ...base, webhookUrl: 'http://10.0.0.5/hook' });
+    assert.equal(privately.field, 'url');
+    assert.match(privately.message, /^url must point at a public address\. /);
+    assert.equal(refusal({ ...base, assessmentType: 9 }).field, 'AssessmentType');
   });
 });

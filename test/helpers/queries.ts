@@ -34,3 +34,23 @@ export async function countQueries<K extends string, T>(
     delete (store.db as { executeQuery?: unknown }).executeQuery;
   }
 }
+
+/**
+ * Runs `fn` while counting every statement run through `store.db`: its executor's, which query
+ * builders' `execute` calls too (`countQueries` sees only statements run by `store.db.executeQuery`).
+ */
+export async function countStatements<T>(store: Store, fn: () => Promise<T>): Promise<{ result: T; count: number; sql: string[] }> {
+  const executor = store.db.getExecutor();
+  const executeQuery = executor.executeQuery.bind(executor);
+  const sql: string[] = [];
+  executor.executeQuery = ((query: CompiledQuery, ...rest: unknown[]) => {
+    sql.push(query.sql);
+    return (executeQuery as (...args: unknown[]) => unknown)(query, ...rest);
+  }) as typeof executor.executeQuery;
+  try {
+    const result = await fn();
+    return { result, count: sql.length, sql };
+  } finally {
+    delete (executor as { executeQuery?: unknown }).executeQuery;
+  }
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before } from 'node:test';
 import { test } from '../helpers/deadline.js';
 import type { Store } from '../../src/db/database.js';
-import { eraseCandidate } from '../../src/lifecycle/erasure-store.js';
+import { eraseCandidate } from '../../src/lifecycle/erase.js';
 import { renderCache } from '../../src/reports/render-cache.js';
 import { onlyOn } from '../helpers/databases.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
@@ -67,7 +67,7 @@ suiteOnEachDatabase('reads of results and reports, kept and made', { timeout: 60
       const kept = renderCache(store).size;
       const { result, counts } = await countQueries(store, READS, () => a.api.get(path), {
         kind: 'summary',
-        run: () => eraseCandidate(store, a.externalId, { erasedBy: 'test', reason: 'request' }),
+        run: () => eraseCandidate({ store }, a.externalId, { erasedBy: 'test', reason: 'request' }),
       });
       assert.equal(result.status, 404, `${route}: ${result.text}`);
       assert.equal(errorCode(result), 'NotFound', route);

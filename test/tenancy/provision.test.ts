@@ -105,9 +105,9 @@ suiteOnEachDatabase('provisioning tenants, users and keys', { tenant: false, tim
     const t = await provisionTenant(store, 'Demo Norms', 'https://norms.example.test');
     // Without the defaults, the portal's own choice is all that puts a norm group in force.
     for (const type of [0, 1]) await deactivateNormDefault(store, type);
-    assert.equal(await normGroupInForce(store.db, t.apiKeyId, 0), null, 'positive control: none in force');
+    assert.equal(await normGroupInForce(store, t.apiKeyId, 0), null, 'positive control: none in force');
     await giveDemoExampleNorms(store, t.apiKeyId, instruments, competences);
-    assert.equal(await normGroupInForce(store.db, t.apiKeyId, 0), added[0]);
-    assert.equal(await normGroupInForce(store.db, t.apiKeyId, 1), added[1]);
+    assert.equal(await normGroupInForce(store, t.apiKeyId, 0), added[0]);
+    assert.equal(await normGroupInForce(store, t.apiKeyId, 1), added[1]);
   });
 });

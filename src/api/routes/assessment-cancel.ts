@@ -2,10 +2,10 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentCancelled, AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { cancelAssessment, findOwnAssessment } from '../../assessments/assessments-store.js';
+import { cancelAssessment } from '../../assessments/cancel-assessment.js';
 
 /** Withdraws an assessment that is not completed: its link then shows a page that says so. */
-export function assessmentCancel(app: App, { store }: Deps): void {
+export function assessmentCancel(app: App, deps: Deps): void {
   app.delete(
     '/api/anonymous/assessment/:AnalysisId',
     {
@@ -21,15 +21,14 @@ export function assessmentCancel(app: App, { store }: Deps): void {
     },
     async (request) => {
       const { AnalysisId } = request.params;
-      const outcome = await cancelAssessment(store, request.caller!.tenantId, AnalysisId);
-      if (outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
-      if (outcome === 'completed') {
+      const cancelled = await cancelAssessment(deps, request.caller!, AnalysisId);
+      if (cancelled.outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
+      if (cancelled.outcome !== 'cancelled') {
         throw new DomainError('AlreadyCompleted', "A completed assessment cannot be cancelled; erase the candidate's data to remove it", {
           field: 'AnalysisId',
         });
       }
-      const row = (await findOwnAssessment(store, request.caller!.tenantId, AnalysisId))!;
-      return { StatusCode: 200, Message: null, Data: { AnalysisId, Status: 'Cancelled' as const, CancelledAt: row.cancelled_at ?? new Date().toISOString() } };
+      return { StatusCode: 200, Message: null, Data: { AnalysisId, Status: 'Cancelled' as const, CancelledAt: cancelled.cancelledAt } };
     },
   );
 }

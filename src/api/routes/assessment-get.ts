@@ -2,8 +2,8 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams, AssessmentStatus } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { findOwnAssessment } from '../../assessments/assessments-store.js';
-import { assessmentViews } from '../assessment-view.js';
+import { readAssessment } from '../../assessments/views.js';
+import { assessmentStatus } from '../assessment-view.js';
 
 /** Beyond the spec: a caller whose webhook got lost can look up the outcome. */
 export function assessmentGet(app: App, deps: Deps): void {
@@ -22,13 +22,12 @@ export function assessmentGet(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       const { AnalysisId } = request.params as { AnalysisId: string };
-      const row = await findOwnAssessment(deps.store, request.caller!.tenantId, AnalysisId);
-      if (!row) {
+      const view = await readAssessment(deps, request.caller!, AnalysisId);
+      if (!view) {
         throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       }
-      const [view] = await assessmentViews(deps, [row]);
       reply.header('cache-control', 'no-store');
-      return { StatusCode: 200, Message: null, Data: view };
+      return { StatusCode: 200, Message: null, Data: assessmentStatus(view) };
     },
   );
 }

@@ -3,12 +3,13 @@ import { rateLimitHeaders } from '../../http/key-limit.js';
 import { DomainError } from '../../domain/errors.js';
 import { AssessmentParams } from '../../schemas/assessment.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { requestResend, RESENDS_PER_HOUR } from '../../mail/queue-store.js';
+import { RESENDS_PER_HOUR } from '../../mail/queue-store.js';
+import { resendInvitation } from '../../mail/resend.js';
 import { cappedError, NO_SMTP } from '../../mail/rules.js';
 import { InvitationQueued } from '../../mail/schemas.js';
 
 /** The invitation e-mailed again. */
-export function assessmentInvitation(app: App, { store, config, mail }: Deps): void {
+export function assessmentInvitation(app: App, deps: Deps): void {
   app.post(
     '/api/anonymous/assessment/:AnalysisId/invitation',
     {
@@ -27,8 +28,8 @@ export function assessmentInvitation(app: App, { store, config, mail }: Deps): v
     async (request, reply) => {
       const { AnalysisId } = request.params;
       const caller = request.caller!;
-      if (!config.mail) throw new DomainError('ValidationError', NO_SMTP, { field: 'AnalysisId', setting: 'SMTP_URL' });
-      const r = await requestResend(store, AnalysisId, caller.tenantId, `api:${caller.apiKeyId}`, config.mail);
+      const r = await resendInvitation(deps, caller, AnalysisId, `api:${caller.apiKeyId}`);
+      if (r.outcome === 'no-mail') throw new DomainError('ValidationError', NO_SMTP, { field: 'AnalysisId', setting: 'SMTP_URL' });
       if (r.outcome === 'not-found') throw new DomainError('NotFound', 'No assessment found with this AnalysisId', { field: 'AnalysisId' });
       if (r.outcome === 'limited') {
         rateLimitHeaders(reply, RESENDS_PER_HOUR, 0, r.retryAfterSeconds);
@@ -44,7 +45,6 @@ export function assessmentInvitation(app: App, { store, config, mail }: Deps): v
           field: 'AnalysisId',
           reason: 'in-progress',
         });
-      mail.wake();
       return reply.code(202).send({ StatusCode: 202, Message: null, Data: { MessageId: r.id, Status: 'Pending' as const } });
     },
   );

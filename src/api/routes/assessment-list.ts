@@ -8,7 +8,8 @@ import { ExternalId } from '../../schemas/fields.js';
 import { ListCursors } from '../../assessments/list-cursor.js';
 import { listOwnAssessments, type AssessmentFilter } from '../../assessments/list-store.js';
 import { caseInsensitiveQuery } from '../case-insensitive.js';
-import { assessmentViews } from '../assessment-view.js';
+import { assessmentViews } from '../../assessments/views.js';
+import { assessmentStatus } from '../assessment-view.js';
 
 const Instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 
@@ -77,7 +78,7 @@ export function assessmentList(app: App, deps: Deps): void {
       return {
         StatusCode: 200,
         Message: null,
-        Data: { Assessments: await assessmentViews(deps, rows), Cursor: next && cursors.encode(tenantId, filter, next) },
+        Data: { Assessments: (await assessmentViews(deps, rows)).map(assessmentStatus), Cursor: next && cursors.encode(tenantId, filter, next) },
       };
     },
   );

@@ -2,12 +2,12 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CandidateCreateBody, CandidateCreated } from '../../schemas/candidate.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { insertCandidate } from '../../assessments/candidates-store.js';
+import { createCandidate } from '../../assessments/create-candidate.js';
 import { caseInsensitiveBody } from '../case-insensitive.js';
 import { bodyExternalId, idempotentCreate } from '../../idempotency/hooks.js';
 import { IdempotencyHeaders } from '../../schemas/idempotency.js';
 
-export function candidateCreate(app: App, { store }: Deps): void {
+export function candidateCreate(app: App, deps: Deps): void {
   app.post(
     '/api/anonymous/candidate',
     {
@@ -18,25 +18,21 @@ export function candidateCreate(app: App, { store }: Deps): void {
         body: CandidateCreateBody,
         response: { 201: CandidateCreated, ...apiErrors({ body: true }, 'ExternalIdAlreadyExists', 'IdempotencyKeyInUse', 'IdempotencyKeyReused') },
       },
-      ...idempotentCreate(store, bodyExternalId),
+      ...idempotentCreate(deps.store, bodyExternalId),
       preValidation: caseInsensitiveBody(CandidateCreateBody),
     },
     async (request, reply) => {
       const body = request.body;
-      const now = new Date().toISOString();
-      const inserted = await insertCandidate(store, {
-        external_id: body.ExternalId,
-        tenant_id: request.caller!.tenantId,
+      const created = await createCandidate(deps, request.caller!, {
+        externalId: body.ExternalId,
         email: body.Email,
-        first_name: body.FirstName,
-        last_name: body.LastName,
+        firstName: body.FirstName,
+        lastName: body.LastName,
         preposition: body.Preposition,
-        gender: body.Gender ?? 0,
-        needs_to_update_data: body.NeedsToUpdateData ? 1 : 0,
-        created_at: now,
-        updated_at: now,
+        gender: body.Gender,
+        needsToUpdateData: body.NeedsToUpdateData,
       });
-      if (!inserted) {
+      if (created === 'exists') {
         throw new DomainError('ExternalIdAlreadyExists', 'The provided ID already exists', { field: 'ExternalId' });
       }
       return reply.code(201).send({ StatusCode: 201, Message: null, Data: { ExternalId: body.ExternalId } });

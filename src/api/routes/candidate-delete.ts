@@ -2,10 +2,10 @@ import type { App, Deps } from '../../app-types.js';
 import { DomainError } from '../../domain/errors.js';
 import { CandidateErased, CandidateParams } from '../../schemas/candidate-data.js';
 import { apiErrors } from '../../schemas/errors.js';
-import { eraseCandidate } from '../../lifecycle/erasure-store.js';
+import { eraseCandidate } from '../../lifecycle/erase.js';
 
 /** A data subject's erasure request in one call. */
-export function candidateDelete(app: App, { store }: Deps): void {
+export function candidateDelete(app: App, deps: Deps): void {
   app.delete(
     '/api/anonymous/candidate/:ExternalId',
     {
@@ -23,7 +23,7 @@ export function candidateDelete(app: App, { store }: Deps): void {
     async (request) => {
       const { ExternalId } = request.params;
       const caller = request.caller!;
-      const erased = await eraseCandidate(store, ExternalId, { tenantId: caller.tenantId, erasedBy: `api:${caller.apiKeyId}`, reason: 'request' });
+      const erased = await eraseCandidate(deps, ExternalId, { tenantId: caller.tenantId, erasedBy: `api:${caller.apiKeyId}`, reason: 'request' });
       if (!erased) throw new DomainError('NotFound', 'No candidate found with this ExternalId', { field: 'ExternalId' });
       return { StatusCode: 200, Message: null, Data: { ExternalId, ErasedAssessments: erased.assessments, ErasedAnswers: erased.answers } };
     },

@@ -9,6 +9,9 @@ import { sha256 } from '../../security/tokens.js';
  * test_status say, from Assay's rows and results. Field names are Greenhouse's (snake case).
  */
 
+/** Marks what this door ordered: test_status answers for these only. */
+export const ORDERED_VIA = 'greenhouse';
+
 /** How long a partner_profile_url opens the report: Greenhouse keeps the link it read at completion and asks no more. */
 export const PROFILE_LINK_DAYS = 180;
 

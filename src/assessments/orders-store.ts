@@ -1,18 +1,15 @@
-import type { Store } from '../../db/database.js';
-import { sha256 } from '../../security/tokens.js';
-
-/** Marks what this door ordered: test_status answers for these only. */
-export const ORDERED_VIA = 'greenhouse';
+import type { Store } from '../db/database.js';
+import { sha256 } from '../security/tokens.js';
 
 /**
- * An order's key: its completion `url` as SHA-256, as migration 0015 keys earlier orders. Greenhouse's
- * `url` names one test instance it sent (take_home_tests/{id}), so a send_test that repeats the
- * person, test and url is a retry of that order, not a new one; the unique index on the key makes
- * sure of that whatever the timing.
+ * An ATS order's key: its completion URL as SHA-256, as migration 0015 keys earlier orders. An
+ * ATS's completion URL names one test instance it sent, so an order that repeats the person, test
+ * and URL is a retry of that order, not a new one; the unique index on the key makes sure of that
+ * whatever the timing.
  */
 export const orderKey = (url: string): string => sha256(url);
 
-/** The assessment an earlier send_test made for this person, test and completion `url`, if any. */
+/** The assessment an earlier order made for this person, test and completion URL, if any. */
 export async function findOrderForUrl(
   store: Store,
   order: { tenantId: string; externalId: string; assessmentType: number; url: string },
@@ -29,7 +26,7 @@ export async function findOrderForUrl(
 }
 
 /**
- * Greenhouse says where this test is to be sent: a reused candidate's stored address follows it,
+ * The ATS says where this test is to be sent: a reused candidate's stored address follows it,
  * so the invitation, which is addressed when it is sent, goes there. Names stay as stored.
  */
 export async function followEmail(store: Store, tenantId: string, externalId: string, email: string): Promise<void> {
