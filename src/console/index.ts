@@ -9,7 +9,7 @@ import { consoleContext, sendPage } from './render.js';
 import { homeRoutes } from './routes/home.js';
 import { setPasswordRoutes } from './routes/set-password.js';
 import { signInRoutes } from './routes/sign-in.js';
-import { sessionId } from './sessions.js';
+import { csrfBinding } from './sessions.js';
 import { SignInGate } from './sign-in.js';
 import { formParser } from './form.js';
 import { TEXTS } from './texts.js';
@@ -27,7 +27,7 @@ export async function consolePlugin(app: App, deps: Deps): Promise<void> {
   await app.register(csrf, {
     cookieKey: 'assay_console_csrf',
     cookieOpts: { path: CONSOLE_PREFIX, sameSite: 'strict', httpOnly: true, secure: 'auto' },
-    getUserInfo: (request) => sessionId(request),
+    getUserInfo: (request) => csrfBinding(request),
     csrfOpts: { hmacKey: deps.secretBox.derive('console-csrf'), validity: deps.config.console.sessionMaxMs },
     getToken: (request) => {
       const token = (request.body as Record<string, unknown> | undefined)?._csrf;

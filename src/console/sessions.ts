@@ -32,9 +32,14 @@ function cookieName(request: FastifyRequest): string {
   return secure(request) ? SECURE_SESSION_COOKIE : PLAIN_SESSION_COOKIE;
 }
 
-/** The session id this request carries, or '' (the CSRF token's binding before sign-in). */
+/** The session id this request carries, or ''. */
 export function sessionId(request: FastifyRequest): string {
   return request.cookies?.[cookieName(request)] ?? '';
+}
+
+/** What a form's CSRF token is bound to: the browser's session, or '-' before sign-in (the library refuses an empty one). */
+export function csrfBinding(request: FastifyRequest): string {
+  return sessionId(request) || '-';
 }
 
 /** A new session, under a new id, for a user who just proved their password. */

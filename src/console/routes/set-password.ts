@@ -3,7 +3,7 @@ import { CONSOLE_LOGIN_PATH, consoleSetPasswordPath } from '../../domain/console
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, setPasswordWithLink, userOfLink } from '../../tenancy/console-users.js';
 import { takeForm } from '../form.js';
 import { consoleContext, redirect, sendPage, type ConsoleContext } from '../render.js';
-import { sessionId } from '../sessions.js';
+import { csrfBinding } from '../sessions.js';
 import { TEXTS } from '../texts.js';
 import { messagePage, setPasswordPage } from '../views.js';
 
@@ -19,7 +19,7 @@ export function setPasswordRoutes(app: App, deps: Deps): void {
     const ctx = consoleContext(request, reply);
     const user = await userOfLink(deps.store, token);
     if (!user) return sendPage(reply, linkGone(ctx), 410);
-    return sendPage(reply, setPasswordPage(ctx, consoleSetPasswordPath(token), reply.generateCsrf({ userInfo: sessionId(request) }), user.email));
+    return sendPage(reply, setPasswordPage(ctx, consoleSetPasswordPath(token), reply.generateCsrf({ userInfo: csrfBinding(request) }), user.email));
   });
 
   app.post('/set-password/:token', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -32,7 +32,7 @@ export function setPasswordRoutes(app: App, deps: Deps): void {
       const user = await userOfLink(deps.store, token);
       if (!user) return sendPage(reply, linkGone(ctx), 410);
       const message = problem === 'tooShort' ? t.passwordTooShort(MIN_PASSWORD_LENGTH) : t.passwordTooLong(MAX_PASSWORD_LENGTH);
-      const csrf = reply.generateCsrf({ userInfo: sessionId(request) });
+      const csrf = reply.generateCsrf({ userInfo: csrfBinding(request) });
       return sendPage(reply, setPasswordPage(ctx, consoleSetPasswordPath(token), csrf, user.email, message), 422);
     }
     const user = await setPasswordWithLink(deps.store, token, password, (p) => deps.kdf.hash(p, request.ip), request.ip);

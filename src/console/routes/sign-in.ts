@@ -3,7 +3,7 @@ import { CONSOLE_HOME_PATH, CONSOLE_LOGIN_PATH } from '../../domain/console-path
 import { recordAudit } from '../audit-store.js';
 import { takeForm } from '../form.js';
 import { consoleContext, redirect, sendPage } from '../render.js';
-import { endSession, readSession, sessionId, startSession } from '../sessions.js';
+import { endSession, readSession, csrfBinding, startSession } from '../sessions.js';
 import type { SignInGate } from '../sign-in.js';
 import { TEXTS } from '../texts.js';
 import { loginPage } from '../views.js';
@@ -16,7 +16,7 @@ export function signInRoutes(app: App, deps: Deps, gate: SignInGate): void {
     const t = TEXTS[ctx.lang];
     const query = request.query as Record<string, unknown>;
     const notice = query.done === 'password' ? t.passwordSetDone : query.done === 'signed-out' ? t.signedOut : undefined;
-    return sendPage(reply, loginPage(ctx, reply.generateCsrf({ userInfo: sessionId(request) }), notice ? { notice } : {}));
+    return sendPage(reply, loginPage(ctx, reply.generateCsrf({ userInfo: csrfBinding(request) }), notice ? { notice } : {}));
   });
 
   app.post('/login', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -31,7 +31,7 @@ export function signInRoutes(app: App, deps: Deps, gate: SignInGate): void {
     await recordAudit(deps.store, { tenantId: outcome.user?.tenant_id ?? null, userId: outcome.user?.id ?? null, action: 'sign-in.failed', address: request.ip });
     const ctx = consoleContext(request, reply);
     const t = TEXTS[ctx.lang];
-    const csrf = reply.generateCsrf({ userInfo: sessionId(request) });
+    const csrf = reply.generateCsrf({ userInfo: csrfBinding(request) });
     if (outcome.retryAfterSeconds !== undefined) {
       reply.header('retry-after', String(outcome.retryAfterSeconds));
       return sendPage(reply, loginPage(ctx, csrf, { email, error: t.signInTooMany(Math.ceil(outcome.retryAfterSeconds / 60)) }), 429);

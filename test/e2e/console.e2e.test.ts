@@ -1,0 +1,84 @@
+/// <reference lib="dom" />
+import assert from 'node:assert/strict';
+import { test } from '../helpers/deadline.js';
+import { suiteOnEachDatabase } from '../helpers/harness.js';
+import { createConsoleUser } from '../console/console-helpers.js';
+import { FormClient } from '../helpers/forms.js';
+import { assertAccessible, focused, PHONE, suiteBrowser, tabTo } from './browser.js';
+
+const PASSWORD = 'correct horse battery';
+
+suiteOnEachDatabase("the console's sign-in, in a real browser (chromium)", { on: 'first' }, ({ server, creds, cliEnv }) => {
+  const browser = suiteBrowser();
+
+  for (const [locale, words] of [
+    ['en-GB', { email: 'Email', password: 'Password', button: 'Sign in', home: 'Signed in as', role: 'Recruiter', out: 'Sign out' }],
+    ['nl-NL', { email: 'E-mail', password: 'Wachtwoord', button: 'Inloggen', home: 'Ingelogd als', role: 'Recruiter', out: 'Uitloggen' }],
+  ] as const) {
+    test(`${locale}: sign-in and home pages at 360 px have no axe-core violations, and sign-in works by keyboard without JavaScript`, async () => {
+      const email = `kb-${locale}@example.test`;
+      const { path } = await createConsoleUser(cliEnv, creds.tenant, email);
+      assert.equal((await new FormClient(server.url).submit(path, { password: PASSWORD })).status, 303);
+
+      const context = await browser.it.newContext({ ...PHONE, locale, javaScriptEnabled: false });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+      try {
+        await page.goto(`${server.url}/console`);
+        assert.match(page.url(), /\/console\/login$/, 'signed out: the login page');
+        assert.equal(await page.getByLabel(words.email, { exact: true }).count(), 1);
+        assert.equal(await page.getByLabel(words.password, { exact: true }).count(), 1);
+        await assertAccessible(page, `${locale} login`);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 360, `no sideways scrolling at 360 px: ${width}`);
+
+        // A wrong password first: the error page must be accessible too.
+        await page.getByLabel(words.email, { exact: true }).fill(email);
+        await page.getByLabel(words.password, { exact: true }).fill('not the password at all');
+        await page.getByRole('button', { name: words.button }).click();
+        await assertAccessible(page, `${locale} login with an error`);
+
+        // By keyboard: Tab to each field, type, Enter.
+        await page.goto(`${server.url}/console/login`);
+        await tabTo(page, (f) => f.name === 'email');
+        await page.keyboard.type(email);
+        await tabTo(page, (f) => f.name === 'password');
+        await page.keyboard.type(PASSWORD);
+        const button = await tabTo(page, (f) => f.tag === 'BUTTON');
+        assert.equal(button.type, 'submit');
+        await Promise.all([page.waitForURL(/\/console$/), page.keyboard.press('Enter')]);
+        const main = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+        assert.ok(main.includes(`${words.home} ${email}`), main);
+        assert.ok(main.includes(words.role), main);
+        await assertAccessible(page, `${locale} home`);
+
+        await tabTo(page, (f) => f.tag === 'BUTTON');
+        assert.equal((await focused(page)).tag, 'BUTTON');
+        await Promise.all([page.waitForURL(/\/console\/login\?done=signed-out$/), page.keyboard.press('Enter')]);
+        await page.goto(`${server.url}/console`);
+        assert.match(page.url(), /\/console\/login$/, 'signed out for good');
+        assert.equal(await page.getByRole('button', { name: words.out }).count(), 0);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('the language switcher turns the sign-in page to Dutch and back', async () => {
+    const context = await browser.it.newContext({ ...PHONE, locale: 'en-GB' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}/console/login`);
+      await page.getByRole('link', { name: 'Nederlands' }).click();
+      assert.equal(await page.getByRole('button', { name: 'Inloggen' }).count(), 1);
+      assert.equal(await page.locator('html').getAttribute('lang'), 'nl');
+      await page.getByRole('link', { name: 'English' }).click();
+      assert.equal(await page.getByRole('button', { name: 'Sign in' }).count(), 1);
+    } finally {
+      await context.close();
+    }
+  });
+});
