@@ -4,7 +4,9 @@ import { createConsoleUser, disableConsoleUserByEmail, listConsoleUsers, resetCo
 import { print, table, tenantId, withStore } from './shared.js';
 
 function linkText(verb: string, link: IssuedLink): string {
-  return [`${verb} ${link.email} (${link.role}). Send them this link to set their password; it works once, within 24 hours:`, `  ${link.setPasswordUrl}`].join('\n');
+  return [`${verb} ${link.email} (${link.role}). Send them this link to set their password; it works once, within 24 hours:`, `  ${link.setPasswordUrl}`].join(
+    '\n',
+  );
 }
 
 export function consoleUserCommands(program: Command): void {

@@ -15,7 +15,14 @@ export async function recordAudit(store: Store, entry: AuditEntry): Promise<void
   await store.write((trx) =>
     trx
       .insertInto('console_audit')
-      .values({ id: randomUUID(), tenant_id: entry.tenantId, user_id: entry.userId, action: entry.action, address: entry.address, at: new Date().toISOString() })
+      .values({
+        id: randomUUID(),
+        tenant_id: entry.tenantId,
+        user_id: entry.userId,
+        action: entry.action,
+        address: entry.address,
+        at: new Date().toISOString(),
+      })
       .execute(),
   );
 }

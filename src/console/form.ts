@@ -7,7 +7,8 @@ const MAX_FIELDS = 16;
 export function formParser(body: string): Record<string, unknown> {
   let fields = 1;
   for (let i = body.indexOf('&'); i !== -1; i = body.indexOf('&', i + 1)) {
-    if (++fields > MAX_FIELDS) throw Object.assign(new Error(`A console form has at most ${MAX_FIELDS} fields`), { statusCode: 413, code: 'ASSAY_TOO_MANY_FIELDS' });
+    if (++fields > MAX_FIELDS)
+      throw Object.assign(new Error(`A console form has at most ${MAX_FIELDS} fields`), { statusCode: 413, code: 'ASSAY_TOO_MANY_FIELDS' });
   }
   return parse(body, '&', '=', { maxKeys: MAX_FIELDS });
 }

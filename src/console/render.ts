@@ -6,14 +6,9 @@ import type { Html } from '../platform/html.js';
 const LANG_COOKIE = 'assay_lang';
 
 /** The console's CSP: styles from this origin, no script at all, forms to itself, no framing. */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export const CONSOLE_CSP = ["default-src 'none'", "style-src 'self'", "img-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"].join(
+  '; ',
+);
 
 export interface ConsoleContext {
   lang: Language;

@@ -18,7 +18,10 @@ export async function insertSession(store: Store, row: { idHash: string; userId:
       .where('user_id', '=', row.userId)
       .where((eb) => eb.or([eb('expires_at', '<=', row.at), eb('seen_at', '<', row.idleBefore)]))
       .execute();
-    await trx.insertInto('console_sessions').values({ id_hash: row.idHash, user_id: row.userId, created_at: row.at, seen_at: row.at, expires_at: row.expiresAt }).execute();
+    await trx
+      .insertInto('console_sessions')
+      .values({ id_hash: row.idHash, user_id: row.userId, created_at: row.at, seen_at: row.at, expires_at: row.expiresAt })
+      .execute();
   });
 }
 

@@ -110,6 +110,11 @@ ${signOutForm(ctx, csrf)}`,
   );
 }
 
-export function messagePage(ctx: ConsoleContext, title: string, text: string, link: { href: string; label: string } = { href: CONSOLE_HOME_PATH, label: TEXTS[ctx.lang].backToConsole }): Html {
+export function messagePage(
+  ctx: ConsoleContext,
+  title: string,
+  text: string,
+  link: { href: string; label: string } = { href: CONSOLE_HOME_PATH, label: TEXTS[ctx.lang].backToConsole },
+): Html {
   return layout(ctx, title, html`<h1>${title}</h1>\n<p>${text}</p>\n<p><a href="${link.href}">${link.label}</a></p>`);
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../db/database.js';
 import type { Kysely } from 'kysely';
-import type { ConsoleRole, DB } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
+import type { ConsoleRole } from '../db/schema-console.js';
 
-export type { ConsoleRole } from '../db/schema.js';
+export type { ConsoleRole } from '../db/schema-console.js';
 
 export interface ConsoleUserRow {
   id: string;
@@ -42,7 +43,10 @@ export async function insertConsoleUser(
       .insertInto('console_users')
       .values({ id, tenant_id: user.tenantId, email: user.email, role: user.role, password_hash: null, disabled_at: null, created_at: at, updated_at: at })
       .execute();
-    await trx.insertInto('console_password_links').values({ token_hash: link.tokenHash, user_id: id, created_at: at, expires_at: link.expiresAt, used_at: null }).execute();
+    await trx
+      .insertInto('console_password_links')
+      .values({ token_hash: link.tokenHash, user_id: id, created_at: at, expires_at: link.expiresAt, used_at: null })
+      .execute();
     await audit(trx, user.tenantId, actor, 'user.created', at);
   });
   return id;
@@ -86,7 +90,10 @@ export async function replacePasswordLink(
   const userId = user.id;
   await store.write(async (trx) => {
     await trx.deleteFrom('console_password_links').where('user_id', '=', userId).where('used_at', 'is', null).execute();
-    await trx.insertInto('console_password_links').values({ token_hash: link.tokenHash, user_id: userId, created_at: at, expires_at: link.expiresAt, used_at: null }).execute();
+    await trx
+      .insertInto('console_password_links')
+      .values({ token_hash: link.tokenHash, user_id: userId, created_at: at, expires_at: link.expiresAt, used_at: null })
+      .execute();
     await audit(trx, user.tenant_id, actor, 'user.reset', at);
   });
 }
@@ -107,7 +114,13 @@ export async function findPasswordLink(store: Store, tokenHash: string, at: stri
  * Uses a link, once: sets the password, enables the user again, and ends their sessions, in one
  * transaction. The user, or undefined when the link is unknown, used or expired.
  */
-export async function usePasswordLink(store: Store, tokenHash: string, passwordHash: string, address: string | null, at: string): Promise<ConsoleUserRow | undefined> {
+export async function usePasswordLink(
+  store: Store,
+  tokenHash: string,
+  passwordHash: string,
+  address: string | null,
+  at: string,
+): Promise<ConsoleUserRow | undefined> {
   return store.write(async (trx) => {
     const link = await trx
       .updateTable('console_password_links')

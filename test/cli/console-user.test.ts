@@ -70,8 +70,15 @@ suiteOnEachDatabase('bin/assay console-user', {}, ({ server, creds, cliEnv }) =>
     assert.match(missing.stderr, /No console user with the e-mail address ghost@example\.test/);
 
     // Each change is in the tenant's audit log, by the operator (no user), from the CLI.
-    const audit = await server.running.deps.store.db.selectFrom('console_audit').select(['action', 'user_id', 'address']).where('tenant_id', '=', creds.tenantId).execute();
+    const audit = await server.running.deps.store.db
+      .selectFrom('console_audit')
+      .select(['action', 'user_id', 'address'])
+      .where('tenant_id', '=', creds.tenantId)
+      .execute();
     for (const action of ['user.created', 'user.disabled', 'user.reset'])
-      assert.ok(audit.some((a) => a.action === action && a.user_id === null && a.address === 'cli'), `${action}: ${JSON.stringify(audit)}`);
+      assert.ok(
+        audit.some((a) => a.action === action && a.user_id === null && a.address === 'cli'),
+        `${action}: ${JSON.stringify(audit)}`,
+      );
   });
 });

@@ -111,13 +111,21 @@ suiteOnEachDatabase('console sessions: set a password, sign in, sign out, disabl
   test('an expired link is refused, and a reset makes earlier links stop working', async () => {
     const first = await createConsoleUser(cliEnv, creds.tenant, 'barbara@example.test');
     const store = server.running.deps.store;
-    await store.write((trx) => trx.updateTable('console_password_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute());
+    await store.write((trx) =>
+      trx
+        .updateTable('console_password_links')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .execute(),
+    );
     const browser = new FormClient(server.url);
     assert.equal((await browser.get(first.path)).status, 410);
 
     const reset = await runCli(['console-user', 'reset', '--email', 'barbara@example.test', '--json'], cliEnv);
     const second = new URL((JSON.parse(reset.stdout) as { setPasswordUrl: string }).setPasswordUrl).pathname;
-    const third = new URL((JSON.parse((await runCli(['console-user', 'reset', '--email', 'barbara@example.test', '--json'], cliEnv)).stdout) as { setPasswordUrl: string }).setPasswordUrl).pathname;
+    const third = new URL(
+      (JSON.parse((await runCli(['console-user', 'reset', '--email', 'barbara@example.test', '--json'], cliEnv)).stdout) as { setPasswordUrl: string })
+        .setPasswordUrl,
+    ).pathname;
     assert.equal((await browser.get(second)).status, 410, 'replaced by the newer link');
     assert.equal((await browser.get(third)).status, 200, 'the newest link works');
   });

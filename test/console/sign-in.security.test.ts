@@ -20,14 +20,17 @@ suiteOnEachDatabase('console sign-in: one answer for every failure, throttled pe
     assert.match(plain(wrong.html), /The e-mail address or password is not right/);
   });
 
-  test("ten wrong passwords for one user from an address do not stop another user signing in there; the first is throttled", async () => {
+  test('ten wrong passwords for one user from an address do not stop another user signing in there; the first is throttled', async () => {
     const { path: pathA } = await createConsoleUser(cliEnv, creds.tenant, 'a@example.test');
     const { path: pathB } = await createConsoleUser(cliEnv, creds.tenant, 'b@example.test');
     assert.equal((await setPassword(new FormClient(server.url), pathA, PASSWORD)).status, 303);
     assert.equal((await setPassword(new FormClient(server.url), pathB, PASSWORD)).status, 303);
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await signIn(new FormClient(server.url), 'a@example.test', `wrong password ${i}`)).status);
-    assert.ok(statuses.every((s) => s === 401 || s === 429), statuses.join(','));
+    assert.ok(
+      statuses.every((s) => s === 401 || s === 429),
+      statuses.join(','),
+    );
     assert.ok(statuses.includes(429), `ten failures are throttled: ${statuses.join(',')}`);
 
     const b = new FormClient(server.url);
@@ -65,7 +68,7 @@ suiteOnEachDatabase('console sign-in: one answer for every failure, throttled pe
     assert.equal((await fresh.get(path)).status, 200, 'the link is still unused');
   });
 
-  test("a form posted from another site is refused even with a valid token", async () => {
+  test('a form posted from another site is refused even with a valid token', async () => {
     const browser = await signedInUser(server.url, cliEnv, creds.tenant, 'cross@example.test', PASSWORD);
     const home = await browser.get('/console');
     const res = await fetch(`${server.url}/console/logout`, {

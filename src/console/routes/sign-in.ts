@@ -28,7 +28,12 @@ export function signInRoutes(app: App, deps: Deps, gate: SignInGate): void {
       await recordAudit(deps.store, { tenantId: outcome.user.tenant_id, userId: outcome.user.id, action: 'sign-in', address: request.ip });
       return redirect(reply, CONSOLE_HOME_PATH);
     }
-    await recordAudit(deps.store, { tenantId: outcome.user?.tenant_id ?? null, userId: outcome.user?.id ?? null, action: 'sign-in.failed', address: request.ip });
+    await recordAudit(deps.store, {
+      tenantId: outcome.user?.tenant_id ?? null,
+      userId: outcome.user?.id ?? null,
+      action: 'sign-in.failed',
+      address: request.ip,
+    });
     const ctx = consoleContext(request, reply);
     const t = TEXTS[ctx.lang];
     const csrf = reply.generateCsrf({ userInfo: csrfBinding(request) });
