@@ -52,6 +52,18 @@ suiteOnEachDatabase('console sessions: set a password, sign in, sign out, disabl
     const replay = await request(`${server.url}/console`, { headers: { cookie: stolen } });
     assert.equal(replay.status, 303, 'the session ended on the server');
     assert.equal(replay.headers.get('location'), '/console/login');
+
+    // Each step is in the tenant's audit log: who, what, from where.
+    const user = await server.running.deps.store.db.selectFrom('console_users').select('id').where('email', '=', 'ada@example.test').executeTakeFirstOrThrow();
+    const audit = await server.running.deps.store.db.selectFrom('console_audit').selectAll().where('user_id', '=', user.id).orderBy('at').execute();
+    assert.deepEqual(
+      audit.map((a) => [a.action, a.address, a.tenant_id]),
+      [
+        ['password.set', '127.0.0.1', creds.tenantId],
+        ['sign-in', '127.0.0.1', creds.tenantId],
+        ['sign-out', '127.0.0.1', creds.tenantId],
+      ],
+    );
   });
 
   test('a new session id at every sign-in, even over one planted in the browser, in a __Host- Secure cookie over HTTPS', async () => {
@@ -106,6 +118,32 @@ suiteOnEachDatabase('console sessions: set a password, sign in, sign out, disabl
     assert.equal((await setPassword(again, link, 'a brand new passphrase')).status, 303);
     assert.equal((await signIn(again, 'linus@example.test', 'a brand new passphrase')).status, 303);
     assert.equal((await again.get('/console')).status, 200);
+  });
+
+  test('a session ends after its idle time and at its absolute end, and its row goes', async () => {
+    const store = server.running.deps.store;
+    for (const [email, column] of [
+      ['idle@example.test', 'seen_at'],
+      ['old@example.test', 'expires_at'],
+    ] as const) {
+      const browser = await signedInUser(server.url, cliEnv, creds.tenant, email, PASSWORD);
+      assert.equal((await browser.get('/console')).status, 200);
+      const user = await store.db.selectFrom('console_users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      // 31 minutes without a request (the idle default is 30), or an absolute end a second ago.
+      const past = new Date(Date.now() - (column === 'seen_at' ? 31 * 60_000 : 1000)).toISOString();
+      await store.write((trx) =>
+        trx
+          .updateTable('console_sessions')
+          .set({ [column]: past })
+          .where('user_id', '=', user.id)
+          .execute(),
+      );
+      const res = await browser.get('/console');
+      assert.equal(res.status, 303, column);
+      assert.equal(res.location, '/console/login');
+      const left = await store.db.selectFrom('console_sessions').select('id_hash').where('user_id', '=', user.id).execute();
+      assert.equal(left.length, 0, `${column}: the ended session's row is deleted`);
+    }
   });
 
   test('an expired link is refused, and a reset makes earlier links stop working', async () => {
