@@ -3,7 +3,7 @@ import type { Store } from '../db/database.js';
 import type { KdfPool } from '../security/kdf-pool.js';
 import { newSecretToken } from '../security/tokens.js';
 import { WindowLimiter } from '../security/window-limiter.js';
-import { findConsoleUserByEmail, MAX_PASSWORD_LENGTH, type ConsoleUserRow } from '../tenancy/console-users.js';
+import { findConsoleUserByEmail, type ConsoleUserRow } from '../tenancy/console-users.js';
 
 const WINDOW_MS = 15 * 60_000;
 /** Failures one address may make on one e-mail address in 15 minutes. */
@@ -34,14 +34,17 @@ export class SignInGate {
   readonly #addresses = new WindowLimiter(FAILURES_PER_ADDRESS, WINDOW_MS);
   readonly #known = new LRUCache<string, true>({ max: 100_000, ttl: KNOWN_ADDRESS_TTL_MS });
   #dummy: Promise<string> | undefined;
+  readonly #store: Store;
+  readonly #kdf: KdfPool;
 
-  constructor(
-    private readonly store: Store,
-    private readonly kdf: KdfPool,
-  ) {}
+  constructor(store: Store, kdf: KdfPool) {
+    this.#store = store;
+    this.#kdf = kdf;
+  }
 
   async attempt(emailTyped: string, password: string, address: string): Promise<SignInOutcome> {
-    const email = emailTyped.trim().toLowerCase();
+    // No address is longer; a longer one only keys the windows by its start, so they stay small.
+    const email = emailTyped.trim().toLowerCase().slice(0, 254);
     const pair = this.#pairs.reserve([`${address}\n${email}`]);
     if (typeof pair === 'number') return { ok: false, user: undefined, retryAfterSeconds: pair };
     const knownHere = this.#known.has(`${address}\n${email}`);
@@ -53,11 +56,10 @@ export class SignInGate {
     let matched: boolean;
     let user: ConsoleUserRow | undefined;
     try {
-      user = email.length <= 254 ? await findConsoleUserByEmail(this.store, email) : undefined;
-      const usable = user && user.password_hash !== null && user.disabled_at === null && password.length <= MAX_PASSWORD_LENGTH * 4;
-      const stored = usable ? user!.password_hash! : await this.#dummyHash(address);
-      // A password too long to be one is checked as an empty one: the KDF's time stays the same.
-      matched = (await this.kdf.verify(password.length <= MAX_PASSWORD_LENGTH * 4 ? password : '', stored, address)) && Boolean(usable);
+      user = await findConsoleUserByEmail(this.#store, email);
+      const stored = user && user.password_hash !== null && user.disabled_at === null ? user.password_hash : undefined;
+      // The body limit bounds the password; the KDF runs whether or not there is a hash to match.
+      matched = (await this.#kdf.verify(password, stored ?? (await this.#dummyHash(address)), address)) && stored !== undefined;
     } catch (err) {
       // Not a failure of the password (a full KDF queue, a database outage): nothing counted.
       pair.release();
@@ -77,7 +79,7 @@ export class SignInGate {
 
   /** A hash of a random password, made once, that no password matches. */
   #dummyHash(address: string): Promise<string> {
-    this.#dummy ??= this.kdf.hash(newSecretToken(), address).catch((err: unknown) => {
+    this.#dummy ??= this.#kdf.hash(newSecretToken(), address).catch((err: unknown) => {
       this.#dummy = undefined;
       throw err;
     });
