@@ -59,6 +59,8 @@ export interface Config {
   portalFormTtlMs: number;
   /** How long a report share link stays valid. */
   reportLinkDays: number;
+  /** Console sessions (src/console): they end after `idleMs` without a request, and `maxMs` after the sign-in at the latest. */
+  console: { sessionIdleMs: number; sessionMaxMs: number };
   /** E-mail to candidates (src/mail); undefined without SMTP_URL: nothing is sent. */
   mail: MailConfig | undefined;
   lifecycle: {
@@ -265,6 +267,10 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: parseMetrics(env),
     portalFormTtlMs: int(env, 'PORTAL_FORM_TTL_MS', 86_400_000, 1_000, 30 * 86_400_000),
     reportLinkDays: int(env, 'REPORT_LINK_DAYS', 30, 1, 3_650),
+    console: {
+      sessionIdleMs: int(env, 'CONSOLE_SESSION_IDLE_MS', 30 * 60_000, 10_000, 7 * 86_400_000),
+      sessionMaxMs: int(env, 'CONSOLE_SESSION_MAX_MS', 12 * 3_600_000, 10_000, 30 * 86_400_000),
+    },
     mail: parseMail(env),
     lifecycle: {
       expiryDays: int(env, 'ASSESSMENT_EXPIRY_DAYS', 90, 1, 3_650),

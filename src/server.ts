@@ -21,6 +21,8 @@ import { portalAssets, portalPlugin } from './portal/index.js';
 import { siteRoutes } from './portal/front-door.js';
 import { reportAssets, reportRoutes } from './reports/routes.js';
 import { PORTAL_PREFIX } from './domain/portal-paths.js';
+import { CONSOLE_PREFIX } from './domain/console-paths.js';
+import { consolePlugin } from './console/index.js';
 
 function badUrl(err: Pick<FastifyError, 'code'>, request: FastifyRequest, reply: FastifyReply): void {
   // Before routing, so no door's error handler sees it: Greenhouse's paths get Greenhouse's shape here.
@@ -121,6 +123,7 @@ export async function buildServer(deps: Deps): Promise<App> {
     await guarded.register(apiPlugin, deps);
     await guarded.register((scope: App) => portalPlugin(scope, deps), { prefix: PORTAL_PREFIX });
     await guarded.register(portalAssets);
+    await guarded.register((scope: App) => consolePlugin(scope, deps), { prefix: CONSOLE_PREFIX });
     await guarded.register((scope: App) => reportRoutes(scope, deps), { prefix: '/reports' });
     await guarded.register((scope: App) => greenhouseRoutes(scope, deps), { prefix: GREENHOUSE_PREFIX });
     await guarded.register(reportAssets);

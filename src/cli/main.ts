@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { backupCommands } from './backup.js';
 import { candidateCommands } from './candidate.js';
+import { consoleUserCommands } from './console-user.js';
 import { keyCommands } from './key.js';
 import { normsCommands } from './norms.js';
 import { portalCommands } from './portal.js';
@@ -17,6 +18,7 @@ serveCommands(program);
 tenantCommands(program);
 keyCommands(program);
 userCommands(program);
+consoleUserCommands(program);
 normsCommands(program);
 portalCommands(program);
 reportCommands(program);

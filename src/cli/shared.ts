@@ -4,6 +4,7 @@ import { findActiveKeys, findTenant } from '../tenancy/credentials-store.js';
 import { openStore, type Store } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ProvisionError } from '../tenancy/provision.js';
+import { ConsoleUserError } from '../tenancy/console-users.js';
 import { loadInstruments } from '../measurement/instruments/load.js';
 import { ContentError, loadCompetences } from '../measurement/load.js';
 import { NormError } from '../measurement/norm-groups.js';
@@ -66,6 +67,7 @@ export function isUserError(error: unknown): error is Error {
   return (
     error instanceof CliError ||
     error instanceof ProvisionError ||
+    error instanceof ConsoleUserError ||
     error instanceof NormError ||
     error instanceof ContentError ||
     (error instanceof Error && error.name === 'ConfigError')

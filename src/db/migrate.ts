@@ -20,6 +20,7 @@ import * as mailByTenant from './migrations/0017-mail-by-tenant.js';
 import * as translatedNorms from './migrations/0018-translated-norms.js';
 import * as assessmentList from './migrations/0021-assessment-list.js';
 import * as idempotencyKeys from './migrations/0022-idempotency-keys.js';
+import * as consoleUsers from './migrations/0023-console.js';
 
 /** Versioned migrations, in order. Names sort; never rename or edit one that shipped. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018-translated-norms': translatedNorms,
   '0021-assessment-list': assessmentList,
   '0022-idempotency-keys': idempotencyKeys,
+  '0023-console': consoleUsers,
 };
 
 /** The migrations this version knows, oldest first: a database that has others was made by a newer Assay. */

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ConsoleTables } from './schema-console.js';
 
 /** Row shapes of every table. Timestamps are ISO-8601 UTC strings so both dialects store them alike. */
 export interface TenantTable {
@@ -278,7 +279,7 @@ export interface IdempotencyKeyTable {
   response_body: string | null;
 }
 
-export interface DB {
+export interface DB extends ConsoleTables {
   tenants: TenantTable;
   api_users: ApiUserTable;
   api_keys: ApiKeyTable;

@@ -13,7 +13,7 @@ export interface KdfLimits extends ThreadLimits {
  * per client, so one client cannot fill the queue, and globally, so the queue stays bounded.
  */
 export class KdfPool {
-  readonly #threads: Threads<{ password: string; stored: string }, boolean>;
+  readonly #threads: Threads<{ password: string; stored?: string }, boolean | string>;
   readonly #limits: KdfLimits;
   readonly #perClient = new Map<string, number>();
   /** How many checks ran to a verdict: observable so tests can prove caches and limits work. */
@@ -34,15 +34,26 @@ export class KdfPool {
   }
 
   async verify(password: string, stored: string, client: string): Promise<boolean> {
+    const ok = (await this.#run({ password, stored }, client)) === true;
+    this.runs++;
+    return ok;
+  }
+
+  /** A new hash of `password` (`passwords.ts`'s form), made on a KDF thread under the same limits as a check. */
+  async hash(password: string, client: string): Promise<string> {
+    const stored = await this.#run({ password }, client);
+    if (typeof stored !== 'string') throw new Error('a KDF thread answered a hash with a verdict');
+    return stored;
+  }
+
+  async #run(task: { password: string; stored?: string }, client: string): Promise<boolean | string> {
     const running = this.#perClient.get(client) ?? 0;
     if (running >= this.#limits.perClient) {
       throw new DomainError('TooManyRequests', 'Too many password checks from this client at once; try again shortly', { retryAfterSeconds: 1 });
     }
     this.#perClient.set(client, running + 1);
     try {
-      const ok = await this.#threads.run({ password, stored });
-      this.runs++;
-      return ok;
+      return await this.#threads.run(task);
     } finally {
       const left = (this.#perClient.get(client) ?? 1) - 1;
       if (left === 0) this.#perClient.delete(client);

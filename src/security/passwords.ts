@@ -19,6 +19,13 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/** As `hashPassword`, blocking the calling thread: for the KDF threads (`kdf-pool.ts`) alone. */
+export function hashPasswordSync(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize('NFC'), salt, KEY_LEN, options(PARAMS.N, PARAMS.r, PARAMS.p));
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
 /**
  * Blocks the calling thread for the whole KDF run, which is slow by design.
  * The server calls it only inside its KDF worker threads (`kdf-pool.ts`), never on the event

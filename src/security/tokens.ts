@@ -47,6 +47,11 @@ export function newAnalysisId(): string {
   }
 }
 
+/** A bearer secret of 256 random bits, base64url: a console session id or set-password link. Store only its SHA-256. */
+export function newSecretToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
 export function newPassword(): string {
   return randomBytes(18).toString('base64url');
 }

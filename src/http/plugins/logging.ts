@@ -5,10 +5,11 @@ import pino from 'pino';
 import type { Config } from '../../config.js';
 import { REDACTED, redactToken } from '../../security/tokens.js';
 import { PORTAL_PREFIX, portalStartPath } from '../../domain/portal-paths.js';
+import { consoleSetPasswordPath } from '../../domain/console-paths.js';
 
 // Each of these is followed by an AnalysisId, the candidate's link to the portal (the longer
-// portal prefix first, so that "start" is not taken for the token).
-const TOKEN_AFTER = [portalStartPath(''), `${PORTAL_PREFIX}/`, '/anonymous/assessment/', '/candidateanalysisresult/', '/reports/'];
+// portal prefix first, so that "start" is not taken for the token); and a console set-password link's token.
+const TOKEN_AFTER = [portalStartPath(''), `${PORTAL_PREFIX}/`, consoleSetPasswordPath(''), '/anonymous/assessment/', '/candidateanalysisresult/', '/reports/'];
 // An ExternalId follows: personal data (docs/PRIVACY.md), picked by the ATS, so short or guessable
 // ones are common and a kept prefix would give them away. All after it goes: an id sent with a raw
 // '/', '?' or '#' runs past its segment.

@@ -34,6 +34,7 @@ suiteOnEachDatabase('migration 0007: the answers in one B-tree', { tenant: false
     assert.deepEqual(
       down.results?.map((r) => [r.migrationName, r.status]),
       [
+        ['0023-console', 'Success'],
         ['0022-idempotency-keys', 'Success'],
         ['0021-assessment-list', 'Success'],
         ['0018-translated-norms', 'Success'],

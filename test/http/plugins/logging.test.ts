@@ -26,6 +26,8 @@ describe('logs', () => {
     assert.equal(redactUrl('/api/anonymous/candidate/a/b?c#d'), '/api/anonymous/candidate/...');
     assert.equal(redactUrl('/api/anonymous/candidate'), '/api/anonymous/candidate');
     assert.equal(redactUrl('/healthz'), '/healthz');
+    // A console set-password link's token is a secret too.
+    assert.equal(redactUrl('/console/set-password/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde'), '/console/set-password/AbCdEf...');
     // Percent-encoded letters reach the same routes, so they are found the same way.
     assert.equal(redactUrl('/api/anonymous/%61ssessment/AbCdEfGhIjKlMnOpQrStUvWx'), '/api/anonymous/assessment/AbCdEf...');
     assert.equal(redactUrl('/anonymous/analyse/start/%41bCdEfGhIjKlMnOpQrStUvWx'), '/anonymous/analyse/start/AbCdEf...');
