@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../db/database.js';
 
-/** What the console records of a session: never a candidate's personal data, never a password or token. */
-export type SessionAction = 'sign-in' | 'sign-in.failed' | 'sign-out';
+/** What the console records: never a candidate's personal data, never a password or token. */
+export type ConsoleAction = 'sign-in' | 'sign-in.failed' | 'sign-out' | 'export';
 
 export interface AuditEntry {
   tenantId: string | null;
   userId: string | null;
-  action: SessionAction;
+  action: ConsoleAction;
   address: string | null;
 }
 

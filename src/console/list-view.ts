@@ -1,4 +1,5 @@
 import type { ConsoleRow } from '../assessments/console-list-store.js';
+import { CONSOLE_EXPORT_PATH, CONSOLE_LIST_PATH } from '../domain/console-paths.js';
 import type { Language } from '../domain/language.js';
 import { fullName } from '../domain/names.js';
 import type { LifecycleStatus } from '../domain/status.js';
@@ -8,8 +9,8 @@ import { buildListQuery, SORT_VALUES, STATUS_VALUES, type InstrumentRef, type Li
 import { LIST_TEXTS } from './list-texts.js';
 
 /** Where the list is served; a row's candidate is at `${LIST_PATH}/<ExternalId>`. */
-export const LIST_PATH = '/console/candidates';
-export const EXPORT_PATH = '/console/candidates/export.csv';
+export const LIST_PATH = CONSOLE_LIST_PATH;
+export const EXPORT_PATH = CONSOLE_EXPORT_PATH;
 
 export interface ListPageInput {
   rows: ConsoleRow[];

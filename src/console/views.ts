@@ -1,4 +1,4 @@
-import { CONSOLE_HOME_PATH, CONSOLE_LOGIN_PATH, CONSOLE_LOGOUT_PATH } from '../domain/console-paths.js';
+import { CONSOLE_HOME_PATH, CONSOLE_LIST_PATH, CONSOLE_LOGIN_PATH, CONSOLE_LOGOUT_PATH } from '../domain/console-paths.js';
 import type { Language } from '../domain/language.js';
 import { html, pageHead, type Html } from '../platform/html.js';
 import { MIN_PASSWORD_LENGTH } from '../tenancy/console-users.js';
@@ -106,6 +106,7 @@ export function homePage(ctx: ConsoleContext, user: ConsoleUser, csrf: string): 
 <dt>${t.signedInAs}</dt><dd class="who">${user.email}</dd>
 <dt>${t.roleLabel}</dt><dd class="role">${t.roles[user.role]}</dd>
 </dl>
+<p><a href="${CONSOLE_LIST_PATH}">${t.candidatesLink}</a></p>
 ${signOutForm(ctx, csrf)}`,
   );
 }

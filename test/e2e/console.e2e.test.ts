@@ -4,6 +4,7 @@ import { test } from '../helpers/deadline.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { createConsoleUser } from '../console/console-helpers.js';
 import { FormClient } from '../helpers/forms.js';
+import { newAssessment } from '../helpers/fixtures.js';
 import { assertAccessible, focused, PHONE, suiteBrowser, tabTo } from './browser.js';
 
 const PASSWORD = 'correct horse battery';
@@ -16,7 +17,7 @@ suiteOnEachDatabase("the console's sign-in, in a real browser (chromium)", { on:
     ['nl-NL', { email: 'E-mail', password: 'Wachtwoord', button: 'Inloggen', home: 'Ingelogd als', role: 'Recruiter', out: 'Uitloggen' }],
   ] as const) {
     test(
-      `${locale}: sign-in and home pages at 360 px have no axe-core violations, and sign-in works by keyboard without JavaScript`,
+      `${locale}: sign-in, home and candidate list pages at 360 px have no axe-core violations, and sign-in works by keyboard without JavaScript`,
       { timeout: 120_000 },
       async () => {
         const email = `kb-${locale.toLowerCase()}@example.test`;
@@ -68,6 +69,11 @@ suiteOnEachDatabase("the console's sign-in, in a real browser (chromium)", { on:
           await page.getByLabel(words.password, { exact: true }).fill(PASSWORD);
           await Promise.all([page.waitForURL(/\/console$/), page.getByRole('button', { name: words.button }).click()]);
           await assertAccessible(page, `${locale} home`);
+          // The candidate list, with a row in it.
+          await newAssessment(server.url, creds, {}, { FirstName: 'Anna', LastName: 'Axe' });
+          await page.goto(`${server.url}/console/candidates`);
+          assert.ok((await page.locator('main').innerText()).includes('Axe'), 'a row listed');
+          await assertAccessible(page, `${locale} candidate list`);
 
           await tabTo(keyboard, (f) => f.tag === 'BUTTON');
           assert.equal((await focused(keyboard)).tag, 'BUTTON');

@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { Config } from '../../config.js';
 import { REDACTED, redactToken } from '../../security/tokens.js';
 import { PORTAL_PREFIX, portalStartPath } from '../../domain/portal-paths.js';
-import { consoleSetPasswordPath } from '../../domain/console-paths.js';
+import { CONSOLE_EXPORT_PATH, CONSOLE_LIST_PATH, consoleSetPasswordPath } from '../../domain/console-paths.js';
 
 // Each of these is followed by an AnalysisId, the candidate's link to the portal (the longer
 // portal prefix first, so that "start" is not taken for the token); and a console set-password link's token.
@@ -16,6 +16,8 @@ const TOKEN_AFTER = [portalStartPath(''), `${PORTAL_PREFIX}/`, consoleSetPasswor
 const EXTERNAL_ID_AFTER = '/api/anonymous/candidate/';
 // The list's query holds an ExternalId and a cursor: its parameters keep their names, never their values.
 const LIST_QUERY = '/api/anonymous/assessments?';
+// The console's list: a search holds names and e-mail addresses, and a candidate's page an ExternalId.
+const CONSOLE_CANDIDATE = `${CONSOLE_LIST_PATH}/`;
 // A report share link's signature is its secret.
 const SIG_IN_QUERY = ['?sig=', '&sig='];
 // An AnalysisId in a query: Greenhouse polls test_status with it, often.
@@ -34,6 +36,14 @@ function namesOnly(query: string): string {
     .split('&')
     .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=${REDACTED}` : pair))
     .join('&');
+}
+
+/** The console list's or export's query with names only; a candidate's page without its ExternalId. */
+function consoleListUrl(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const kept = path === CONSOLE_LIST_PATH || path === CONSOLE_EXPORT_PATH ? path : path.startsWith(CONSOLE_CANDIDATE) ? CONSOLE_CANDIDATE + REDACTED : path;
+  return query === -1 ? kept : `${kept}?${namesOnly(url.slice(query + 1))}`;
 }
 
 /** A character of an AnalysisId (base64url). */
@@ -59,6 +69,7 @@ export function redactUrl(raw: string): string {
   if (candidate !== -1 && candidate + EXTERNAL_ID_AFTER.length < url.length) return url.slice(0, candidate + EXTERNAL_ID_AFTER.length) + REDACTED;
   const list = url.indexOf(LIST_QUERY);
   if (list !== -1) return url.slice(0, list + LIST_QUERY.length) + namesOnly(url.slice(list + LIST_QUERY.length));
+  if (url.startsWith(CONSOLE_LIST_PATH)) return consoleListUrl(url);
   let redacted = url;
   for (const segment of TOKEN_AFTER) {
     const at = redacted.indexOf(segment);
