@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { CONSOLE_LOGIN_PATH, consoleSetPasswordPath } from '../../domain/console-paths.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem, setPasswordWithLink, userOfLink } from '../../tenancy/console-users.js';
-import { takeForm } from '../form.js';
+import { takeForm } from '../../http/forms.js';
 import { consoleContext, redirect, sendPage, type ConsoleContext } from '../render.js';
 import { csrfBinding } from '../sessions.js';
 import { TEXTS } from '../texts.js';

@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { CONSOLE_HOME_PATH, CONSOLE_LOGIN_PATH } from '../../domain/console-paths.js';
 import { recordAudit } from '../audit-store.js';
-import { takeForm } from '../form.js';
+import { takeForm } from '../../http/forms.js';
 import { consoleContext, redirect, sendPage } from '../render.js';
 import { endSession, readSession, csrfBinding, startSession } from '../sessions.js';
 import type { SignInGate } from '../sign-in.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, Deps } from '../../app-types.js';
-import { takeForm } from '../form.js';
+import { takeForm } from '../../http/forms.js';
 import { redirect, sendPage } from '../render.js';
 import { codeUrl, load, stepUrl, toCurrentStep, type Loaded } from '../session.js';
 import { isCandidate, offersFeedback } from '../feedback-offer.js';

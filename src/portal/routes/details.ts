@@ -3,7 +3,7 @@ import type { App, Deps } from '../../app-types.js';
 import { CandidateDetails } from '../../schemas/candidate.js';
 import { setGender, updateCandidateDetails } from '../session-store.js';
 import { currentStep } from '../../measurement/instruments/flow.js';
-import { takeForm } from '../form.js';
+import { takeForm } from '../../http/forms.js';
 import { redirect, sendPage } from '../render.js';
 import { loadAtStep, stepUrl } from '../session.js';
 import { TEXTS } from '../texts.js';

@@ -5,7 +5,7 @@ import { bandSpan, spanLead } from '../../reports/band-words.js';
 import { resultOf } from '../../reports/render.js';
 import { findAssessment } from '../../assessments/assessments-store.js';
 import { decideRelease } from '../../assessments/release-store.js';
-import { takeForm } from '../form.js';
+import { takeForm } from '../../http/forms.js';
 import { redirect, sendPage } from '../render.js';
 import { load, toCurrentStep } from '../session.js';
 import { afterwards, isCandidate, offersFeedback } from '../feedback-offer.js';

@@ -5,7 +5,7 @@ import { scoreCompletion } from '../../measurement/completion.js';
 import { completeAssessment } from '../../assessments/complete.js';
 import { saveAnswers, saveIfUnchanged } from '../../assessments/answers-store.js';
 import { recentSessions } from '../recent-sessions.js';
-import { takeForm } from '../form.js';
+import { takeForm } from '../../http/forms.js';
 import { afterwards } from '../feedback-offer.js';
 import { pageContext, redirect, sendPage } from '../render.js';
 import { load, loadAtStep, loadedFrom, toCurrentStep, type Loaded } from '../session.js';

@@ -1,7 +1,7 @@
 import type { App, Deps } from '../../app-types.js';
 import { retentionDays } from '../../tenancy/credentials-store.js';
 import { markStarted } from '../session-store.js';
-import { takeForm } from '../form.js';
+import { takeForm } from '../../http/forms.js';
 import { redirect, sendPage } from '../render.js';
 import { load, stepUrl } from '../session.js';
 import { completedPage, startPage } from '../views/pages.js';
