@@ -6,6 +6,7 @@ import { CONSOLE_PREFIX } from '../domain/console-paths.js';
 import { DomainError } from '../domain/errors.js';
 import { toErrorResponse } from '../http/errors.js';
 import { consoleContext, sendPage } from './render.js';
+import { candidatePageRoutes } from './routes/candidate.js';
 import { candidateRoutes } from './routes/candidates.js';
 import { homeRoutes } from './routes/home.js';
 import { setPasswordRoutes } from './routes/set-password.js';
@@ -69,4 +70,5 @@ export async function consolePlugin(app: App, deps: Deps): Promise<void> {
   setPasswordRoutes(app, deps);
   homeRoutes(app, deps);
   candidateRoutes(app, deps);
+  candidatePageRoutes(app, deps);
 }

@@ -31,7 +31,8 @@ const DATE = {
   nl: new Intl.DateTimeFormat('nl-NL', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
 } satisfies Record<Language, Intl.DateTimeFormat>;
 
-const when = (iso: string | null, lang: Language): Html | string =>
+/** A moment as the console shows it, in UTC; nothing for none. */
+export const when = (iso: string | null, lang: Language): Html | string =>
   iso === null ? '' : html`<time datetime="${iso}">${DATE[lang].format(new Date(iso))} UTC</time>`;
 
 const nameOf = (r: ConsoleRow) => fullName({ first_name: r.firstName, preposition: r.preposition, last_name: r.lastName });

@@ -9,6 +9,18 @@ export const CONSOLE_LOGOUT_PATH = `${CONSOLE_PREFIX}/logout`;
 export const CONSOLE_LIST_PATH = `${CONSOLE_PREFIX}/candidates`;
 export const CONSOLE_EXPORT_PATH = `${CONSOLE_LIST_PATH}/export.csv`;
 
+/** What a candidate's page can post, each to `<candidate path>/<action>`. */
+export type CandidateAction = 'cancel' | 'resend' | 'erase';
+
+/** A candidate's page in the console. */
+export function consoleCandidatePath(externalId: string): string {
+  return `${CONSOLE_LIST_PATH}/${encodeURIComponent(externalId)}`;
+}
+
+export function consoleCandidateActionPath(externalId: string, action: CandidateAction): string {
+  return `${consoleCandidatePath(externalId)}/${action}`;
+}
+
 /** The one-time link that sets a console user's password. */
 export function consoleSetPasswordPath(token: string): string {
   return `${CONSOLE_PREFIX}/set-password/${token}`;
