@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../db/database.js';
 
 /** What the console records: never a candidate's personal data, never a password or token. */
-export type ConsoleAction = 'sign-in' | 'sign-in.failed' | 'sign-out' | 'export' | 'assessment.cancel' | 'invitation.resend' | 'candidate.erase';
+export type ConsoleAction =
+  'sign-in' | 'sign-in.failed' | 'sign-out' | 'export' | 'assessment.cancel' | 'invitation.resend' | 'candidate.erase' | 'candidate.invite';
 
 export interface AuditEntry {
   tenantId: string | null;

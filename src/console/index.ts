@@ -9,6 +9,7 @@ import { consoleContext, sendPage } from './render.js';
 import { candidatePageRoutes } from './routes/candidate.js';
 import { candidateRoutes } from './routes/candidates.js';
 import { homeRoutes } from './routes/home.js';
+import { inviteRoutes } from './routes/invite.js';
 import { setPasswordRoutes } from './routes/set-password.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { csrfBinding } from './sessions.js';
@@ -71,4 +72,5 @@ export async function consolePlugin(app: App, deps: Deps): Promise<void> {
   homeRoutes(app, deps);
   candidateRoutes(app, deps);
   candidatePageRoutes(app, deps);
+  inviteRoutes(app, deps);
 }

@@ -15,7 +15,7 @@ export async function candidateListPage(
   store: Store,
   tenantId: string,
   params: URLSearchParams,
-  opts: { instruments: readonly InstrumentRef[]; lang: Language; canExport: boolean; extra?: readonly string[] },
+  opts: { instruments: readonly InstrumentRef[]; lang: Language; canExport: boolean; canInvite?: boolean; extra?: readonly string[] },
 ): Promise<Html> {
   const { query, problems } = parseListQuery(params, opts.instruments, opts.extra);
   const { filter, page } = toStoreInput(query, opts.instruments);
@@ -31,5 +31,14 @@ export async function candidateListPage(
     }
   };
   const [result, counts] = await Promise.all([read(), countConsoleStatuses(store, tenantId, filter, now)]);
-  return candidateListBody({ ...result, counts, query, problems, instruments: opts.instruments, lang: opts.lang, canExport: opts.canExport });
+  return candidateListBody({
+    ...result,
+    counts,
+    query,
+    problems,
+    instruments: opts.instruments,
+    lang: opts.lang,
+    canExport: opts.canExport,
+    canInvite: opts.canInvite === true,
+  });
 }

@@ -1,11 +1,12 @@
 import type { ConsoleRow } from '../assessments/console-list-store.js';
-import { CONSOLE_EXPORT_PATH, CONSOLE_LIST_PATH } from '../domain/console-paths.js';
+import { CONSOLE_EXPORT_PATH, CONSOLE_INVITE_PATH, CONSOLE_LIST_PATH } from '../domain/console-paths.js';
 import type { Language } from '../domain/language.js';
 import { fullName } from '../domain/names.js';
 import type { LifecycleStatus } from '../domain/status.js';
 import { html, type Html } from '../platform/html.js';
 import { releaseState } from '../reports/render.js';
 import { buildListQuery, SORT_VALUES, STATUS_VALUES, type InstrumentRef, type ListQuery, type QueryProblem } from './list-query.js';
+import { INVITE_TEXTS } from './invite-texts.js';
 import { LIST_TEXTS } from './list-texts.js';
 
 /** Where the list is served; a row's candidate is at `${LIST_PATH}/<ExternalId>`. */
@@ -24,6 +25,8 @@ export interface ListPageInput {
   lang: Language;
   /** false hides the export link (a viewer may not export). */
   canExport?: boolean;
+  /** true shows the link to the invite form (admins and recruiters). */
+  canInvite?: boolean;
 }
 
 const DATE = {
@@ -125,8 +128,9 @@ export function candidateListBody(input: ListPageInput): Html {
   const t = LIST_TEXTS[input.lang];
   const exportLink =
     input.canExport === false ? '' : html`<p class="export"><a href="${EXPORT_PATH + buildListQuery(input.query, { cursor: null })}">${t.export}</a></p>`;
+  const invite = input.canInvite ? html`<p class="invite"><a href="${CONSOLE_INVITE_PATH}">${INVITE_TEXTS[input.lang].link}</a></p>` : '';
   return html`<h1>${t.title}</h1>
-${problems(input)}${counts(input)}
+${invite}${problems(input)}${counts(input)}
 ${form(input)}
 ${exportLink}${table(input)}
 ${pager(input)}`;

@@ -9,6 +9,9 @@ export const CONSOLE_LOGOUT_PATH = `${CONSOLE_PREFIX}/logout`;
 export const CONSOLE_LIST_PATH = `${CONSOLE_PREFIX}/candidates`;
 export const CONSOLE_EXPORT_PATH = `${CONSOLE_LIST_PATH}/export.csv`;
 
+/** The form that invites a candidate to an assessment. */
+export const CONSOLE_INVITE_PATH = `${CONSOLE_PREFIX}/invite`;
+
 /** What a candidate's page can post, each to `<candidate path>/<action>`. */
 export type CandidateAction = 'cancel' | 'resend' | 'erase';
 

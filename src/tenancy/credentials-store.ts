@@ -204,3 +204,19 @@ export async function retentionDays(store: Store, tenantId: string, fallback: nu
 export async function setRetentionDays(store: Store, tenantId: string, days: number | null): Promise<void> {
   await store.write((trx) => trx.updateTable('tenants').set({ retention_days: days }).where('id', '=', tenantId).execute());
 }
+
+/**
+ * The requester for what a console user orders: the tenant's oldest active API key and its portal
+ * (docs/decisions: console-requester). None when the tenant has no active key.
+ */
+export async function consoleRequester(store: Store, tenantId: string): Promise<{ tenantId: string; apiKeyId: string; portalDomain: string } | undefined> {
+  const key = await store.db
+    .selectFrom('api_keys')
+    .select(['id', 'portal_domain'])
+    .where('tenant_id', '=', tenantId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return key && { tenantId, apiKeyId: key.id, portalDomain: key.portal_domain };
+}

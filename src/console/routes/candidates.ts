@@ -28,6 +28,7 @@ export function candidateRoutes(app: App, deps: Deps): void {
       instruments,
       lang: ctx.lang,
       canExport: user.role !== 'viewer',
+      canInvite: user.role !== 'viewer',
       extra: ['lang'],
     });
     return sendPage(reply, layout(ctx, LIST_TEXTS[ctx.lang].title, body));
