@@ -5,6 +5,7 @@ import { newAssessment } from '../helpers/fixtures.js';
 import { csrfToken, type FormClient } from '../helpers/forms.js';
 import { suiteOnEachDatabase } from '../helpers/harness.js';
 import { plain } from '../helpers/html.js';
+import { redactUrl } from '../../src/http/plugins/logging.js';
 import { signedInUser } from './console-helpers.js';
 
 const PASSWORD = 'correct horse battery';
@@ -115,5 +116,8 @@ suiteOnEachDatabase("the console's candidate page and its actions over HTTP, by 
     );
     const text = JSON.stringify(rows);
     for (const word of ['ext-', 'Erase', 'Cancel', 'example.com']) assert.ok(!text.includes(word), word);
+  });
+  test("the log keeps an action's path without the ExternalId", () => {
+    for (const action of ['cancel', 'resend', 'erase']) assert.equal(redactUrl(`/console/candidates/EXT-42/${action}`), '/console/candidates/...');
   });
 });

@@ -17,7 +17,7 @@ suiteOnEachDatabase("the console's sign-in, in a real browser (chromium)", { on:
     ['nl-NL', { email: 'E-mail', password: 'Wachtwoord', button: 'Inloggen', home: 'Ingelogd als', role: 'Recruiter', out: 'Uitloggen' }],
   ] as const) {
     test(
-      `${locale}: sign-in, home and candidate list pages at 360 px have no axe-core violations, and sign-in works by keyboard without JavaScript`,
+      `${locale}: sign-in, home, candidate list, candidate and invite pages at 360 px have no axe-core violations, and sign-in works by keyboard without JavaScript`,
       { timeout: 120_000 },
       async () => {
         const email = `kb-${locale.toLowerCase()}@example.test`;
@@ -70,10 +70,18 @@ suiteOnEachDatabase("the console's sign-in, in a real browser (chromium)", { on:
           await Promise.all([page.waitForURL(/\/console$/), page.getByRole('button', { name: words.button }).click()]);
           await assertAccessible(page, `${locale} home`);
           // The candidate list, with a row in it.
-          await newAssessment(server.url, creds, {}, { FirstName: 'Anna', LastName: 'Axe' });
+          const listed = await newAssessment(server.url, creds, {}, { FirstName: 'Anna', LastName: 'Axe' });
           await page.goto(`${server.url}/console/candidates`);
           assert.ok((await page.locator('main').innerText()).includes('Axe'), 'a row listed');
           await assertAccessible(page, `${locale} candidate list`);
+          // The candidate's page with its action forms, and the invite form, empty and with its errors.
+          await page.goto(`${server.url}/console/candidates/${encodeURIComponent(listed.externalId)}`);
+          assert.ok((await page.locator('main').innerText()).includes(listed.externalId), "the candidate's page");
+          await assertAccessible(page, `${locale} candidate page`);
+          await page.goto(`${server.url}/console/invite`);
+          await assertAccessible(page, `${locale} invite form`);
+          await Promise.all([page.waitForSelector('.error-summary'), page.locator('main button[type="submit"]').click()]);
+          await assertAccessible(page, `${locale} invite form with errors`);
 
           await tabTo(keyboard, (f) => f.tag === 'BUTTON');
           assert.equal((await focused(keyboard)).tag, 'BUTTON');
