@@ -2,19 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../db/database.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import type { ConsoleRole } from '../db/schema-console.js';
+import type { ConsoleRole, ConsoleUserTable } from '../db/schema-console.js';
 
 export type { ConsoleRole } from '../db/schema-console.js';
 
-export interface ConsoleUserRow {
-  id: string;
-  tenant_id: string;
-  email: string;
-  role: ConsoleRole;
-  password_hash: string | null;
-  disabled_at: string | null;
-  created_at: string;
-}
+export type ConsoleUserRow = Omit<ConsoleUserTable, 'updated_at'>;
 
 /** Who made a change to a console user: a console user, or the operator's CLI (no user), and from which address. */
 export interface Actor {
